@@ -1,0 +1,11 @@
+/** @type {import('jest').Config} */
+module.exports = {
+	testEnvironment: 'node',
+	roots: ['<rootDir>/test'],
+	testMatch: ['**/*.test.ts', '**/*.test.js'],
+	testPathIgnorePatterns: ['/node_modules/', '<rootDir>/test/e2e/'],
+	transform: {
+		'^.+\\.ts$': ['ts-jest', { tsconfig: '<rootDir>/test/tsconfig.json', isolatedModules: true }],
+	},
+	testTimeout: 30000,
+};
