@@ -1,0 +1,46 @@
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeProperties,
+} from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
+
+import { extractProjectList } from '../../helpers/utils';
+import { apiRequest } from '../../transport';
+import { processItems } from '../common';
+
+const properties: INodeProperties[] = [];
+
+const displayOptions = { show: { resource: ['project'], operation: ['list'] } };
+
+export const description = updateDisplayOptions(displayOptions, properties);
+
+/**
+ * One item per project. The answer may be a bare array or wrap the list under projects,
+ * items, data or results; any other shape is output whole as one item.
+ */
+export function projectItems(body: unknown, itemIndex: number): INodeExecutionData[] {
+	const list = extractProjectList(body);
+	if (!list) {
+		const json =
+			body && typeof body === 'object' && !Array.isArray(body)
+				? (body as IDataObject)
+				: { response: body as IDataObject };
+		return [{ json, pairedItem: { item: itemIndex } }];
+	}
+	return list.map((entry) => ({
+		json: entry && typeof entry === 'object' && !Array.isArray(entry) ? entry : { project: entry },
+		pairedItem: { item: itemIndex },
+	}));
+}
+
+export async function execute(
+	this: IExecuteFunctions,
+	items: INodeExecutionData[],
+): Promise<INodeExecutionData[]> {
+	return await processItems.call(this, items, 1, async (itemIndex) => {
+		const body = await apiRequest.call(this, { method: 'GET', path: '/projects', itemIndex });
+		return projectItems(body, itemIndex);
+	});
+}

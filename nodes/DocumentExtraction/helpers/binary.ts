@@ -1,0 +1,117 @@
+import type { IBinaryData, IExecuteFunctions } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
+
+type BinaryStream = Awaited<ReturnType<IExecuteFunctions['helpers']['getBinaryStream']>>;
+
+/** Chunk size for streamed files: a multiple of 3, so every chunk but the last encodes to whole base64 quads. */
+export const STREAM_CHUNK_BYTES = 3 * 64 * 1024;
+
+export interface SubmissionFields {
+	project: string;
+	document_type: string;
+	max_pages?: number;
+}
+
+/** A document taken from an item's binary data, ready to be sent without extra copies. */
+export interface DocumentSource {
+	fileName?: string;
+	mimeType?: string;
+	/** Base64 held in memory by n8n's default binary mode (sent as is, never decoded). */
+	base64?: string;
+	/** Id of a binary stored outside memory (filesystem and other modes), streamed on send. */
+	binaryId?: string;
+}
+
+/**
+ * Finds the document in the item's binary field and checks it is usable. The error for a
+ * missing field names the field and lists the binary fields the item has.
+ */
+export async function getDocumentSource(
+	this: IExecuteFunctions,
+	itemIndex: number,
+	binaryPropertyName: string,
+): Promise<DocumentSource> {
+	const item = this.getInputData()[itemIndex];
+	const available = Object.keys(item?.binary ?? {});
+	if (!available.includes(binaryPropertyName)) {
+		const description = available.length
+			? `This item has these binary fields: ${available.map((name) => `"${name}"`).join(', ')}. Set "Input Binary Field" to one of them.`
+			: 'This item has no binary data at all. Put a node that reads the file before this one (for example Read/Write Files from Disk, or HTTP Request with the response format set to File).';
+		throw new NodeOperationError(
+			this.getNode(),
+			`No binary field "${binaryPropertyName}" on item ${itemIndex}`,
+			{ itemIndex, description },
+		);
+	}
+
+	const binaryData: IBinaryData = this.helpers.assertBinaryData(itemIndex, binaryPropertyName);
+	const source: DocumentSource = { fileName: binaryData.fileName, mimeType: binaryData.mimeType };
+	let size: number;
+	if (binaryData.id) {
+		source.binaryId = binaryData.id;
+		size = (await this.helpers.getBinaryMetadata(binaryData.id)).fileSize;
+	} else {
+		source.base64 = binaryData.data;
+		size = source.base64.length;
+	}
+	if (!size) {
+		throw new NodeOperationError(
+			this.getNode(),
+			`The file in binary field "${binaryPropertyName}" is empty`,
+			{
+				itemIndex,
+				description: `${binaryData.fileName ? `"${binaryData.fileName}" has 0 bytes. ` : ''}Pass a PDF or image file with content.`,
+			},
+		);
+	}
+	return source;
+}
+
+function jsonPrefix(fields: SubmissionFields): string {
+	const head = JSON.stringify(fields);
+	return `${head.slice(0, -1)}${head.length > 2 ? ',' : ''}"file_base64":"`;
+}
+
+const JSON_SUFFIX = '"}';
+
+/** The POST /process_file body for a document held in memory, as one buffer (one copy of the base64). */
+export function bufferBody(base64: string, fields: SubmissionFields): Buffer {
+	const prefix = jsonPrefix(fields);
+	const body = Buffer.allocUnsafe(Buffer.byteLength(prefix) + base64.length + JSON_SUFFIX.length);
+	let offset = body.write(prefix, 0, 'utf8');
+	offset += body.write(base64, offset, 'latin1');
+	body.write(JSON_SUFFIX, offset, 'latin1');
+	return body;
+}
+
+/**
+ * The POST /process_file body for a stored document, as a stream that base64-encodes the file
+ * chunk by chunk, so the whole file is never held in memory.
+ */
+export function streamBody(file: BinaryStream, fields: SubmissionFields): BinaryStream {
+	const prefix = jsonPrefix(fields);
+	return file.compose(async function* (chunks: AsyncIterable<Buffer>) {
+		yield Buffer.from(prefix, 'utf8');
+		let carry = Buffer.alloc(0);
+		for await (const chunk of chunks) {
+			const data = carry.length ? Buffer.concat([carry, chunk]) : chunk;
+			const whole = data.length - (data.length % 3);
+			if (whole) yield Buffer.from(data.subarray(0, whole).toString('base64'), 'latin1');
+			carry = Buffer.from(data.subarray(whole));
+		}
+		yield Buffer.from(`${carry.toString('base64')}${JSON_SUFFIX}`, 'latin1');
+	}) as unknown as BinaryStream;
+}
+
+/** A factory that builds the request body anew for every attempt of the request. */
+export function submissionBodyFactory(
+	this: IExecuteFunctions,
+	source: DocumentSource,
+	fields: SubmissionFields,
+): () => Promise<Buffer | BinaryStream> {
+	return async () => {
+		if (source.base64 !== undefined) return bufferBody(source.base64, fields);
+		const file = await this.helpers.getBinaryStream(source.binaryId as string, STREAM_CHUNK_BYTES);
+		return streamBody(file, fields);
+	};
+}
