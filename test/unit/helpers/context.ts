@@ -1,0 +1,168 @@
+import { Readable } from 'node:stream';
+
+import type {
+	IBinaryData,
+	IDataObject,
+	IExecuteFunctions,
+	IHttpRequestOptions,
+	INode,
+	INodeExecutionData,
+} from 'n8n-workflow';
+import { NodeApiError, NodeOperationError } from 'n8n-workflow';
+
+import { DocumentExtractionApi } from '../../../credentials/DocumentExtractionApi.credentials';
+
+export const BASE_URL = 'http://127.0.0.1:9';
+export const API_KEY = 'vnd_unit_test_key';
+
+export const node: INode = {
+	id: 'node-1',
+	name: 'Document Extraction',
+	type: 'n8n-nodes-document-extraction.documentExtraction',
+	typeVersion: 1,
+	position: [0, 0],
+	parameters: {},
+};
+
+type Params = Record<string, unknown> | ((name: string, itemIndex: number) => unknown);
+
+export interface ContextOptions {
+	params: Params;
+	items?: INodeExecutionData[];
+	credentials?: IDataObject;
+	continueOnFail?: boolean;
+	signal?: AbortSignal;
+	/** Binary stored outside memory (filesystem mode): binary id → bytes. */
+	store?: Map<string, Buffer>;
+}
+
+/** Sends a request the way n8n's httpRequestWithAuthentication does: credential's authenticate, then HTTP. */
+export async function sendWithCredential(
+	credentials: IDataObject,
+	options: IHttpRequestOptions,
+	signal?: AbortSignal,
+) {
+	const credential = new DocumentExtractionApi();
+	const authenticated = await credential.authenticate(credentials, { ...options });
+	const headers = (authenticated.headers ?? {}) as Record<string, string>;
+	let body: BodyInit | undefined;
+	const raw = authenticated.body as unknown;
+	if (raw === undefined || raw === null) body = undefined;
+	else if (Buffer.isBuffer(raw) || typeof raw === 'string') body = raw as BodyInit;
+	else if (raw && typeof (raw as Readable).pipe === 'function') {
+		const chunks: Buffer[] = [];
+		for await (const chunk of raw as Readable) chunks.push(Buffer.from(chunk));
+		body = Buffer.concat(chunks);
+	} else {
+		body = JSON.stringify(raw);
+		headers['Content-Type'] = headers['Content-Type'] ?? 'application/json';
+	}
+	const response = await fetch(authenticated.url, {
+		method: authenticated.method ?? 'GET',
+		headers,
+		body,
+		signal: signal ?? (authenticated.abortSignal as AbortSignal | undefined),
+	});
+	const text = await response.text();
+	let parsed: unknown = text;
+	try {
+		parsed = text ? JSON.parse(text) : undefined;
+	} catch {
+		parsed = text;
+	}
+	if (!options.ignoreHttpStatusErrors && response.status >= 400) {
+		throw new Error(`Request failed with status code ${response.status}`);
+	}
+	return options.returnFullResponse
+		? { statusCode: response.status, headers: Object.fromEntries(response.headers), body: parsed }
+		: parsed;
+}
+
+export function binaryItem(content: Buffer | string, extra: Partial<IBinaryData> = {}, field = 'data') {
+	const bytes = Buffer.isBuffer(content) ? content : Buffer.from(content);
+	return {
+		json: {},
+		binary: {
+			[field]: {
+				data: bytes.toString('base64'),
+				mimeType: 'application/pdf',
+				fileName: 'invoice.pdf',
+				...extra,
+			} as IBinaryData,
+		},
+	} as INodeExecutionData;
+}
+
+/** An item whose binary lives in the store, like n8n's filesystem binary mode. */
+export function storedItem(store: Map<string, Buffer>, id: string, content: Buffer | string) {
+	store.set(id, Buffer.isBuffer(content) ? content : Buffer.from(content));
+	return {
+		json: {},
+		binary: {
+			data: { id, data: 'filesystem-v2', mimeType: 'application/pdf', fileName: `${id}.pdf` } as IBinaryData,
+		},
+	} as INodeExecutionData;
+}
+
+export function createContext(options: ContextOptions) {
+	const items = options.items ?? [{ json: {} }];
+	const credentials = options.credentials ?? { apiKey: API_KEY, baseUrl: BASE_URL };
+	const signal = options.signal ?? new AbortController().signal;
+	const store = options.store ?? new Map<string, Buffer>();
+	const param = (name: string, itemIndex: number) =>
+		typeof options.params === 'function' ? options.params(name, itemIndex) : options.params[name];
+
+	const context = {
+		getNode: () => node,
+		getInputData: () => items,
+		continueOnFail: () => options.continueOnFail === true,
+		getExecutionCancelSignal: () => signal,
+		getCredentials: async () => credentials,
+		getNodeParameter(
+			name: string,
+			itemIndex: number,
+			fallback?: unknown,
+			extra?: { extractValue?: boolean },
+		) {
+			const value = param(name, itemIndex);
+			if (value === undefined) {
+				if (arguments.length >= 3) return fallback;
+				throw new Error(`Could not get parameter "${name}"`);
+			}
+			if (extra?.extractValue && value && typeof value === 'object' && '__rl' in value) {
+				return (value as IDataObject).value;
+			}
+			return value;
+		},
+		helpers: {
+			httpRequestWithAuthentication: async (_type: string, request: IHttpRequestOptions) => {
+				try {
+					return await sendWithCredential(credentials, request, signal);
+				} catch (error) {
+					throw new NodeApiError(node, { message: (error as Error).message });
+				}
+			},
+			assertBinaryData(itemIndex: number, name: string): IBinaryData {
+				const binary = items[itemIndex].binary?.[name];
+				if (!binary) throw new NodeOperationError(node, `expects binary "${name}"`);
+				return binary;
+			},
+			async getBinaryDataBuffer(itemIndex: number, name: string) {
+				const binary = items[itemIndex].binary![name];
+				return binary.id ? store.get(binary.id)! : Buffer.from(binary.data, 'base64');
+			},
+			async getBinaryMetadata(id: string) {
+				return { fileName: `${id}.pdf`, mimeType: 'application/pdf', fileSize: store.get(id)!.length };
+			},
+			async getBinaryStream(id: string, chunkSize = 64 * 1024) {
+				const bytes = store.get(id)!;
+				const chunks: Buffer[] = [];
+				for (let offset = 0; offset < bytes.length; offset += chunkSize) {
+					chunks.push(bytes.subarray(offset, offset + chunkSize));
+				}
+				return Readable.from(chunks);
+			},
+		},
+	};
+	return context as unknown as IExecuteFunctions;
+}

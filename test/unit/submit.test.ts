@@ -1,0 +1,162 @@
+import { createHash } from 'node:crypto';
+
+import nock from 'nock';
+
+import type { INodeExecutionData, NodeOperationError } from 'n8n-workflow';
+
+import { execute as submit } from '../../nodes/DocumentExtraction/actions/document/submit.operation';
+import { BASE_URL, binaryItem, createContext, storedItem } from './helpers/context';
+
+const project = { __rl: true, mode: 'id', value: 'Invoices' };
+const params = (extra: Record<string, unknown> = {}) => ({
+	resource: 'document',
+	operation: 'submit',
+	binaryPropertyName: 'data',
+	project,
+	documentType: 'invoice',
+	options: {},
+	...extra,
+});
+
+async function failureOf(promise: Promise<unknown>): Promise<NodeOperationError> {
+	try {
+		await promise;
+	} catch (error) {
+		return error as NodeOperationError;
+	}
+	throw new Error('expected a failure');
+}
+
+beforeAll(() => nock.disableNetConnect());
+afterAll(() => nock.enableNetConnect());
+beforeEach(() => nock.cleanAll());
+
+describe('Submit Document', () => {
+	it('posts the file as base64 with project and document type and returns the task', async () => {
+		const pdf = Buffer.from('%PDF-1.7 invoice 42');
+		let received: Record<string, unknown> = {};
+		nock(BASE_URL, { reqheaders: { 'content-type': 'application/json' } })
+			.post('/process_file', (body) => {
+				received = body;
+				return true;
+			})
+			.reply(200, { task_id: '0b8f2f9e-4a8c-4d1e-9f3a-2c6b7d8e9f01' });
+		const items = [binaryItem(pdf)];
+		const out = await submit.call(createContext({ params: params(), items }), items);
+		expect(received).toEqual({
+			project: 'Invoices',
+			document_type: 'invoice',
+			file_base64: pdf.toString('base64'),
+		});
+		expect(out).toHaveLength(1);
+		expect(out[0].json).toEqual({
+			task_id: '0b8f2f9e-4a8c-4d1e-9f3a-2c6b7d8e9f01',
+			project: 'Invoices',
+			document_type: 'invoice',
+		});
+		expect(out[0].pairedItem).toEqual({ item: 0 });
+		expect(out[0].binary?.data.fileName).toBe('invoice.pdf');
+	});
+
+	it('sends max_pages only when set, and drops the binary when asked', async () => {
+		const bodies: Array<Record<string, unknown>> = [];
+		nock(BASE_URL)
+			.post('/process_file', (body) => bodies.push(body) > 0)
+			.times(2)
+			.reply(200, { task_id: 'a' });
+		const items = [binaryItem('one'), binaryItem('two')];
+		const out = await submit.call(
+			createContext({
+				params: (name, i) =>
+					params({ options: i === 0 ? { maxPages: 3, includeInputBinary: false } : {} })[
+						name as keyof ReturnType<typeof params>
+					],
+				items,
+			}),
+			items,
+		);
+		const byContent = Object.fromEntries(
+			bodies.map((b) => [Buffer.from(String(b.file_base64), 'base64').toString(), b]),
+		);
+		expect(byContent.one.max_pages).toBe(3);
+		expect('max_pages' in byContent.two).toBe(false);
+		expect(out[0].binary).toBeUndefined();
+		expect(out[1].binary).toBeDefined();
+	});
+
+	it('refuses a fractional Max Pages before sending', async () => {
+		const items = [binaryItem('x')];
+		const error = await failureOf(
+			submit.call(createContext({ params: params({ options: { maxPages: 1.5 } }), items }), items),
+		);
+		expect(error.message).toMatch(/Max Pages must be a whole number/);
+	});
+
+	it('streams a file stored outside memory (filesystem mode) intact', async () => {
+		const store = new Map<string, Buffer>();
+		// not a multiple of the 3-byte base64 group, and spanning several stream chunks
+		const bytes = Buffer.alloc(3 * 64 * 1024 * 2 + 7);
+		for (let i = 0; i < bytes.length; i++) bytes[i] = (i * 31 + 7) % 256;
+		const items = [storedItem(store, 'fs-1', bytes)];
+		let digest = '';
+		nock(BASE_URL)
+			.post('/process_file', (body) => {
+				digest = createHash('sha256').update(Buffer.from(body.file_base64, 'base64')).digest('hex');
+				return body.project === 'Invoices' && body.document_type === 'invoice';
+			})
+			.reply(200, { task_id: 'fs-task' });
+		const out = await submit.call(createContext({ params: params(), items, store }), items);
+		expect(out[0].json.task_id).toBe('fs-task');
+		expect(digest).toBe(createHash('sha256').update(bytes).digest('hex'));
+	});
+
+	it('names the missing binary field and lists the ones the item has', async () => {
+		const items: INodeExecutionData[] = [binaryItem('x', {}, 'attachment_0')];
+		items[0].binary!.invoiceScan = items[0].binary!.attachment_0;
+		const error = await failureOf(submit.call(createContext({ params: params(), items }), items));
+		expect(error.message).toBe('No binary field "data" on item 0');
+		expect(error.description).toContain('"attachment_0", "invoiceScan"');
+	});
+
+	it('explains an item without any binary data', async () => {
+		const items: INodeExecutionData[] = [{ json: { a: 1 } }];
+		const error = await failureOf(submit.call(createContext({ params: params(), items }), items));
+		expect(error.description).toMatch(/no binary data at all/);
+	});
+
+	it('refuses an empty file without sending it', async () => {
+		const scope = nock(BASE_URL).post('/process_file').reply(200, { task_id: 'x' });
+		const items = [binaryItem(Buffer.alloc(0))];
+		const error = await failureOf(submit.call(createContext({ params: params(), items }), items));
+		expect(error.message).toBe('The file in binary field "data" is empty');
+		expect(scope.isDone()).toBe(false);
+	});
+
+	it('turns a failure into an error item with continueOnFail, keeping order and pairing', async () => {
+		nock(BASE_URL)
+			.post('/process_file', (b) => Buffer.from(b.file_base64, 'base64').toString() === 'good')
+			.reply(200, { task_id: 'ok-task' });
+		nock(BASE_URL).post('/process_file').reply(404, { detail: "Document type 'x' not found" });
+		const items = [binaryItem('bad'), binaryItem('good')];
+		items[0].json = { n: 0 };
+		const out = await submit.call(
+			createContext({ params: params(), items, continueOnFail: true }),
+			items,
+		);
+		expect(out.map((o) => o.pairedItem)).toEqual([{ item: 0 }, { item: 1 }]);
+		expect(out[0].json.error).toMatch(/Not found \(404\)/);
+		expect(out[1].json.task_id).toBe('ok-task');
+	});
+
+	it('without continueOnFail throws the failure and names tasks already submitted', async () => {
+		nock(BASE_URL)
+			.post('/process_file', (b) => Buffer.from(b.file_base64, 'base64').toString() === 'good')
+			.reply(200, { task_id: 'kept-task' });
+		nock(BASE_URL).post('/process_file').reply(402, { detail: 'Subscription inactive' });
+		const items = [binaryItem('good'), binaryItem('bad')];
+		const error = await failureOf(submit.call(createContext({ params: params(), items }), items));
+		expect(error.message).toMatch(/inactive \(402\)/);
+		expect(error.description).toContain('item 0: kept-task');
+		expect((error as unknown as { context: { itemIndex: number } }).context.itemIndex).toBe(1);
+	});
+});
