@@ -1,0 +1,232 @@
+import nock from 'nock';
+
+import type { IDataObject, NodeOperationError } from 'n8n-workflow';
+
+import { execute as getStatus } from '../../nodes/DocumentExtraction/actions/document/getStatus.operation';
+import { execute as submitAndWait } from '../../nodes/DocumentExtraction/actions/document/submitAndWait.operation';
+import { BASE_URL, binaryItem, createContext } from './helpers/context';
+
+const TASK = '0b8f2f9e-4a8c-4d1e-9f3a-2c6b7d8e9f01';
+const params = (options: IDataObject = {}, output = 'full') => ({
+	resource: 'document',
+	operation: 'submitAndWait',
+	binaryPropertyName: 'data',
+	project: { __rl: true, mode: 'list', value: '3f1c2a9e-5b7d-4c1e-9a2b-6d8e0f4a1b2c' },
+	documentType: 'invoice',
+	output,
+	options: { pollInterval: 1, ...options },
+});
+
+const task = (status: string, extra: IDataObject = {}) => ({
+	task_id: TASK,
+	status,
+	result: null,
+	created_at: '2026-11-21T10:00:00Z',
+	updated_at: '2026-11-21T10:00:01Z',
+	...extra,
+});
+
+async function failureOf(promise: Promise<unknown>): Promise<NodeOperationError> {
+	try {
+		await promise;
+	} catch (error) {
+		return error as NodeOperationError;
+	}
+	throw new Error('expected a failure');
+}
+
+beforeAll(() => nock.disableNetConnect());
+afterAll(() => nock.enableNetConnect());
+beforeEach(() => nock.cleanAll());
+
+describe('Submit and Wait', () => {
+	it('keeps polling through status names it does not know, then outputs the result', async () => {
+		nock(BASE_URL).post('/process_file').reply(200, { task_id: TASK });
+		nock(BASE_URL).get(`/task_status/${TASK}`).reply(200, task('queued'));
+		nock(BASE_URL).get(`/task_status/${TASK}`).reply(200, task('ocr_in_progress'));
+		nock(BASE_URL)
+			.get(`/task_status/${TASK}`)
+			.reply(200, task('complete', { result: { invoice_number: 'INV-1', total: 12.5 } }));
+		const items = [binaryItem('pdf')];
+		const out = await submitAndWait.call(createContext({ params: params({}, 'result'), items }), items);
+		expect(out).toHaveLength(1);
+		expect(out[0].json).toEqual({ invoice_number: 'INV-1', total: 12.5 });
+		expect(out[0].pairedItem).toEqual({ item: 0 });
+		expect(out[0].binary?.data).toBeDefined();
+		expect(nock.isDone()).toBe(true);
+	});
+
+	it('outputs the full task when asked', async () => {
+		nock(BASE_URL).post('/process_file').reply(200, { task_id: TASK });
+		nock(BASE_URL)
+			.get(`/task_status/${TASK}`)
+			.reply(200, task('complete', { result: { a: 1 } }));
+		const items = [binaryItem('pdf')];
+		const out = await submitAndWait.call(createContext({ params: params(), items }), items);
+		expect(out[0].json).toMatchObject({ task_id: TASK, status: 'complete', result: { a: 1 } });
+	});
+
+	it('fails the item with the service error text when the task fails', async () => {
+		nock(BASE_URL).post('/process_file').reply(200, { task_id: TASK });
+		nock(BASE_URL)
+			.get(`/task_status/${TASK}`)
+			.reply(200, task('failed', { error: 'Unreadable scan on page 1' }));
+		const items = [binaryItem('pdf')];
+		const error = await failureOf(submitAndWait.call(createContext({ params: params(), items }), items));
+		expect(error.message).toBe('Extraction failed: Unreadable scan on page 1');
+		expect(error.description).toContain(TASK);
+	});
+
+	it('makes a failed task an error item with its task_id under continueOnFail', async () => {
+		nock(BASE_URL).post('/process_file').reply(200, { task_id: TASK });
+		nock(BASE_URL)
+			.get(`/task_status/${TASK}`)
+			.reply(200, task('failed', { error: 'Unreadable scan' }));
+		const items = [binaryItem('pdf')];
+		const out = await submitAndWait.call(
+			createContext({ params: params(), items, continueOnFail: true }),
+			items,
+		);
+		expect(out[0].json).toEqual({ error: 'Extraction failed: Unreadable scan', task_id: TASK });
+		expect(out[0].pairedItem).toEqual({ item: 0 });
+	});
+
+	it('outputs a failed task as a normal item when "Output Failed Tasks as Items" is on', async () => {
+		nock(BASE_URL).post('/process_file').reply(200, { task_id: TASK });
+		nock(BASE_URL)
+			.get(`/task_status/${TASK}`)
+			.reply(200, task('failed', { error: 'Unreadable scan' }));
+		const items = [binaryItem('pdf')];
+		const out = await submitAndWait.call(
+			createContext({ params: params({ outputFailedAsItems: true }, 'result'), items }),
+			items,
+		);
+		expect(out[0].json).toMatchObject({ task_id: TASK, status: 'failed', error: 'Unreadable scan' });
+	});
+
+	it('hands back the task_id, last status and timedOut when Max Wait runs out', async () => {
+		nock(BASE_URL).post('/process_file').reply(200, { task_id: TASK });
+		nock(BASE_URL).get(`/task_status/${TASK}`).times(5).reply(200, task('processing'));
+		const items = [binaryItem('pdf')];
+		const started = Date.now();
+		const out = await submitAndWait.call(
+			createContext({ params: params({ maxWait: 2 }), items }),
+			items,
+		);
+		expect(Date.now() - started).toBeGreaterThanOrEqual(1900);
+		expect(out[0].json).toMatchObject({ task_id: TASK, status: 'processing', timedOut: true });
+		expect(String(out[0].json.message)).toMatch(/Get Status/);
+	});
+
+	it('stops waiting as soon as the execution is cancelled', async () => {
+		nock(BASE_URL).post('/process_file').reply(200, { task_id: TASK });
+		nock(BASE_URL).get(`/task_status/${TASK}`).times(100).reply(200, task('processing'));
+		const controller = new AbortController();
+		const items = [binaryItem('pdf')];
+		const started = Date.now();
+		const run = submitAndWait.call(
+			createContext({ params: params({ pollInterval: 5 }), items, signal: controller.signal }),
+			items,
+		);
+		setTimeout(() => controller.abort(), 300);
+		await expect(run).rejects.toBeDefined();
+		expect(Date.now() - started).toBeLessThan(2000);
+	});
+
+	it('runs ten items side by side: ten 1-second tasks take about one second, in order', async () => {
+		const submittedAt = new Map<string, number>();
+		let inFlight = 0;
+		let maxInFlight = 0;
+		const track = async <T>(fn: () => T) => {
+			inFlight++;
+			maxInFlight = Math.max(maxInFlight, inFlight);
+			await new Promise((r) => setTimeout(r, 20));
+			inFlight--;
+			return fn();
+		};
+		let counter = 0;
+		nock(BASE_URL)
+			.post('/process_file')
+			.times(10)
+			.reply(async (_uri, body) =>
+				track(() => {
+					const content = Buffer.from((body as IDataObject).file_base64 as string, 'base64').toString();
+					const id = `00000000-0000-4000-8000-00000000000${counter++ % 10}`;
+					submittedAt.set(id, Date.now());
+					return [200, { task_id: id, content }];
+				}),
+			)
+			.persist(false);
+		const contentOf = new Map<string, string>();
+		nock(BASE_URL)
+			.get(/\/task_status\/.*/)
+			.times(40)
+			.reply(async (uri) =>
+				track(() => {
+					const id = uri.split('/').pop()!;
+					const done = Date.now() - submittedAt.get(id)! >= 1000;
+					return [200, { task_id: id, status: done ? 'complete' : 'processing', result: done ? { id, file: contentOf.get(id) } : null }];
+				}),
+			);
+		const items = Array.from({ length: 10 }, (_, i) => binaryItem(`document-${i}`));
+		const started = Date.now();
+		const out = await submitAndWait.call(
+			createContext({ params: params({ maxConcurrency: 3 }, 'result'), items }),
+			items,
+		);
+		const elapsed = Date.now() - started;
+		expect(elapsed).toBeLessThan(2500);
+		expect(out).toHaveLength(10);
+		expect(out.map((o) => o.pairedItem)).toEqual(items.map((_, i) => ({ item: i })));
+		expect(new Set(out.map((o) => o.json.id)).size).toBe(10);
+		expect(maxInFlight).toBeLessThanOrEqual(3);
+		expect(maxInFlight).toBeGreaterThan(1);
+	});
+});
+
+describe('Get Status', () => {
+	const statusParams = (taskId: string, output = 'result') => ({
+		resource: 'document',
+		operation: 'getStatus',
+		taskId,
+		output,
+		options: {},
+	});
+
+	it('refuses a task ID that is not a UUID without sending a request', async () => {
+		const scope = nock(BASE_URL).get(/.*/).reply(200, {});
+		const error = await failureOf(
+			getStatus.call(createContext({ params: statusParams('INV-2024-17') }), [{ json: {} }]),
+		);
+		expect(error.message).toBe('"INV-2024-17" is not a task ID');
+		expect(scope.isDone()).toBe(false);
+	});
+
+	it('returns the result fields of a complete task, or the whole task', async () => {
+		nock(BASE_URL)
+			.get(`/task_status/${TASK}`)
+			.twice()
+			.reply(200, task('complete', { result: { total: 9 } }));
+		const result = await getStatus.call(createContext({ params: statusParams(TASK) }), [{ json: {} }]);
+		expect(result[0].json).toEqual({ total: 9 });
+		const full = await getStatus.call(createContext({ params: statusParams(TASK, 'full') }), [
+			{ json: {} },
+		]);
+		expect(full[0].json).toMatchObject({ task_id: TASK, status: 'complete', result: { total: 9 } });
+	});
+
+	it('returns a running task whole even in Result Only mode', async () => {
+		nock(BASE_URL).get(`/task_status/${TASK}`).reply(200, task('processing'));
+		const out = await getStatus.call(createContext({ params: statusParams(TASK) }), [{ json: {} }]);
+		expect(out[0].json).toMatchObject({ task_id: TASK, status: 'processing' });
+	});
+
+	it('maps an unknown task to a 404 that names it', async () => {
+		nock(BASE_URL).get(`/task_status/${TASK}`).reply(404, { detail: 'Task not found' });
+		const error = await failureOf(
+			getStatus.call(createContext({ params: statusParams(TASK) }), [{ json: {} }]),
+		);
+		expect(error.message).toContain('Not found (404): Task not found');
+		expect(error.description).toContain(`task ${TASK}`);
+	});
+});
