@@ -13,7 +13,11 @@ const INVOICES = '3f1c2a9e-5b7d-4c1e-9a2b-6d8e0f4a1b2c';
 const IDENTITY = '8a4b6c2d-1e3f-4a5b-8c7d-9e0f1a2b3c4d';
 const projects = [
 	{ project_id: INVOICES, name: 'Invoices', document_types: ['invoice', 'receipt'] },
-	{ project_id: IDENTITY, name: 'Identity', document_types: [{ name: 'passport' }, { name: 'id_card' }] },
+	{
+		project_id: IDENTITY,
+		name: 'Identity',
+		document_types: [{ name: 'passport' }, { name: 'id_card' }],
+	},
 ];
 
 async function failureOf(promise: Promise<unknown>): Promise<NodeOperationError> {
@@ -99,7 +103,10 @@ describe('Register Webhook', () => {
 			.reply(201, {});
 		const out = await registerWebhook.call(
 			createContext({
-				params: params({ project: { __rl: true, mode: 'list', value: IDENTITY }, secret: 'whsec_mine' }),
+				params: params({
+					project: { __rl: true, mode: 'list', value: IDENTITY },
+					secret: 'whsec_mine',
+				}),
 			}),
 			[{ json: {} }],
 		);
@@ -110,7 +117,9 @@ describe('Register Webhook', () => {
 		nock(BASE_URL).get('/projects').reply(200, projects);
 		const error = await failureOf(
 			registerWebhook.call(
-				createContext({ params: params({ project: { __rl: true, mode: 'id', value: 'Receipts' } }) }),
+				createContext({
+					params: params({ project: { __rl: true, mode: 'id', value: 'Receipts' } }),
+				}),
 				[{ json: {} }],
 			),
 		);
@@ -121,9 +130,10 @@ describe('Register Webhook', () => {
 	it('refuses a URL that is not http(s) before any request', async () => {
 		const scope = nock(BASE_URL).get(/.*/).reply(200, projects);
 		const error = await failureOf(
-			registerWebhook.call(createContext({ params: params({ webhookUrl: 'ftp://x.example.com' }) }), [
-				{ json: {} },
-			]),
+			registerWebhook.call(
+				createContext({ params: params({ webhookUrl: 'ftp://x.example.com' }) }),
+				[{ json: {} }],
+			),
 		);
 		expect(error.message).toBe('"ftp://x.example.com" is not an http(s) URL');
 		expect(scope.isDone()).toBe(false);
@@ -157,7 +167,9 @@ describe('Project list search and document types', () => {
 
 	it('offers the document types of the chosen project', async () => {
 		nock(BASE_URL).get('/projects').reply(200, projects);
-		const types = await getDocumentTypes.call(loadContext({ __rl: true, mode: 'id', value: 'identity' }));
+		const types = await getDocumentTypes.call(
+			loadContext({ __rl: true, mode: 'id', value: 'identity' }),
+		);
 		expect(types.map((t) => t.value)).toEqual(['id_card', 'passport']);
 	});
 });
@@ -179,6 +191,8 @@ describe('Credential', () => {
 	it('is tested with GET /projects on the base URL without its trailing slash', () => {
 		expect(credential.test.request).toMatchObject({ url: '/projects', method: 'GET' });
 		expect(credential.test.request.baseURL).toContain('$credentials.baseUrl');
-		expect(credential.properties.find((p) => p.name === 'apiKey')?.typeOptions?.password).toBe(true);
+		expect(credential.properties.find((p) => p.name === 'apiKey')?.typeOptions?.password).toBe(
+			true,
+		);
 	});
 });

@@ -48,7 +48,10 @@ describe('Submit and Wait', () => {
 			.get(`/task_status/${TASK}`)
 			.reply(200, task('complete', { result: { invoice_number: 'INV-1', total: 12.5 } }));
 		const items = [binaryItem('pdf')];
-		const out = await submitAndWait.call(createContext({ params: params({}, 'result'), items }), items);
+		const out = await submitAndWait.call(
+			createContext({ params: params({}, 'result'), items }),
+			items,
+		);
 		expect(out).toHaveLength(1);
 		expect(out[0].json).toEqual({ invoice_number: 'INV-1', total: 12.5 });
 		expect(out[0].pairedItem).toEqual({ item: 0 });
@@ -72,7 +75,9 @@ describe('Submit and Wait', () => {
 			.get(`/task_status/${TASK}`)
 			.reply(200, task('failed', { error: 'Unreadable scan on page 1' }));
 		const items = [binaryItem('pdf')];
-		const error = await failureOf(submitAndWait.call(createContext({ params: params(), items }), items));
+		const error = await failureOf(
+			submitAndWait.call(createContext({ params: params(), items }), items),
+		);
 		expect(error.message).toBe('Extraction failed: Unreadable scan on page 1');
 		expect(error.description).toContain(TASK);
 	});
@@ -101,7 +106,11 @@ describe('Submit and Wait', () => {
 			createContext({ params: params({ outputFailedAsItems: true }, 'result'), items }),
 			items,
 		);
-		expect(out[0].json).toMatchObject({ task_id: TASK, status: 'failed', error: 'Unreadable scan' });
+		expect(out[0].json).toMatchObject({
+			task_id: TASK,
+			status: 'failed',
+			error: 'Unreadable scan',
+		});
 	});
 
 	it('hands back the task_id, last status and timedOut when Max Wait runs out', async () => {
@@ -150,7 +159,10 @@ describe('Submit and Wait', () => {
 			.times(10)
 			.reply(async (_uri, body) =>
 				track(() => {
-					const content = Buffer.from((body as IDataObject).file_base64 as string, 'base64').toString();
+					const content = Buffer.from(
+						(body as IDataObject).file_base64 as string,
+						'base64',
+					).toString();
 					const id = `00000000-0000-4000-8000-00000000000${counter++ % 10}`;
 					submittedAt.set(id, Date.now());
 					return [200, { task_id: id, content }];
@@ -165,7 +177,14 @@ describe('Submit and Wait', () => {
 				track(() => {
 					const id = uri.split('/').pop()!;
 					const done = Date.now() - submittedAt.get(id)! >= 1000;
-					return [200, { task_id: id, status: done ? 'complete' : 'processing', result: done ? { id, file: contentOf.get(id) } : null }];
+					return [
+						200,
+						{
+							task_id: id,
+							status: done ? 'complete' : 'processing',
+							result: done ? { id, file: contentOf.get(id) } : null,
+						},
+					];
 				}),
 			);
 		const items = Array.from({ length: 10 }, (_, i) => binaryItem(`document-${i}`));
@@ -207,7 +226,9 @@ describe('Get Status', () => {
 			.get(`/task_status/${TASK}`)
 			.twice()
 			.reply(200, task('complete', { result: { total: 9 } }));
-		const result = await getStatus.call(createContext({ params: statusParams(TASK) }), [{ json: {} }]);
+		const result = await getStatus.call(createContext({ params: statusParams(TASK) }), [
+			{ json: {} },
+		]);
 		expect(result[0].json).toEqual({ total: 9 });
 		const full = await getStatus.call(createContext({ params: statusParams(TASK, 'full') }), [
 			{ json: {} },

@@ -13,7 +13,11 @@ jest.mock('n8n-workflow', () => {
 	};
 });
 
-import { apiRequest, formatValidationDetail, parseRetryAfter } from '../../nodes/DocumentExtraction/transport';
+import {
+	apiRequest,
+	formatValidationDetail,
+	parseRetryAfter,
+} from '../../nodes/DocumentExtraction/transport';
 import { API_KEY, BASE_URL, createContext } from './helpers/context';
 
 const ctx = (credentials?: Record<string, string>) => createContext({ params: {}, credentials });
@@ -82,7 +86,9 @@ describe('apiRequest', () => {
 
 	it('retries a 5xx twice and then succeeds, waiting 1 s then 2 s', async () => {
 		nock(BASE_URL).get('/projects').times(2).reply(503, { detail: 'busy' });
-		nock(BASE_URL).get('/projects').reply(200, { projects: ['ok'] });
+		nock(BASE_URL)
+			.get('/projects')
+			.reply(200, { projects: ['ok'] });
 		await expect(apiRequest.call(ctx(), { method: 'GET', path: '/projects' })).resolves.toEqual({
 			projects: ['ok'],
 		});
@@ -106,7 +112,9 @@ describe('apiRequest', () => {
 	});
 
 	it('retries network errors', async () => {
-		nock(BASE_URL).get('/projects').replyWithError({ code: 'ECONNRESET', message: 'socket hang up' });
+		nock(BASE_URL)
+			.get('/projects')
+			.replyWithError({ code: 'ECONNRESET', message: 'socket hang up' });
 		nock(BASE_URL).get('/projects').reply(200, []);
 		await expect(apiRequest.call(ctx(), { method: 'GET', path: '/projects' })).resolves.toEqual([]);
 		expect(sleepCalls).toEqual([1000]);
@@ -115,18 +123,30 @@ describe('apiRequest', () => {
 	it('reports an unreachable service after four network failures', async () => {
 		nock(BASE_URL).get('/projects').times(4).replyWithError('connect ECONNREFUSED');
 		const error = await failureOf(apiRequest.call(ctx(), { method: 'GET', path: '/projects' }));
-		expect(error.message).toMatch(/Could not reach the Document Extraction Service after 4 attempts/);
+		expect(error.message).toMatch(
+			/Could not reach the Document Extraction Service after 4 attempts/,
+		);
 		expect(error.description).toContain(BASE_URL);
 	});
 
 	it.each([
 		[401, 'Invalid API key', /rejected the API key \(401\)/, /Check the API key/],
 		[402, 'Subscription inactive', /subscription is inactive \(402\)/, /Renew the subscription/],
-		[404, "Project 'Nope' not found", /Not found \(404\): Project 'Nope' not found/, /Check the project/],
+		[
+			404,
+			"Project 'Nope' not found",
+			/Not found \(404\): Project 'Nope' not found/,
+			/Check the project/,
+		],
 	])('maps %i without retrying', async (status, detail, message, hint) => {
 		nock(BASE_URL).post('/process_file').once().reply(status, { detail });
 		const error = await failureOf(
-			apiRequest.call(ctx(), { method: 'POST', path: '/process_file', body: { a: 1 }, itemIndex: 3 }),
+			apiRequest.call(ctx(), {
+				method: 'POST',
+				path: '/process_file',
+				body: { a: 1 },
+				itemIndex: 3,
+			}),
 		);
 		expect(sleepCalls).toEqual([]);
 		expect(error.message).toMatch(message);

@@ -78,7 +78,11 @@ export async function sendWithCredential(
 		: parsed;
 }
 
-export function binaryItem(content: Buffer | string, extra: Partial<IBinaryData> = {}, field = 'data') {
+export function binaryItem(
+	content: Buffer | string,
+	extra: Partial<IBinaryData> = {},
+	field = 'data',
+) {
 	const bytes = Buffer.isBuffer(content) ? content : Buffer.from(content);
 	return {
 		json: {},
@@ -99,7 +103,12 @@ export function storedItem(store: Map<string, Buffer>, id: string, content: Buff
 	return {
 		json: {},
 		binary: {
-			data: { id, data: 'filesystem-v2', mimeType: 'application/pdf', fileName: `${id}.pdf` } as IBinaryData,
+			data: {
+				id,
+				data: 'filesystem-v2',
+				mimeType: 'application/pdf',
+				fileName: `${id}.pdf`,
+			} as IBinaryData,
 		},
 	} as INodeExecutionData;
 }
@@ -152,7 +161,11 @@ export function createContext(options: ContextOptions) {
 				return binary.id ? store.get(binary.id)! : Buffer.from(binary.data, 'base64');
 			},
 			async getBinaryMetadata(id: string) {
-				return { fileName: `${id}.pdf`, mimeType: 'application/pdf', fileSize: store.get(id)!.length };
+				return {
+					fileName: `${id}.pdf`,
+					mimeType: 'application/pdf',
+					fileSize: store.get(id)!.length,
+				};
 			},
 			async getBinaryStream(id: string, chunkSize = 64 * 1024) {
 				const bytes = store.get(id)!;
