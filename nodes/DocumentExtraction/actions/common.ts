@@ -64,7 +64,7 @@ export const maxPagesOption: INodeProperties = {
 	type: 'number',
 	typeOptions: { minValue: 1, numberPrecision: 0 },
 	default: 1,
-	description: 'The largest number of pages to process. Sent as max_pages only when set.',
+	description: 'How many pages the service reads at most. Sent as max_pages only when set.',
 };
 
 export const maxConcurrencyOption: INodeProperties = {
