@@ -1,0 +1,135 @@
+#!/usr/bin/env bash
+# npm start: a local n8n with this package installed as a community package, talking to the
+# Document Extraction emulator. Everything listens on 127.0.0.1 only; Ctrl-C stops it all.
+#
+#   N8N_PORT (5678)  EMULATOR_PORT (8790)  EMULATOR_PROCESSING_MS (3000)
+#   START_RESET=1    wipe .n8n-local/ first (fresh database, owner and example workflows)
+set -euo pipefail
+
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+cd "$ROOT"
+
+N8N_PORT="${N8N_PORT:-5678}"
+EMULATOR_PORT="${EMULATOR_PORT:-8790}"
+LOCAL_DIR="$ROOT/.n8n-local"
+CREDENTIAL_ID="DocExtrLocalEmu1"
+API_KEY="vnd_test_key"
+
+log() { printf '[start] %s\n' "$*" >&2; }
+die() { log "error: $*"; exit 1; }
+
+PIDS=()
+cleanup() {
+	trap - EXIT INT TERM
+	if [ "${#PIDS[@]}" -gt 0 ]; then
+		log "stopping"
+		for pid in "${PIDS[@]}"; do kill -TERM "$pid" 2>/dev/null || true; done
+		for pid in "${PIDS[@]}"; do wait "$pid" 2>/dev/null || true; done
+	fi
+}
+trap cleanup EXIT
+trap 'exit 130' INT
+trap 'exit 143' TERM
+
+port_busy() { (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null; }
+
+# 1. toolchain, runtime (Node 24 + n8n, cached outside the clone) and build
+if [ ! -d node_modules ]; then
+	log "installing development dependencies (npm ci)"
+	npm ci --no-audit --no-fund
+fi
+RUNTIME="$(bash scripts/ensure-runtime.sh)" || die "runtime installation failed"
+eval "$RUNTIME"
+log "building the package"
+npm run build --silent
+
+for port in "$N8N_PORT" "$EMULATOR_PORT"; do
+	port_busy "$port" && die "port $port on 127.0.0.1 is already in use (set N8N_PORT / EMULATOR_PORT)"
+done
+
+if [ "${START_RESET:-}" = "1" ]; then
+	log "START_RESET=1: removing $LOCAL_DIR"
+	rm -rf "$LOCAL_DIR"
+fi
+mkdir -p "$LOCAL_DIR/.n8n/nodes"
+
+# 2. emulator
+log "starting the emulator on 127.0.0.1:$EMULATOR_PORT"
+EMULATOR_PORT="$EMULATOR_PORT" node emulator/server.js >"$LOCAL_DIR/emulator.log" 2>&1 &
+PIDS+=("$!")
+EMULATOR_PID=$!
+node scripts/n8n-local.js wait-ready "http://127.0.0.1:$EMULATOR_PORT/_emulator/health" 30 ||
+	{ kill -0 "$EMULATOR_PID" 2>/dev/null || tail -20 "$LOCAL_DIR/emulator.log" >&2; die "emulator did not start"; }
+
+# 3. n8n environment (user folder inside the clone, quiet and offline)
+ENCRYPTION_KEY_FILE="$LOCAL_DIR/encryption-key"
+[ -s "$ENCRYPTION_KEY_FILE" ] || node -e "process.stdout.write(require('crypto').randomBytes(24).toString('hex'))" >"$ENCRYPTION_KEY_FILE"
+export N8N_USER_FOLDER="$LOCAL_DIR"
+export N8N_ENCRYPTION_KEY="$(cat "$ENCRYPTION_KEY_FILE")"
+export N8N_HOST=127.0.0.1 N8N_LISTEN_ADDRESS=127.0.0.1 N8N_PORT N8N_PROTOCOL=http
+export N8N_WEBHOOK_URL="http://127.0.0.1:$N8N_PORT/"
+export N8N_EDITOR_BASE_URL="http://127.0.0.1:$N8N_PORT/"
+export N8N_SECURE_COOKIE=false
+export N8N_DIAGNOSTICS_ENABLED=false N8N_VERSION_NOTIFICATIONS_ENABLED=false
+export N8N_TEMPLATES_ENABLED=false N8N_PERSONALIZATION_ENABLED=false
+export N8N_DISABLED_MODULES=mcp-registry
+export N8N_RUNNERS_BROKER_LISTEN_ADDRESS=127.0.0.1
+export N8N_LOG_LEVEL="${N8N_LOG_LEVEL:-info}"
+n8n() { "$NODE24" "$N8N_BIN" "$@"; }
+
+# 4. the package, installed as Settings > Community Nodes does
+log "packing and installing the package into $LOCAL_DIR/.n8n/nodes"
+rm -f "$LOCAL_DIR"/*.tgz
+TARBALL="$(npm pack --silent --pack-destination "$LOCAL_DIR" | tail -1)"
+node scripts/n8n-local.js install-package "$LOCAL_DIR/$TARBALL" "$LOCAL_DIR/.n8n/nodes" >&2
+
+# 5. credential (re-imported every run) and example workflows (imported once)
+node scripts/n8n-local.js write-credential "$LOCAL_DIR/credential.json" "$CREDENTIAL_ID" \
+	"Document Extraction (local emulator)" "$API_KEY" "http://127.0.0.1:$EMULATOR_PORT"
+log "importing the credential"
+n8n import:credentials --input="$LOCAL_DIR/credential.json" >"$LOCAL_DIR/import.log" 2>&1 ||
+	{ tail -20 "$LOCAL_DIR/import.log" >&2; die "n8n import:credentials failed"; }
+if [ ! -f "$LOCAL_DIR/.examples-imported" ]; then
+	log "importing the example workflows"
+	for workflow in examples/*.json; do
+		n8n import:workflow --input="$workflow" >>"$LOCAL_DIR/import.log" 2>&1 ||
+			{ tail -20 "$LOCAL_DIR/import.log" >&2; die "n8n import:workflow $workflow failed"; }
+	done
+	touch "$LOCAL_DIR/.examples-imported"
+fi
+NODE_PATH="$N8N_DIR/node_modules" "$NODE24" scripts/n8n-local.js register-package \
+	"$LOCAL_DIR/.n8n/database.sqlite" "$LOCAL_DIR/.n8n/nodes/node_modules/n8n-nodes-document-extraction" >/dev/null ||
+	log "warning: could not list the package under Settings > Community Nodes (it is still loaded)"
+
+# 6. n8n
+log "starting n8n $("$NODE24" "$N8N_BIN" --version 2>/dev/null) on 127.0.0.1:$N8N_PORT (log: $LOCAL_DIR/n8n.log)"
+"$NODE24" "$N8N_BIN" start >"$LOCAL_DIR/n8n.log" 2>&1 &
+PIDS+=("$!")
+N8N_PID=$!
+if ! node scripts/n8n-local.js wait-ready "http://127.0.0.1:$N8N_PORT/healthz/readiness" 180; then
+	tail -30 "$LOCAL_DIR/n8n.log" >&2
+	die "n8n did not become ready"
+fi
+OWNER="$(node scripts/n8n-local.js setup-owner "http://127.0.0.1:$N8N_PORT" "$LOCAL_DIR/owner.json")" ||
+	die "could not set up the n8n owner account"
+eval "$OWNER"
+
+cat <<EOF
+
+  n8n editor:  http://127.0.0.1:$N8N_PORT/
+  login:       $OWNER_EMAIL
+  password:    $OWNER_PASSWORD
+  emulator:    http://127.0.0.1:$EMULATOR_PORT  (API key $API_KEY, credential "Document Extraction (local emulator)")
+  examples:    "Document Extraction: Submit and Wait" and "Document Extraction: Trigger to CRM record"
+  logs:        $LOCAL_DIR/n8n.log, $LOCAL_DIR/emulator.log
+
+  Press Ctrl-C to stop n8n and the emulator.
+
+EOF
+
+while kill -0 "$N8N_PID" 2>/dev/null && kill -0 "$EMULATOR_PID" 2>/dev/null; do
+	sleep 1
+done
+kill -0 "$N8N_PID" 2>/dev/null || { log "n8n exited"; tail -20 "$LOCAL_DIR/n8n.log" >&2; }
+kill -0 "$EMULATOR_PID" 2>/dev/null || { log "the emulator exited"; tail -20 "$LOCAL_DIR/emulator.log" >&2; }
+exit 1
