@@ -1,0 +1,266 @@
+import type {
+	IDataObject,
+	IHookFunctions,
+	IHttpRequestOptions,
+	INode,
+	INodeType,
+	INodeTypes,
+	IWebhookFunctions,
+} from 'n8n-workflow';
+import { Workflow } from 'n8n-workflow';
+
+import { DocumentExtractionTrigger } from '../../../nodes/DocumentExtractionTrigger/DocumentExtractionTrigger.node';
+import { computeSignature } from '../../../nodes/DocumentExtractionTrigger/signature';
+
+export const BASE_URL = 'http://127.0.0.1:9';
+export const API_KEY = 'vnd_test';
+export const PROJECT_ID = '3f1c2a9e-5b7d-4c1e-9a2b-6d8e0f4a1b2c';
+export const OTHER_PROJECT_ID = '7a0d4c55-2e1b-4f3a-8c9d-0b1e2f3a4b5c';
+export const PRODUCTION_URL = 'https://n8n.example.com/webhook/0b7e6c1d/webhook';
+export const TEST_URL = 'https://n8n.example.com/webhook-test/0b7e6c1d/webhook';
+export const NODE_NAME = 'Document Extraction Trigger';
+export const NODE_TYPE = 'n8n-nodes-document-extraction.documentExtractionTrigger';
+
+export const nodeType = new DocumentExtractionTrigger();
+
+const nodeTypes = {
+	getByName: () => nodeType as INodeType,
+	getByNameAndVersion: () => nodeType as INodeType,
+	getKnownTypes: () => ({}),
+} as unknown as INodeTypes;
+
+/**
+ * Sends a request the way n8n's httpRequestWithAuthentication does for this credential
+ * (Bearer key), over global fetch, which nock intercepts.
+ */
+async function send(credentials: IDataObject, options: IHttpRequestOptions) {
+	const headers: Record<string, string> = {
+		...((options.headers ?? {}) as Record<string, string>),
+		Authorization: `Bearer ${String(credentials.apiKey)}`,
+	};
+	let body: string | undefined;
+	if (options.body !== undefined) {
+		body = typeof options.body === 'string' ? options.body : JSON.stringify(options.body);
+		headers['Content-Type'] = headers['Content-Type'] ?? 'application/json';
+	}
+	const response = await fetch(options.url, { method: options.method ?? 'GET', headers, body });
+	const text = await response.text();
+	let parsed: unknown = text;
+	try {
+		parsed = text ? JSON.parse(text) : undefined;
+	} catch {
+		parsed = text;
+	}
+	return {
+		statusCode: response.status,
+		headers: Object.fromEntries(response.headers),
+		body: parsed,
+	};
+}
+
+export interface CapturedResponse {
+	statusCode?: number;
+	body?: unknown;
+	ended: boolean;
+	status(code: number): CapturedResponse;
+	json(body: unknown): CapturedResponse;
+	send(body: unknown): CapturedResponse;
+	end(): CapturedResponse;
+}
+
+function captureResponse(): CapturedResponse {
+	const res: CapturedResponse = {
+		ended: false,
+		status(code) {
+			res.statusCode = code;
+			return res;
+		},
+		json(body) {
+			res.body = body;
+			res.ended = true;
+			return res;
+		},
+		send(body) {
+			res.body = body;
+			res.ended = true;
+			return res;
+		},
+		end() {
+			res.ended = true;
+			return res;
+		},
+	};
+	return res;
+}
+
+export interface Delivery {
+	headers: Record<string, unknown>;
+	body: unknown;
+	rawBody: Buffer | undefined;
+}
+
+/** A delivery as n8n hands it to the node: parsed body, and the raw bytes in rawBody. */
+export function signedDelivery(
+	payload: unknown,
+	secret: string,
+	options: { raw?: string; signature?: unknown; contentType?: string } = {},
+): Delivery {
+	const raw = options.raw ?? JSON.stringify(payload);
+	const rawBody = Buffer.from(raw, 'utf8');
+	const headers: Record<string, unknown> = {
+		'content-type': options.contentType ?? 'application/json',
+		'content-length': String(rawBody.length),
+	};
+	const signature = 'signature' in options ? options.signature : computeSignature(rawBody, secret);
+	if (signature !== undefined) headers['x-service-signature'] = signature;
+	let body: unknown = {};
+	try {
+		body = JSON.parse(raw);
+	} catch {
+		body = raw;
+	}
+	return { headers, body, rawBody };
+}
+
+export function completedPayload(overrides: IDataObject = {}): IDataObject {
+	return {
+		event: 'task.completed',
+		task_id: '9b2f7d0e-1c3a-4e5b-8f6a-7d8c9e0f1a2b',
+		status: 'complete',
+		result: { invoice_number: 'INV-001', total: 119.5 },
+		project_id: PROJECT_ID,
+		document_type: 'invoice',
+		timestamp: '2025-01-15T10:30:00Z',
+		...overrides,
+	};
+}
+
+/**
+ * A stand-in for the n8n host around one workflow with the trigger: it keeps the workflow's
+ * static data as the database does (JSON, saved only when n8n's change flag is set) and
+ * builds real n8n-workflow Workflow objects, whose getStaticData the node uses.
+ */
+export class Host {
+	/** The workflow's static data as stored in the database. */
+	stored: IDataObject = {};
+
+	saves = 0;
+
+	constructor(
+		public parameters: IDataObject,
+		public credentials: IDataObject = { apiKey: API_KEY, baseUrl: BASE_URL },
+	) {}
+
+	/** A Workflow loaded from the database, as n8n builds one for activation or a live webhook. */
+	load(staticData: IDataObject = JSON.parse(JSON.stringify(this.stored))): Workflow {
+		const node: INode = {
+			id: 'trigger-1',
+			name: NODE_NAME,
+			type: NODE_TYPE,
+			typeVersion: 1,
+			position: [0, 0],
+			webhookId: '0b7e6c1d',
+			parameters: JSON.parse(JSON.stringify(this.parameters)),
+		};
+		return new Workflow({
+			id: 'wf-1',
+			name: 'Invoices',
+			nodes: [node],
+			connections: {},
+			active: true,
+			nodeTypes,
+			staticData,
+		});
+	}
+
+	/** What WorkflowStaticDataService.saveStaticData does: write back only changed data. */
+	save(workflow: Workflow): void {
+		const data = workflow.staticData as IDataObject;
+		if (data.__dataChanged === true) {
+			this.stored = JSON.parse(JSON.stringify(data));
+			data.__dataChanged = false;
+			this.saves++;
+		}
+	}
+
+	private base(workflow: Workflow) {
+		const node = workflow.getNode(NODE_NAME)!;
+		return {
+			getNode: () => node,
+			getWorkflow: () => ({ id: workflow.id, name: workflow.name, active: workflow.active }),
+			getMode: () => 'trigger',
+			getActivationMode: () => 'activate',
+			getWorkflowStaticData: (type: string) => workflow.getStaticData(type, node),
+			getCredentials: async () => this.credentials,
+			getNodeParameter(name: string, fallback?: unknown) {
+				const value = node.parameters[name];
+				if (value === undefined) {
+					if (arguments.length >= 2) return fallback;
+					throw new Error(`Could not get parameter "${name}"`);
+				}
+				return value;
+			},
+			helpers: {
+				httpRequestWithAuthentication: async (_type: string, options: IHttpRequestOptions) =>
+					await send(this.credentials, options),
+			},
+		};
+	}
+
+	hook(workflow: Workflow, webhookUrl: string = PRODUCTION_URL): IHookFunctions {
+		return {
+			...this.base(workflow),
+			getWebhookName: () => 'default',
+			getNodeWebhookUrl: () => webhookUrl,
+		} as unknown as IHookFunctions;
+	}
+
+	webhook(workflow: Workflow, delivery: Delivery) {
+		const res = captureResponse();
+		const req = { method: 'POST', ...delivery };
+		const context = {
+			...this.base(workflow),
+			getWebhookName: () => 'default',
+			getRequestObject: () => req,
+			getResponseObject: () => res,
+			getHeaderData: () => delivery.headers,
+			getBodyData: () => delivery.body,
+		} as unknown as IWebhookFunctions;
+		return { context, res };
+	}
+
+	/** n8n publishing the workflow: checkExists, then create if it said false; then save. */
+	async publish(webhookUrl: string = PRODUCTION_URL): Promise<void> {
+		const workflow = this.load();
+		const methods = nodeType.webhookMethods.default;
+		const ctx = this.hook(workflow, webhookUrl);
+		if (!(await methods.checkExists.call(ctx))) await methods.create.call(ctx);
+		this.save(workflow);
+	}
+
+	/** n8n unpublishing the workflow (also the first half of publishing it again): delete; save. */
+	async unpublish(webhookUrl: string = PRODUCTION_URL): Promise<void> {
+		const workflow = this.load();
+		await nodeType.webhookMethods.default.delete.call(this.hook(workflow, webhookUrl));
+		this.save(workflow);
+	}
+
+	/** A live delivery: the workflow is loaded from the database, run, then saved. */
+	async deliver(delivery: Delivery) {
+		const workflow = this.load();
+		const { context, res } = this.webhook(workflow, delivery);
+		const result = await nodeType.webhook.call(context);
+		this.save(workflow);
+		return { result, res };
+	}
+
+	/** The signing secret of the current registration, as stored. */
+	get secret(): string {
+		const data = this.stored[`node:${NODE_NAME}`] as IDataObject | undefined;
+		return String((data?.registration as IDataObject | undefined)?.secret ?? '');
+	}
+
+	nodeData(): IDataObject {
+		return (this.stored[`node:${NODE_NAME}`] as IDataObject | undefined) ?? {};
+	}
+}

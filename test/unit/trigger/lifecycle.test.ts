@@ -1,0 +1,299 @@
+import nock from 'nock';
+
+import type { IDataObject } from 'n8n-workflow';
+
+const sleeps: number[] = [];
+jest.mock('n8n-workflow', () => {
+	const actual = jest.requireActual('n8n-workflow');
+	return {
+		...actual,
+		sleep: jest.fn(async (ms: number) => {
+			sleeps.push(ms);
+		}),
+	};
+});
+
+import {
+	API_KEY,
+	BASE_URL,
+	completedPayload,
+	Host,
+	nodeType,
+	OTHER_PROJECT_ID,
+	PRODUCTION_URL,
+	PROJECT_ID,
+	signedDelivery,
+	TEST_URL,
+} from './host';
+
+const SECRET_PATTERN = /^whsec_[0-9a-f]{64}$/;
+const methods = nodeType.webhookMethods.default;
+
+interface Registered {
+	url: string;
+	events: string[];
+	secret: string;
+}
+
+/** Expects one POST /projects/{id}/webhooks and records what was sent. */
+function expectRegistration(projectId: string, reply: IDataObject = { id: 'wh_1' }) {
+	const sent: Registered[] = [];
+	nock(BASE_URL, { reqheaders: { authorization: `Bearer ${API_KEY}` } })
+		.post(`/projects/${projectId}/webhooks`, (body: Registered) => {
+			sent.push(body);
+			return true;
+		})
+		.reply(201, (_uri, body) => ({ ...reply, ...(body as IDataObject) }));
+	return sent;
+}
+
+const byId = (value: string) => ({ __rl: true, mode: 'id', value });
+const fromList = (value: string) => ({ __rl: true, mode: 'list', value });
+
+const unmatched: string[] = [];
+nock.emitter.on('no match', (req: { method?: string; path?: string }) => {
+	unmatched.push(`${req.method} ${req.path}`);
+});
+
+beforeAll(() => nock.disableNetConnect());
+afterAll(() => nock.enableNetConnect());
+beforeEach(() => {
+	nock.cleanAll();
+	unmatched.length = 0;
+	sleeps.length = 0;
+});
+afterEach(() => {
+	expect(unmatched).toEqual([]);
+	expect(nock.pendingMocks()).toEqual([]);
+});
+
+describe('create → checkExists → delete on one static-data object', () => {
+	it('registers task.completed with a fresh secret, finds it, then forgets it', async () => {
+		const host = new Host({ project: fromList(PROJECT_ID) });
+		const workflow = host.load();
+		const ctx = host.hook(workflow);
+		const staticData = workflow.getStaticData(
+			'node',
+			workflow.getNode('Document Extraction Trigger')!,
+		);
+
+		const sent = expectRegistration(PROJECT_ID, { id: 'wh_42', secret: 'echoed' });
+		expect(await methods.checkExists.call(ctx)).toBe(false);
+		expect(await methods.create.call(ctx)).toBe(true);
+
+		expect(sent).toHaveLength(1);
+		expect(sent[0].url).toBe(PRODUCTION_URL);
+		expect(sent[0].events).toEqual(['task.completed']);
+		expect(sent[0].secret).toMatch(SECRET_PATTERN);
+
+		const registration = staticData.registration as IDataObject;
+		expect(registration).toMatchObject({
+			url: PRODUCTION_URL,
+			projectId: PROJECT_ID,
+			secret: sent[0].secret,
+			webhookId: 'wh_42',
+		});
+		// The service's answer is kept, without a secret it echoes back.
+		expect(registration.response).toMatchObject({ id: 'wh_42', url: PRODUCTION_URL });
+		expect(JSON.stringify(registration.response)).not.toContain('secret');
+		expect((workflow.staticData as IDataObject).__dataChanged).toBe(true);
+
+		expect(await methods.checkExists.call(ctx)).toBe(true);
+
+		expect(await methods.delete.call(ctx)).toBe(true);
+		expect(staticData.registration).toBeUndefined();
+		expect(await methods.checkExists.call(ctx)).toBe(false);
+	});
+
+	it('generates a different secret for each new registration', async () => {
+		const first = expectRegistration(PROJECT_ID);
+		const a = new Host({ project: fromList(PROJECT_ID) });
+		await a.publish();
+		const second = expectRegistration(PROJECT_ID);
+		const b = new Host({ project: fromList(PROJECT_ID) });
+		await b.publish();
+		expect(first[0].secret).toMatch(SECRET_PATTERN);
+		expect(second[0].secret).toMatch(SECRET_PATTERN);
+		expect(first[0].secret).not.toBe(second[0].secret);
+	});
+
+	it('delete with nothing registered succeeds and stores nothing', async () => {
+		const host = new Host({ project: fromList(PROJECT_ID) });
+		await host.unpublish();
+		expect(host.nodeData().registration).toBeUndefined();
+	});
+});
+
+describe('publishing again', () => {
+	it('does not register again while the registration is stored (n8n restart)', async () => {
+		const sent = expectRegistration(PROJECT_ID);
+		const host = new Host({ project: fromList(PROJECT_ID) });
+		await host.publish();
+		await host.publish();
+		await host.publish();
+		expect(sent).toHaveLength(1);
+		expect(host.secret).toBe(sent[0].secret);
+	});
+
+	it('does not register again when n8n removes and adds the webhook (re-publish)', async () => {
+		const sent = expectRegistration(PROJECT_ID);
+		const host = new Host({ project: fromList(PROJECT_ID) });
+		await host.publish();
+
+		await host.unpublish();
+		expect(host.nodeData().registration).toBeUndefined();
+		const afterDelete = host.load();
+		expect(await methods.checkExists.call(host.hook(afterDelete))).toBe(false);
+
+		await host.publish();
+		expect(sent).toHaveLength(1);
+		expect(host.secret).toBe(sent[0].secret);
+
+		// Deliveries signed with the one registered secret start runs; the secret is not output.
+		const { result } = await host.deliver(signedDelivery(completedPayload(), host.secret));
+		expect(result.workflowData?.[0]).toHaveLength(1);
+		expect(JSON.stringify(result.workflowData)).not.toContain(host.secret);
+	});
+
+	it('refuses deliveries while unpublished', async () => {
+		const sent = expectRegistration(PROJECT_ID);
+		const host = new Host({ project: fromList(PROJECT_ID) });
+		await host.publish();
+		await host.unpublish();
+		const { result, res } = await host.deliver(signedDelivery(completedPayload(), sent[0].secret));
+		expect(res.statusCode).toBe(401);
+		expect(result.workflowData).toBeUndefined();
+	});
+
+	it('registers the new URL when the webhook URL changes, and can go back', async () => {
+		const first = expectRegistration(PROJECT_ID);
+		const host = new Host({ project: fromList(PROJECT_ID) });
+		await host.publish(PRODUCTION_URL);
+
+		const moved = 'https://automation.example.org/webhook/0b7e6c1d/webhook';
+		const before = JSON.stringify(host.stored);
+		const workflow = host.load();
+		expect(await methods.checkExists.call(host.hook(workflow, moved))).toBe(false);
+		// checkExists changes nothing.
+		expect((workflow.staticData as IDataObject).__dataChanged).toBe(false);
+		expect(JSON.stringify(workflow.staticData)).toBe(before);
+
+		const second = expectRegistration(PROJECT_ID);
+		await host.unpublish(PRODUCTION_URL);
+		await host.publish(moved);
+		expect(second).toHaveLength(1);
+		expect(second[0].url).toBe(moved);
+		expect(second[0].secret).not.toBe(first[0].secret);
+		expect(host.secret).toBe(second[0].secret);
+
+		// Back on the first URL, its registration (still live at the service) is used again.
+		await host.unpublish(moved);
+		await host.publish(PRODUCTION_URL);
+		expect(host.secret).toBe(first[0].secret);
+	});
+
+	it('registers at the new project when the project changes', async () => {
+		const first = expectRegistration(PROJECT_ID);
+		const host = new Host({ project: fromList(PROJECT_ID) });
+		await host.publish();
+
+		host.parameters = { project: byId(OTHER_PROJECT_ID) };
+		const workflow = host.load();
+		expect(await methods.checkExists.call(host.hook(workflow))).toBe(false);
+
+		const second = expectRegistration(OTHER_PROJECT_ID);
+		await host.unpublish();
+		await host.publish();
+		expect(second).toHaveLength(1);
+		expect(host.nodeData().registration).toMatchObject({
+			projectId: OTHER_PROJECT_ID,
+			secret: second[0].secret,
+		});
+		expect(second[0].secret).not.toBe(first[0].secret);
+	});
+
+	it('looks a project name up once, and again only when the field changes', async () => {
+		nock(BASE_URL)
+			.get('/projects')
+			.reply(200, [{ project_id: PROJECT_ID, name: 'Invoices' }]);
+		const sent = expectRegistration(PROJECT_ID);
+		const host = new Host({ project: byId('Invoices') });
+		await host.publish();
+		expect(sent).toHaveLength(1);
+		expect(host.nodeData().registration).toMatchObject({ projectId: PROJECT_ID });
+
+		// Same field value: no request at all (nock would report an unmatched GET).
+		await host.publish();
+
+		// The field now holds the ID the name resolved to: still no request.
+		host.parameters = { project: fromList(PROJECT_ID) };
+		expect(await methods.checkExists.call(host.hook(host.load()))).toBe(true);
+
+		// Another spelling of the name: looked up, same project, so nothing new is registered.
+		host.parameters = { project: byId('invoices') };
+		nock(BASE_URL)
+			.get('/projects')
+			.reply(200, [{ project_id: PROJECT_ID, name: 'Invoices' }]);
+		expect(await methods.checkExists.call(host.hook(host.load()))).toBe(true);
+	});
+});
+
+describe('Use Existing Registration', () => {
+	it('never calls the service and never stores a registration', async () => {
+		const host = new Host({
+			project: byId('Invoices'),
+			useExistingRegistration: true,
+			webhookSecret: 'whsec_pasted',
+		});
+		const workflow = host.load();
+		const ctx = host.hook(workflow);
+		expect(await methods.checkExists.call(ctx)).toBe(true);
+		expect(await methods.create.call(ctx)).toBe(true);
+		expect(await methods.delete.call(ctx)).toBe(true);
+		await host.publish();
+		await host.unpublish();
+		expect(host.nodeData().registration).toBeUndefined();
+		// afterEach: no request reached nock, matched or not.
+	});
+});
+
+describe('test webhooks (Listen for test event)', () => {
+	/**
+	 * What n8n's TestWebhooks does: a Workflow with empty static data, checkExists/create,
+	 * the static data kept with the test registration and given to the webhook call
+	 * (setTestStaticData) and to delete.
+	 */
+	async function listen(host: Host) {
+		const workflow = host.load({});
+		const ctx = host.hook(workflow, TEST_URL);
+		if (!(await methods.checkExists.call(ctx))) await methods.create.call(ctx);
+		return workflow.staticData as IDataObject;
+	}
+
+	it('registers the test URL per listen; the delivery is verified with that listen’s secret', async () => {
+		const host = new Host({ project: fromList(PROJECT_ID) });
+		const sent = expectRegistration(PROJECT_ID);
+		const testStaticData = await listen(host);
+		expect(sent).toHaveLength(1);
+		expect(sent[0].url).toBe(TEST_URL);
+
+		const running = host.load({});
+		running.setTestStaticData(testStaticData);
+		const { context } = host.webhook(running, signedDelivery(completedPayload(), sent[0].secret));
+		const result = await nodeType.webhook.call(context);
+		expect(result.workflowData?.[0]).toHaveLength(1);
+
+		const closing = host.load({});
+		closing.staticData = testStaticData;
+		expect(await methods.delete.call(host.hook(closing, TEST_URL))).toBe(true);
+
+		// The production static data never saw the test registration.
+		expect(host.stored).toEqual({});
+
+		// n8n starts every listen with empty static data, so the next listen registers again.
+		const again = expectRegistration(PROJECT_ID);
+		await listen(host);
+		expect(again).toHaveLength(1);
+		expect(again[0].secret).not.toBe(sent[0].secret);
+	});
+});

@@ -1,0 +1,358 @@
+import nock from 'nock';
+
+import type { IDataObject } from 'n8n-workflow';
+
+const sleeps: number[] = [];
+jest.mock('n8n-workflow', () => {
+	const actual = jest.requireActual('n8n-workflow');
+	return {
+		...actual,
+		sleep: jest.fn(async (ms: number) => {
+			sleeps.push(ms);
+		}),
+	};
+});
+
+import {
+	MAX_REMEMBERED_DELIVERIES,
+	rememberDelivery,
+	wasDelivered,
+} from '../../../nodes/DocumentExtractionTrigger/delivery';
+import { computeSignature } from '../../../nodes/DocumentExtractionTrigger/signature';
+import {
+	API_KEY,
+	BASE_URL,
+	completedPayload,
+	Host,
+	NODE_NAME,
+	nodeType,
+	PRODUCTION_URL,
+	PROJECT_ID,
+	signedDelivery,
+} from './host';
+
+const SECRET = 'whsec_' + '5e'.repeat(32);
+const FAILED_TASK = 'c0ffee00-1111-4222-8333-944445555666';
+
+/** A published workflow whose registration (with SECRET) is in the stored static data. */
+function registeredHost(parameters: IDataObject = {}): Host {
+	const host = new Host({
+		project: { __rl: true, mode: 'list', value: PROJECT_ID },
+		...parameters,
+	});
+	host.stored = {
+		[`node:${NODE_NAME}`]: {
+			registration: {
+				url: PRODUCTION_URL,
+				projectId: PROJECT_ID,
+				projectValue: PROJECT_ID,
+				secret: SECRET,
+				registeredAt: '2025-01-01T00:00:00.000Z',
+			},
+		},
+	};
+	return host;
+}
+
+const unmatched: string[] = [];
+nock.emitter.on('no match', (req: { method?: string; path?: string }) => {
+	unmatched.push(`${req.method} ${req.path}`);
+});
+
+beforeAll(() => nock.disableNetConnect());
+afterAll(() => nock.enableNetConnect());
+beforeEach(() => {
+	nock.cleanAll();
+	unmatched.length = 0;
+	sleeps.length = 0;
+});
+afterEach(() => {
+	expect(unmatched).toEqual([]);
+	expect(nock.pendingMocks()).toEqual([]);
+});
+
+function itemsOf(result: { workflowData?: Array<Array<{ json: IDataObject }>> }) {
+	return result.workflowData?.[0].map((item) => item.json);
+}
+
+describe('a signed delivery', () => {
+	it('yields exactly one item with the delivered fields, answered by n8n (onReceived)', async () => {
+		const host = registeredHost();
+		const payload = completedPayload();
+		const { result, res } = await host.deliver(signedDelivery(payload, SECRET));
+
+		expect(result.workflowData).toHaveLength(1);
+		expect(itemsOf(result)).toEqual([payload]);
+		expect(Object.keys(itemsOf(result)![0])).toEqual([
+			'event',
+			'task_id',
+			'status',
+			'result',
+			'project_id',
+			'document_type',
+			'timestamp',
+		]);
+		// The node leaves the 200 to n8n's onReceived response.
+		expect(result.noWebhookResponse).toBeUndefined();
+		expect(res.statusCode).toBeUndefined();
+		expect(JSON.stringify(result)).not.toContain(SECRET);
+	});
+
+	it('is checked over the raw bytes, not over re-serialized JSON', async () => {
+		const host = registeredHost();
+		const payload = completedPayload();
+		// Same data, other bytes: key order and spacing differ from JSON.stringify(payload).
+		const raw = `{ "timestamp": "${payload.timestamp}", "status": "complete", "event": "task.completed",
+			"task_id": "${payload.task_id}", "result": {"total": 119.5, "invoice_number": "INV-001"},
+			"project_id": "${PROJECT_ID}", "document_type": "invoice" }`;
+		const delivery = signedDelivery(payload, SECRET, { raw });
+		expect(delivery.rawBody!.equals(Buffer.from(JSON.stringify(payload)))).toBe(false);
+
+		const { result } = await host.deliver(delivery);
+		expect(itemsOf(result)).toEqual([payload]);
+
+		// A signature over the re-serialized body does not match the bytes that arrived.
+		const reserialized = signedDelivery(payload, SECRET, {
+			raw,
+			signature: computeSignature(JSON.stringify(payload), SECRET),
+		});
+		const refused = await registeredHost().deliver(reserialized);
+		expect(refused.res.statusCode).toBe(401);
+		expect(refused.result.workflowData).toBeUndefined();
+	});
+
+	it('passes on fields the service adds later, after the documented ones', async () => {
+		const payload = completedPayload({ pages: 2 });
+		const { result } = await registeredHost().deliver(signedDelivery(payload, SECRET));
+		expect(itemsOf(result)).toEqual([payload]);
+	});
+});
+
+describe('a delivery that fails the signature check', () => {
+	const payload = completedPayload();
+	const good = computeSignature(JSON.stringify(payload), SECRET);
+	const cases: Array<[string, () => ReturnType<typeof signedDelivery>]> = [
+		['has no signature header', () => signedDelivery(payload, SECRET, { signature: undefined })],
+		['is signed with another secret', () => signedDelivery(payload, 'whsec_other')],
+		[
+			'has a tampered body',
+			() =>
+				signedDelivery(payload, SECRET, {
+					raw: JSON.stringify({ ...payload, status: 'failed' }),
+					signature: good,
+				}),
+		],
+		[
+			'has an uppercase signature',
+			() => signedDelivery(payload, SECRET, { signature: good.toUpperCase() }),
+		],
+		[
+			'has a signature of the wrong length',
+			() => signedDelivery(payload, SECRET, { signature: good.slice(2) }),
+		],
+		[
+			'has a repeated signature header',
+			() => signedDelivery(payload, SECRET, { signature: [good, good] }),
+		],
+		['has no raw body', () => ({ ...signedDelivery(payload, SECRET), rawBody: undefined })],
+	];
+
+	it.each(cases)('is refused with 401 and starts no run when it %s', async (_name, make) => {
+		const host = registeredHost();
+		const { result, res } = await host.deliver(make());
+		expect(res.statusCode).toBe(401);
+		expect(res.body).toEqual({ error: 'invalid signature' });
+		expect(result.noWebhookResponse).toBe(true);
+		expect(result.workflowData).toBeUndefined();
+		// Nothing is remembered from a refused delivery.
+		expect(host.nodeData().recentDeliveries).toBeUndefined();
+	});
+
+	it('is refused with 401 when nothing is registered and no secret is given', async () => {
+		const host = new Host({ project: { __rl: true, mode: 'list', value: PROJECT_ID } });
+		const { result, res } = await host.deliver(signedDelivery(payload, ''));
+		expect(res.statusCode).toBe(401);
+		expect(result.workflowData).toBeUndefined();
+		const unsigned = await host.deliver(signedDelivery(payload, SECRET));
+		expect(unsigned.res.statusCode).toBe(401);
+	});
+
+	it('is refused before the body is looked at (401, not 400 or an ignored event)', async () => {
+		const notJson = signedDelivery(null, 'whsec_other', {
+			raw: 'not json',
+			contentType: 'text/plain',
+		});
+		const otherEvent = signedDelivery({ event: 'project.updated' }, 'whsec_other');
+		for (const delivery of [notJson, otherEvent]) {
+			const { result, res } = await registeredHost().deliver(delivery);
+			expect(res.statusCode).toBe(401);
+			expect(result.workflowData).toBeUndefined();
+		}
+	});
+});
+
+describe('a signed delivery that cannot start a run', () => {
+	it.each([
+		['plain text', 'task completed'],
+		['truncated JSON', '{"event":"task.completed",'],
+		['a JSON array', '[{"event":"task.completed"}]'],
+		['JSON null', 'null'],
+	])('is refused with 400 when the body is %s', async (_name, raw) => {
+		const { result, res } = await registeredHost().deliver(
+			signedDelivery(null, SECRET, { raw, contentType: 'text/plain' }),
+		);
+		expect(res.statusCode).toBe(400);
+		expect(result.workflowData).toBeUndefined();
+	});
+
+	it('is acknowledged with 200 and ignored when it is another event', async () => {
+		const host = registeredHost();
+		const { result, res } = await host.deliver(
+			signedDelivery(completedPayload({ event: 'project.updated' }), SECRET),
+		);
+		expect(res.statusCode).toBe(200);
+		expect(result.noWebhookResponse).toBe(true);
+		expect(result.workflowData).toBeUndefined();
+	});
+});
+
+describe('duplicates', () => {
+	it('emits a task outcome once, even across separate loads of the workflow', async () => {
+		const host = registeredHost();
+		const delivery = signedDelivery(completedPayload(), SECRET);
+
+		const first = await host.deliver(delivery);
+		expect(itemsOf(first.result)).toHaveLength(1);
+
+		const again = await host.deliver(delivery);
+		expect(again.res.statusCode).toBe(200);
+		expect(again.result.workflowData).toBeUndefined();
+
+		// The same task with another outcome is not a repeat.
+		const failed = await host.deliver(
+			signedDelivery(
+				completedPayload({ status: 'failed', result: null, error: 'Scan unreadable' }),
+				SECRET,
+			),
+		);
+		expect(itemsOf(failed.result)).toHaveLength(1);
+
+		const other = await host.deliver(
+			signedDelivery(completedPayload({ task_id: 'another-task' }), SECRET),
+		);
+		expect(itemsOf(other.result)).toHaveLength(1);
+	});
+
+	it('remembers a bounded number of deliveries, forgetting the oldest', () => {
+		const data: IDataObject = {};
+		for (let i = 0; i <= MAX_REMEMBERED_DELIVERIES; i++)
+			rememberDelivery(data, `task-${i}|complete`);
+		expect(data.recentDeliveries).toHaveLength(MAX_REMEMBERED_DELIVERIES);
+		expect(wasDelivered(data, 'task-0|complete')).toBe(false);
+		expect(wasDelivered(data, 'task-1|complete')).toBe(true);
+		expect(wasDelivered(data, `task-${MAX_REMEMBERED_DELIVERIES}|complete`)).toBe(true);
+	});
+});
+
+describe('status filter', () => {
+	const complete = completedPayload();
+	const failed = completedPayload({
+		task_id: FAILED_TASK,
+		status: 'failed',
+		result: null,
+	});
+	const noLookup = { fetchErrorDetails: false };
+
+	it.each([
+		['both', [true, true]],
+		['complete', [true, false]],
+		['failed', [false, true]],
+	] as const)('"%s" lets through the expected outcomes', async (statusFilter, expected) => {
+		const host = registeredHost({ options: { statusFilter, ...noLookup } });
+		const outcomes = [];
+		for (const payload of [complete, failed]) {
+			const { result, res } = await host.deliver(signedDelivery(payload, SECRET));
+			outcomes.push(result.workflowData !== undefined);
+			if (result.workflowData === undefined) expect(res.statusCode).toBe(200);
+		}
+		expect(outcomes).toEqual(expected);
+	});
+});
+
+describe('error details of failed tasks', () => {
+	const failed = completedPayload({ task_id: FAILED_TASK, status: 'failed', result: null });
+
+	it('adds the error from GET /task_status, after answering the service', async () => {
+		const host = registeredHost();
+		const workflow = host.load();
+		const call = host.webhook(workflow, signedDelivery(failed, SECRET));
+		let answeredFirst: number | undefined;
+		nock(BASE_URL, { reqheaders: { authorization: `Bearer ${API_KEY}` } })
+			.get(`/task_status/${FAILED_TASK}`)
+			.reply(() => {
+				answeredFirst = call.res.statusCode;
+				return [200, { task_id: FAILED_TASK, status: 'failed', error: 'Page 2 is unreadable' }];
+			});
+
+		const result = await nodeType.webhook.call(call.context);
+
+		expect(answeredFirst).toBe(200);
+		expect(result.noWebhookResponse).toBe(true);
+		expect(itemsOf(result)).toEqual([{ ...failed, error: 'Page 2 is unreadable' }]);
+	});
+
+	it('still emits the delivery, with a note, when the lookup fails', async () => {
+		nock(BASE_URL).get(`/task_status/${FAILED_TASK}`).reply(404, { detail: 'Task not found' });
+		const { result, res } = await registeredHost().deliver(signedDelivery(failed, SECRET));
+		expect(res.statusCode).toBe(200);
+		const [item] = itemsOf(result)!;
+		expect(item).toMatchObject(failed);
+		expect(item.error).toBeUndefined();
+		expect(item.errorDetailsUnavailable).toEqual(expect.stringContaining('Task not found'));
+	});
+
+	it('still emits the delivery when the service keeps failing', async () => {
+		nock(BASE_URL).get(`/task_status/${FAILED_TASK}`).times(4).reply(500, { detail: 'boom' });
+		const { result } = await registeredHost().deliver(signedDelivery(failed, SECRET));
+		const [item] = itemsOf(result)!;
+		expect(item.task_id).toBe(FAILED_TASK);
+		expect(item.errorDetailsUnavailable).toEqual(expect.stringContaining('server error'));
+	});
+
+	it('makes no request when Fetch Error Details is off, or for complete tasks', async () => {
+		const off = await registeredHost({ options: { fetchErrorDetails: false } }).deliver(
+			signedDelivery(failed, SECRET),
+		);
+		expect(itemsOf(off.result)).toEqual([failed]);
+		const complete = await registeredHost().deliver(signedDelivery(completedPayload(), SECRET));
+		expect(itemsOf(complete.result)).toEqual([completedPayload()]);
+	});
+
+	it('uses an error the delivery already carries instead of looking it up', async () => {
+		const withError = { ...failed, error: 'Delivered message' };
+		const { result } = await registeredHost().deliver(signedDelivery(withError, SECRET));
+		expect(itemsOf(result)).toEqual([withError]);
+	});
+});
+
+describe('Use Existing Registration', () => {
+	const PASTED = 'whsec_' + '7c'.repeat(32);
+
+	it('verifies with the pasted secret only, and never outputs it', async () => {
+		const host = registeredHost({ useExistingRegistration: true, webhookSecret: PASTED });
+		const ok = await host.deliver(signedDelivery(completedPayload(), PASTED));
+		expect(itemsOf(ok.result)).toHaveLength(1);
+		expect(JSON.stringify(ok.result)).not.toContain(PASTED);
+
+		// The secret of the node's own (stored) registration is not accepted in this mode.
+		const stored = await host.deliver(signedDelivery(completedPayload({ task_id: 'x' }), SECRET));
+		expect(stored.res.statusCode).toBe(401);
+	});
+
+	it('refuses everything while the secret is empty', async () => {
+		const host = registeredHost({ useExistingRegistration: true, webhookSecret: '' });
+		const { result, res } = await host.deliver(signedDelivery(completedPayload(), ''));
+		expect(res.statusCode).toBe(401);
+		expect(result.workflowData).toBeUndefined();
+	});
+});
