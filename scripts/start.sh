@@ -120,16 +120,17 @@ cat <<EOF
   login:       $OWNER_EMAIL
   password:    $OWNER_PASSWORD
   emulator:    http://127.0.0.1:$EMULATOR_PORT  (API key $API_KEY, credential "Document Extraction (local emulator)")
-  examples:    "Document Extraction: Submit and Wait" and "Document Extraction: Trigger to CRM record"
+  examples:    "Document Extraction: Submit and Wait" (run it from the editor) and
+               "Document Extraction: Trigger to CRM record" (publish it, then run the first one)
   logs:        $LOCAL_DIR/n8n.log, $LOCAL_DIR/emulator.log
 
   Press Ctrl-C to stop n8n and the emulator.
 
 EOF
 
-while kill -0 "$N8N_PID" 2>/dev/null && kill -0 "$EMULATOR_PID" 2>/dev/null; do
-	sleep 1
-done
+# returns on Ctrl-C (the INT trap runs at once) or when n8n or the emulator exits
+wait -n "$N8N_PID" "$EMULATOR_PID" || true
+sleep 0.2
 kill -0 "$N8N_PID" 2>/dev/null || { log "n8n exited"; tail -20 "$LOCAL_DIR/n8n.log" >&2; }
 kill -0 "$EMULATOR_PID" 2>/dev/null || { log "the emulator exited"; tail -20 "$LOCAL_DIR/emulator.log" >&2; }
 exit 1
