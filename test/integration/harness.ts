@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/node-usable-as-tool, @n8n/community-nodes/require-node-api-error, @typescript-eslint/no-require-imports, no-console -- test code: runs under jest on Node, is never shipped or loaded by n8n */
 /**
  * Integration harness: runs real n8n workflow JSON through n8n-core's own
  * execution engine (`WorkflowExecute`), with a real credentials helper, real
