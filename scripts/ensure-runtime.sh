@@ -12,6 +12,11 @@ N8N_DIR="$CACHE_DIR/n8n-$N8N_VERSION"
 log() { printf '[runtime] %s\n' "$*" >&2; }
 
 mkdir -p "$CACHE_DIR"
+# one installer at a time (npm start and npm run test:e2e may run side by side on a fresh machine)
+if command -v flock >/dev/null 2>&1; then
+  exec 9>"$CACHE_DIR/.install.lock"
+  flock 9
+fi
 
 if [ ! -f "$NODE_DIR/.complete" ]; then
   log "installing Node $NODE_RANGE into $NODE_DIR"

@@ -36,7 +36,10 @@ port_busy() { (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null; }
 # 1. toolchain, runtime (Node 24 + n8n, cached outside the clone) and build
 if [ ! -d node_modules ]; then
 	log "installing development dependencies (npm ci)"
-	npm ci --no-audit --no-fund
+	npm ci --no-audit --no-fund || {
+		log "npm ci failed (is package-lock.json in sync with package.json?); trying npm install --no-save"
+		npm install --no-audit --no-fund --no-save
+	}
 fi
 RUNTIME="$(bash scripts/ensure-runtime.sh)" || die "runtime installation failed"
 eval "$RUNTIME"

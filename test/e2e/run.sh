@@ -10,7 +10,10 @@ cd "$ROOT"
 
 if [ ! -d node_modules ]; then
 	echo "[e2e] installing development dependencies (npm ci)" >&2
-	npm ci --no-audit --no-fund
+	npm ci --no-audit --no-fund || {
+		echo "[e2e] npm ci failed (is package-lock.json in sync with package.json?); trying npm install --no-save" >&2
+		npm install --no-audit --no-fund --no-save
+	}
 fi
 RUNTIME="$(bash scripts/ensure-runtime.sh)"
 eval "$RUNTIME"

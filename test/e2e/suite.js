@@ -156,6 +156,9 @@ async function n8nEnv(extra = {}) {
 		N8N_SECURE_COOKIE: 'false',
 		N8N_RUNNERS_BROKER_LISTEN_ADDRESS: '127.0.0.1',
 		N8N_RUNNERS_BROKER_PORT: String(await freePort()),
+		// publishing is asynchronous in n8n 2.41 (outbox + reconciler): work it off quickly
+		N8N_WORKFLOW_PUBLICATION_OUTBOX_POLL_INTERVAL_MS: '1000',
+		N8N_WORKFLOW_PUBLICATION_RECONCILE_INTERVAL_SECONDS: '2',
 		...extra,
 	};
 	if (state.n8nPort) {
@@ -820,16 +823,59 @@ for (const mode of ['filesystem', 'default', 'database']) {
 
 // ---------------------------------------------------------------- cases: trigger (published, n8n server)
 
+async function waitFor(what, fn, timeoutMs = 60000, intervalMs = 500) {
+	const deadline = Date.now() + timeoutMs;
+	let last;
+	for (;;) {
+		last = await fn();
+		if (last) return last;
+		if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs / 1000} s waiting for ${what}`);
+		await sleep(intervalMs);
+	}
+}
+
+/** A badly signed probe: 401 once n8n serves the trigger's webhook, 404 before. Starts nothing. */
+async function probeWebhook(url) {
+	const res = await emuJson('POST', '/_emulator/deliver', { url, body: '{"probe":true}', signature: '0'.repeat(64) });
+	return res.status_code;
+}
+
+async function waitWebhookLive(url) {
+	await waitFor(`${url} to be served`, async () => (await probeWebhook(url)) === 401);
+}
+
+/**
+ * n8n 2.41 publishes through an outbox that a background consumer works off (and activates
+ * published workflows at startup through a reconciler), so publishing is asynchronous.
+ */
+async function waitPublished(workflowId, versionId) {
+	return await waitFor(`workflow ${workflowId} to be published`, async () => {
+		const s = await rest('GET', `/workflows/${workflowId}/publication-status`);
+		const done = s.status === 'published' && !s.pendingVersionId && (!versionId || s.liveVersionId === versionId);
+		return done ? s : undefined;
+	});
+}
+
+async function projectLookups() {
+	return (await emuJson('GET', '/_emulator/stats')).requests.projects;
+}
+
 test('Trigger: publishing registers one webhook with the production URL', async () => {
 	await n8nCliOk(['publish:workflow', `--id=${EXAMPLE_TRIGGER_ID}`]);
 	await startN8n();
-	const hooks = await triggerRegistrations();
-	assert.equal(hooks.length, 1, `registrations: ${JSON.stringify(hooks)}`);
-	assert.equal(hooks[0].project_id, INVOICES_ID);
-	assert.deepEqual(hooks[0].events, ['task.completed']);
-	assert.match(hooks[0].url, new RegExp(`^http://127\\.0\\.0\\.1:${state.n8nPort}/webhook/`));
-	state.triggerUrl = hooks[0].url;
-	return hooks[0].url;
+	const hooks = await waitFor('the trigger to register its webhook', async () => {
+		const found = await triggerRegistrations();
+		return found.length ? found : undefined;
+	});
+	await waitWebhookLive(hooks[0].url);
+	await waitPublished(EXAMPLE_TRIGGER_ID);
+	const after = await triggerRegistrations();
+	assert.equal(after.length, 1, `registrations: ${JSON.stringify(after)}`);
+	assert.equal(after[0].project_id, INVOICES_ID);
+	assert.deepEqual(after[0].events, ['task.completed']);
+	assert.match(after[0].url, new RegExp(`^http://127\\.0\\.0\\.1:${state.n8nPort}/webhook/`));
+	state.triggerUrl = after[0].url;
+	return after[0].url;
 });
 
 test('Trigger: a real signed delivery runs the workflow exactly once with the right fields', async () => {
@@ -862,6 +908,7 @@ test('Trigger: wrong, missing and tampered signatures get 401 and start nothing'
 		wrong: { url: state.triggerUrl, body, signature: crypto.createHmac('sha256', 'whsec_wrong').update(body).digest('hex') },
 		missing: { url: state.triggerUrl, body, signature: null },
 		tampered: { url: state.triggerUrl, body: tampered, signature: goodSignature },
+		uppercase: { url: state.triggerUrl, body, signature: goodSignature.toUpperCase() },
 		garbage: { url: state.triggerUrl, body, signature: 'not-a-signature' },
 	};
 	const codes = {};
@@ -871,45 +918,74 @@ test('Trigger: wrong, missing and tampered signatures get 401 and start nothing'
 	}
 	await sleep(2000);
 	const after = (await executionsOf(EXAMPLE_TRIGGER_ID)).length;
-	assert.deepEqual(codes, { wrong: 401, missing: 401, tampered: 401, garbage: 401 });
+	assert.deepEqual(codes, { wrong: 401, missing: 401, tampered: 401, uppercase: 401, garbage: 401 });
 	assert.equal(after, before, `${after - before} executions started by bad deliveries`);
 	// control: the same body with the right signature is accepted and runs once
 	const control = await emuJson('POST', '/_emulator/deliver', { url: state.triggerUrl, body, secret });
 	assert.equal(control.status_code, 200, `correctly signed delivery answered ${control.status_code}`);
 	const list = await waitExecutions(EXAMPLE_TRIGGER_ID, before + 1);
 	assert.equal(list.length, before + 1, 'the correctly signed delivery should run once');
-	return `401 ×4, control 200 and one run`;
+	return `401 for ${Object.keys(codes).join(', ')}; control 200 and one run`;
 });
 
 test('Trigger: restart and publishing again register no second webhook; deliveries still run once', async () => {
 	assert.ok(state.triggerUrl, 'trigger not published');
 	const counts = {};
-	// 1. restart n8n
-	await stopN8n();
-	await startN8n();
-	counts.restart = (await triggerRegistrations()).length;
-	// 2. publish again with the CLI while stopped, then start
-	await stopN8n();
-	await n8nCliOk(['publish:workflow', `--id=${EXAMPLE_TRIGGER_ID}`]);
-	await startN8n();
-	counts.cliPublish = (await triggerRegistrations()).length;
-	// 3. publish again through the editor's API while running
-	const wf = await rest('GET', `/workflows/${EXAMPLE_TRIGGER_ID}`);
-	const projectCalls = (await emuJson('GET', '/_emulator/stats')).requests.projects;
-	await rest('POST', `/workflows/${EXAMPLE_TRIGGER_ID}/activate`, { versionId: wf.versionId });
-	counts.restPublish = (await triggerRegistrations()).length;
-	// publishing an active workflow again makes n8n call the node's delete, then checkExists/create
-	const lookups = (await emuJson('GET', '/_emulator/stats')).requests.projects - projectCalls;
-	assert.deepEqual(counts, { restart: 1, cliPublish: 1, restPublish: 1 }, `registrations after each step: ${JSON.stringify(counts)}`);
-	const hooks = await triggerRegistrations();
-	assert.equal(hooks[0].url, state.triggerUrl, 'webhook URL changed');
-	// the registration still delivers, once
+	const lookups = {};
+	const step = async (name, fn) => {
+		const before = await projectLookups();
+		await fn();
+		await waitWebhookLive(state.triggerUrl);
+		const hooks = await triggerRegistrations();
+		counts[name] = hooks.length;
+		lookups[name] = (await projectLookups()) - before;
+		assert.equal(hooks.length, 1, `after "${name}": ${hooks.length} registrations ${JSON.stringify(hooks)}`);
+		assert.equal(hooks[0].url, state.triggerUrl, `after "${name}": the webhook URL changed`);
+	};
+	// after a start, give the startup reconciliation a moment to enqueue anything it finds
+	const settleAfterStart = async () => {
+		await waitPublished(EXAMPLE_TRIGGER_ID);
+		await sleep(3000);
+		await waitPublished(EXAMPLE_TRIGGER_ID);
+	};
+	await step('restart', async () => {
+		await stopN8n();
+		await startN8n();
+		await settleAfterStart();
+	});
+	await step('publish:workflow again, restart', async () => {
+		await stopN8n();
+		await n8nCliOk(['publish:workflow', `--id=${EXAMPLE_TRIGGER_ID}`]);
+		await startN8n();
+		await settleAfterStart();
+	});
+	await step('edit the trigger, publish', async () => {
+		// a changed trigger is deactivated (the node's delete) and activated again (checkExists, create)
+		const wf = await rest('GET', `/workflows/${EXAMPLE_TRIGGER_ID}`);
+		const nodes = wf.nodes.map((n) =>
+			n.name === TRIGGER_NODE
+				? { ...n, parameters: { ...n.parameters, options: { ...n.parameters.options, fetchErrorDetails: true } } }
+				: n,
+		);
+		const updated = await rest('PATCH', `/workflows/${EXAMPLE_TRIGGER_ID}`, { nodes, connections: wf.connections });
+		assert.notEqual(updated.versionId, wf.activeVersionId ?? wf.versionId, 'editing made no new version');
+		await rest('POST', `/workflows/${EXAMPLE_TRIGGER_ID}/activate`, { versionId: updated.versionId });
+		await waitPublished(EXAMPLE_TRIGGER_ID, updated.versionId);
+		state.triggerVersionId = updated.versionId;
+	});
+	await step('unpublish, publish', async () => {
+		await rest('POST', `/workflows/${EXAMPLE_TRIGGER_ID}/deactivate`, {});
+		await waitFor('the webhook to be unpublished', async () => (await probeWebhook(state.triggerUrl)) === 404);
+		await rest('POST', `/workflows/${EXAMPLE_TRIGGER_ID}/activate`, { versionId: state.triggerVersionId });
+		await waitPublished(EXAMPLE_TRIGGER_ID, state.triggerVersionId);
+	});
+	// the one registration still delivers, and each delivery runs once
 	const before = (await executionsOf(EXAMPLE_TRIGGER_ID)).length;
 	const { task, executions } = await deliverRealTask(FILES.r, before + 1);
 	assert.equal(executions.length, before + 1, `expected ${before + 1} executions, got ${executions.length}`);
 	const newest = executions.reduce((a, b) => (Number(a.id) > Number(b.id) ? a : b));
 	await checkTriggerRun(newest.id, FILES.r, task);
-	return `registrations ${JSON.stringify(counts)}, project lookups while publishing again: ${lookups}`;
+	return `registrations ${JSON.stringify(counts)}; GET /projects calls ${JSON.stringify(lookups)}`;
 });
 
 // ---------------------------------------------------------------- main
