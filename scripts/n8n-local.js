@@ -7,9 +7,11 @@
  *
  *   node scripts/n8n-local.js wait-ready <url> [timeoutSeconds]
  *   node scripts/n8n-local.js install-package <tarball> <nodesDir>
- *   node scripts/n8n-local.js register-package <databaseFile> <packageDir>   (Node 24 + NODE_PATH=<n8n>/node_modules)
  *   node scripts/n8n-local.js write-credential <file> <id> <name> <apiKey> <baseUrl>
  *   node scripts/n8n-local.js setup-owner <n8nBaseUrl> <stateFile>
+ * With Node 24 and NODE_PATH=<n8n>/node_modules (they open n8n's SQLite database):
+ *   node scripts/n8n-local.js register-package <databaseFile> <packageDir>
+ *   node scripts/n8n-local.js restore-webhooks <databaseFile> <emulatorUrl> <apiKey>
  */
 
 const fs = require('node:fs');
@@ -150,6 +152,50 @@ async function registerPackage(databaseFile, packageDir) {
 	return nodes;
 }
 
+/**
+ * The emulator keeps webhook registrations in memory only, while a published Document Extraction
+ * Trigger remembers its registration (URL, project, secret) in the workflow's static data and
+ * does not register again. This replays those registrations into a freshly started emulator.
+ * Needs Node 24 and NODE_PATH pointing at n8n's node_modules (sqlite3).
+ */
+async function restoreWebhooks(databaseFile, emulatorUrl, apiKey) {
+	if (!fs.existsSync(databaseFile)) return [];
+	const sqlite3 = require('sqlite3');
+	const db = new sqlite3.Database(databaseFile, sqlite3.OPEN_READONLY);
+	const rows = await new Promise((resolve, reject) =>
+		db.all('SELECT id, staticData FROM workflow_entity WHERE staticData IS NOT NULL', (error, result) =>
+			error ? reject(error) : resolve(result),
+		),
+	).finally(() => db.close());
+	const seen = new Set();
+	const restored = [];
+	for (const row of rows) {
+		let staticData;
+		try {
+			staticData = typeof row.staticData === 'string' ? JSON.parse(row.staticData) : row.staticData;
+		} catch {
+			continue;
+		}
+		for (const [key, data] of Object.entries(staticData ?? {})) {
+			if (!key.startsWith('node:') || !data || typeof data !== 'object') continue;
+			const registrations = [data.registration, ...(Array.isArray(data.retiredRegistrations) ? data.retiredRegistrations : [])];
+			for (const r of registrations) {
+				if (!r || typeof r.url !== 'string' || typeof r.projectId !== 'string' || typeof r.secret !== 'string') continue;
+				if (seen.has(`${r.projectId} ${r.url}`)) continue;
+				seen.add(`${r.projectId} ${r.url}`);
+				const res = await postJson(
+					`${emulatorUrl}/projects/${encodeURIComponent(r.projectId)}/webhooks`,
+					{ url: r.url, events: ['task.completed'], secret: r.secret },
+					{ authorization: `Bearer ${apiKey}` },
+				);
+				if (res.status >= 300) throw new Error(`re-registering ${r.url}: HTTP ${res.status} ${res.text.slice(0, 200)}`);
+				restored.push({ workflowId: row.id, url: r.url });
+			}
+		}
+	}
+	return restored;
+}
+
 /** Credential file in the format of `n8n import:credentials` (data is encrypted on import). */
 function writeCredential(file, { id, name, apiKey, baseUrl }) {
 	const credential = { id, name, type: 'documentExtractionApi', data: { apiKey, baseUrl } };
@@ -209,7 +255,16 @@ async function setupOwner(baseUrl, stateFile) {
 	throw new Error(`owner setup failed: HTTP ${res.status} ${res.text.slice(0, 300)}`);
 }
 
-module.exports = { waitReady, installPackage, registerPackage, writeCredential, setupOwner, login, postJson };
+module.exports = {
+	waitReady,
+	installPackage,
+	registerPackage,
+	restoreWebhooks,
+	writeCredential,
+	setupOwner,
+	login,
+	postJson,
+};
 
 async function main(argv) {
 	const [command, ...args] = argv;
@@ -225,6 +280,11 @@ async function main(argv) {
 		case 'register-package': {
 			const nodes = await registerPackage(args[0], args[1]);
 			console.log(nodes.map((n) => n.type).join('\n'));
+			return;
+		}
+		case 'restore-webhooks': {
+			const restored = await restoreWebhooks(args[0], args[1], args[2]);
+			for (const r of restored) console.log(`${r.workflowId} ${r.url}`);
 			return;
 		}
 		case 'write-credential':

@@ -104,6 +104,12 @@ NODE_PATH="$N8N_DIR/node_modules" "$NODE24" scripts/n8n-local.js register-packag
 	"$LOCAL_DIR/.n8n/database.sqlite" "$LOCAL_DIR/.n8n/nodes/node_modules/n8n-nodes-document-extraction" >/dev/null ||
 	log "warning: could not list the package under Settings > Community Nodes (it is still loaded)"
 
+# published triggers remember their registration; the emulator just started with none
+RESTORED="$(NODE_PATH="$N8N_DIR/node_modules" "$NODE24" scripts/n8n-local.js restore-webhooks \
+	"$LOCAL_DIR/.n8n/database.sqlite" "http://127.0.0.1:$EMULATOR_PORT" "$API_KEY")" ||
+	log "warning: could not re-register the webhooks of published triggers with the emulator"
+[ -z "$RESTORED" ] || log "re-registered with the emulator: $(echo "$RESTORED" | awk '{print $2}' | paste -sd ' ')"
+
 # 6. n8n
 log "starting n8n $("$NODE24" "$N8N_BIN" --version 2>/dev/null) on 127.0.0.1:$N8N_PORT (log: $LOCAL_DIR/n8n.log)"
 "$NODE24" "$N8N_BIN" start >"$LOCAL_DIR/n8n.log" 2>&1 &
