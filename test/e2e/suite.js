@@ -746,6 +746,7 @@ test('Submit and Wait on three items, one failing (continueOnFail): round trip, 
 test('Failed task: fails the run with the service error; as an item with outputFailedAsItems', async () => {
 	const failed = await execute(WF.failed);
 	assert.notEqual(failed.run.status, 'success', 'a failed task must fail the run');
+	assert.notEqual(failed.code, 0, 'n8n execute should exit non-zero for a failed run');
 	assert.match(runError(failed.run), /Extraction failed: the document could not be read/);
 	const asItem = await execute(WF.failedAsItem);
 	expectSuccess(asItem);
@@ -758,6 +759,7 @@ test('Failed task: fails the run with the service error; as an item with outputF
 test('Inactive API key: the 402 message', async () => {
 	const res = await execute(WF.inactive);
 	assert.notEqual(res.run.status, 'success');
+	assert.notEqual(res.code, 0);
 	const text = runError(res.run);
 	assert.match(text, /Subscription inactive/, text);
 	return res.run.data.resultData.error.message;
@@ -766,6 +768,7 @@ test('Inactive API key: the 402 message', async () => {
 test('Unknown project: the 404 message', async () => {
 	const res = await execute(WF.unknown);
 	assert.notEqual(res.run.status, 'success');
+	assert.notEqual(res.code, 0);
 	const text = runError(res.run);
 	assert.match(text, new RegExp(`Project '${UNKNOWN_PROJECT_ID}' not found`), text);
 	return res.run.data.resultData.error.message;
@@ -884,6 +887,22 @@ test('Trigger: a real signed delivery runs the workflow exactly once with the ri
 	assert.equal(executions.length, 1, `expected 1 execution, got ${executions.length}`);
 	const crm = await checkTriggerRun(executions[0].id, FILES.t, task);
 	return `CRM record ${JSON.stringify(crm)}`;
+});
+
+test('Trigger: a failed task is acknowledged but filtered out (Status: Complete Only)', async () => {
+	assert.ok(state.triggerUrl, 'trigger not published');
+	const before = (await executionsOf(EXAMPLE_TRIGGER_ID)).length;
+	const taskId = await submitDirect(FILES.b);
+	const task = await waitTask(taskId);
+	assert.equal(task.status, 'failed');
+	const { deliveries, attempts } = await waitDelivered(taskId);
+	assert.equal(deliveries[0].state, 'delivered', `delivery ${JSON.stringify(deliveries[0])}`);
+	assert.equal(attempts.length, 1, `${attempts.length} attempts`);
+	assert.equal(attempts[0].status_code, 200);
+	await sleep(2500);
+	const after = (await executionsOf(EXAMPLE_TRIGGER_ID)).length;
+	assert.equal(after, before, `${after - before} executions for a filtered-out failed task`);
+	return `task ${taskId}: 200, no run`;
 });
 
 test('Trigger: wrong, missing and tampered signatures get 401 and start nothing', async () => {
