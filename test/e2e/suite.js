@@ -837,14 +837,17 @@ async function waitFor(what, fn, timeoutMs = 60000, intervalMs = 500) {
 	}
 }
 
-/** A badly signed probe: 401 once n8n serves the trigger's webhook, 404 before. Starts nothing. */
+/** A badly signed probe: n8n answers 404 until it serves the trigger's webhook (then 401). Starts nothing. */
 async function probeWebhook(url) {
 	const res = await emuJson('POST', '/_emulator/deliver', { url, body: '{"probe":true}', signature: '0'.repeat(64) });
 	return res.status_code;
 }
 
 async function waitWebhookLive(url) {
-	await waitFor(`${url} to be served`, async () => (await probeWebhook(url)) === 401);
+	await waitFor(`${url} to be served`, async () => {
+		const code = await probeWebhook(url);
+		return code !== null && code !== 404;
+	});
 }
 
 /**
