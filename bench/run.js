@@ -1,0 +1,374 @@
+#!/usr/bin/env node
+'use strict';
+/**
+ * Benchmark of the Document Extraction node inside n8n: `npm run bench` (builds first).
+ *
+ * The node runs through n8n-core's execution engine (test/integration/harness.ts, the path the
+ * integration tests use) in worker processes (bench/worker.js); the service emulator runs in
+ * this process on 127.0.0.1. Prints a markdown table and writes it to bench/results.md.
+ * Targets are reported, never enforced: the exit code is 0 unless the benchmark itself fails.
+ *
+ *   BENCH_PROCESSING_MS    emulator processing time T per task (default 3000)
+ *   BENCH_POLL_INTERVAL_S  Poll Interval of Submit and Wait (default 2)
+ *   BENCH_QUICK=1          skip the sequential 50-item run (estimated from the 10-item one)
+ *                          and the 100 MB file
+ *   BENCH_OUTPUT           where to write the markdown (default bench/results.md; "-" = nowhere)
+ *
+ * P1  Submit and Wait wall time on 1, 10 and 50 items: Max Concurrent Requests 5 (default) and 1
+ *     in one execution of the node, and "sequential": one workflow execution per item, one after
+ *     the other (how a node without in-node concurrency handles the items).
+ * P2  Peak extra memory while one Submit sends a 40 MB file, in n8n's memory ("default") and
+ *     filesystem binary modes; a fresh process per case, baseline after a full GC when the node
+ *     starts (the input item and the stored file exist by then).
+ * P3  Status requests per task and the most requests ever in flight at the service.
+ */
+const { fork } = require('node:child_process');
+const fs = require('node:fs');
+const os = require('node:os');
+const path = require('node:path');
+
+const { createEmulator } = require('../emulator/server.js');
+
+const ROOT = path.resolve(__dirname, '..');
+const T_MS = positive('BENCH_PROCESSING_MS', 3000);
+const INTERVAL_S = positive('BENCH_POLL_INTERVAL_S', 2);
+const QUICK = process.env.BENCH_QUICK === '1';
+const OUTPUT = process.env.BENCH_OUTPUT ?? path.join(__dirname, 'results.md');
+const ITEM_COUNTS = [1, 10, 50];
+const DEFAULT_CONCURRENCY = 5;
+const FILE_BYTES = 40e6;
+const LARGE_FILE_BYTES = 100e6;
+const SAMPLE_MS = 2;
+const LATENCY_MS = 100;
+const MB = 1e6;
+
+function positive(name, fallback) {
+	const raw = process.env[name];
+	if (raw === undefined || raw === '') return fallback;
+	const value = Number(raw);
+	if (!Number.isFinite(value) || value <= 0) throw new Error(`${name} must be a positive number (got "${raw}")`);
+	return value;
+}
+
+const log = (message) => process.stderr.write(`[bench] ${message}\n`);
+const secs = (ms) => `${(ms / 1000).toFixed(2)} s`;
+const mb = (bytes) => `${(bytes / MB).toFixed(1)} MB`;
+const times = (x) => `${x.toFixed(2)}×`;
+const yesNo = (ok) => (ok === undefined ? 'n/a' : ok ? '**yes**' : '**NO**');
+
+/** Copies the built package, so that a rebuild while the benchmark runs cannot disturb it. */
+function snapshotPackage() {
+	const entry = path.join(ROOT, 'dist/nodes/DocumentExtraction/DocumentExtraction.node.js');
+	if (!fs.existsSync(entry)) throw new Error('dist/ is missing: run "npm run build" first (npm run bench does)');
+	const target = path.join(ROOT, '.bench', `package-${process.pid}`);
+	fs.rmSync(target, { recursive: true, force: true });
+	fs.mkdirSync(target, { recursive: true });
+	fs.copyFileSync(path.join(ROOT, 'package.json'), path.join(target, 'package.json'));
+	fs.cpSync(path.join(ROOT, 'dist'), path.join(target, 'dist'), { recursive: true });
+	return target;
+}
+
+/** A worker process running workflows through the harness; `run(job)` resolves with its result. */
+async function startWorker(packageRoot, execArgv = []) {
+	const child = fork(path.join(__dirname, 'worker.js'), [], {
+		env: { ...process.env, BENCH_PACKAGE_ROOT: packageRoot },
+		execArgv,
+		stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+	});
+	const pending = new Map();
+	let nextId = 0;
+	let failure;
+	const fail = (error) => {
+		failure = error;
+		for (const { reject } of pending.values()) reject(error);
+		pending.clear();
+	};
+	child.on('exit', (code, signal) => {
+		if (pending.size || code) fail(new Error(`benchmark worker exited (code ${code}, signal ${signal})`));
+	});
+	await new Promise((resolve, reject) => {
+		child.once('message', resolve);
+		child.once('error', reject);
+		child.once('exit', () => reject(failure ?? new Error('benchmark worker exited before it was ready')));
+	});
+	child.on('message', (message) => {
+		const entry = pending.get(message.id);
+		if (!entry) return;
+		pending.delete(message.id);
+		if (message.ok) entry.resolve(message.result);
+		else entry.reject(new Error(`worker: ${message.error}`));
+	});
+	return {
+		run(job) {
+			if (failure) return Promise.reject(failure);
+			const id = ++nextId;
+			return new Promise((resolve, reject) => {
+				pending.set(id, { resolve, reject });
+				child.send({ ...job, id });
+			});
+		},
+		stop() {
+			return new Promise((resolve) => {
+				if (child.exitCode !== null || child.signalCode !== null) return resolve();
+				child.once('exit', () => resolve());
+				child.disconnect();
+			});
+		},
+		kill() {
+			if (child.exitCode === null && child.signalCode === null) child.kill();
+		},
+	};
+}
+
+async function admin(emu, method, route, body) {
+	const response = await fetch(`${emu.url}/_emulator/${route}`, {
+		method,
+		headers: body ? { 'Content-Type': 'application/json' } : undefined,
+		body: body ? JSON.stringify(body) : undefined,
+	});
+	if (!response.ok) throw new Error(`emulator ${method} ${route}: ${response.status}`);
+	return await response.json();
+}
+
+/** Service-side figures of one run: status requests per task and the in-flight high-water mark. */
+function serviceFigures(stats) {
+	const polls = Object.values(stats.status_polls_by_task);
+	const tasks = stats.requests.process_file;
+	return {
+		tasks,
+		statusRequests: stats.requests.task_status,
+		pollsMin: polls.length < tasks ? 0 : Math.min(...polls),
+		pollsMax: polls.length ? Math.max(...polls) : 0,
+		pollsMean: tasks ? stats.requests.task_status / tasks : 0,
+		maxInFlight: stats.max_in_flight,
+	};
+}
+
+async function measureP1(emu, worker) {
+	const runs = [];
+	const job = (count, concurrency, perItem) => ({
+		kind: 'submitAndWait',
+		url: emu.url,
+		count,
+		concurrency,
+		intervalS: INTERVAL_S,
+		perItem,
+	});
+	const cases = [];
+	for (const count of ITEM_COUNTS) {
+		cases.push({ count, concurrency: DEFAULT_CONCURRENCY, perItem: false, latencyMs: 0 });
+		cases.push({ count, concurrency: 1, perItem: false, latencyMs: 0 });
+		if (!(QUICK && count === 50)) cases.push({ count, concurrency: 1, perItem: true, latencyMs: 0 });
+	}
+	// P3 under load: every service request takes LATENCY_MS, so requests overlap and the limit matters.
+	cases.push({ count: 50, concurrency: DEFAULT_CONCURRENCY, perItem: false, latencyMs: LATENCY_MS });
+	cases.push({ count: 50, concurrency: 1, perItem: false, latencyMs: LATENCY_MS });
+
+	for (const c of cases) {
+		await admin(emu, 'POST', 'reset');
+		if (c.latencyMs) {
+			for (const endpoint of ['process_file', 'task_status']) {
+				await admin(emu, 'POST', 'faults', { endpoint, count: 100000, delay_ms: c.latencyMs });
+			}
+		}
+		const label = c.perItem
+			? `${c.count} item${c.count === 1 ? '' : 's'}, sequential (one execution per item)`
+			: `${c.count} item${c.count === 1 ? '' : 's'}, Max Concurrent Requests ${c.concurrency}${c.latencyMs ? `, ${c.latencyMs} ms service latency` : ''}`;
+		log(`P1/P3 ${label} ...`);
+		const result = await worker.run(job(c.count, c.concurrency, c.perItem));
+		const service = serviceFigures(await admin(emu, 'GET', 'stats'));
+		if (c.latencyMs) await admin(emu, 'DELETE', 'faults');
+		if (result.complete !== c.count) {
+			throw new Error(`${label}: ${result.complete} of ${c.count} items came back complete`);
+		}
+		log(`  ${secs(result.wallMs)}; polls per task ${service.pollsMin}-${service.pollsMax}; max in flight ${service.maxInFlight}`);
+		runs.push({ ...c, ...result, service });
+	}
+	return runs;
+}
+
+async function measureP2(emu, packageRoot) {
+	const cases = [
+		{ binaryMode: 'default', fileBytes: FILE_BYTES, followRedirects: true },
+		{ binaryMode: 'filesystem', fileBytes: FILE_BYTES, followRedirects: true },
+	];
+	if (!QUICK) cases.push({ binaryMode: 'filesystem', fileBytes: LARGE_FILE_BYTES, followRedirects: true });
+	cases.push({ binaryMode: 'filesystem', fileBytes: FILE_BYTES, followRedirects: false, diagnostic: true });
+
+	const results = [];
+	for (const c of cases) {
+		log(`P2 Submit of one ${mb(c.fileBytes)} file, ${c.binaryMode} binary mode${c.followRedirects ? '' : ', redirect following off (diagnostic)'} ...`);
+		await admin(emu, 'POST', 'reset');
+		const worker = await startWorker(packageRoot, ['--expose-gc']);
+		try {
+			const result = await worker.run({ kind: 'submitLarge', url: emu.url, sampleMs: SAMPLE_MS, ...c });
+			const task = emu.state.tasks.get(result.taskId);
+			if (!task || task.file_sha256 !== result.sha256) {
+				throw new Error(`P2 ${c.binaryMode}: the service did not receive the file intact`);
+			}
+			log(`  extra RSS ${mb(result.extra.rss)}, heap+external ${mb(result.extra.js)}, ${secs(result.wallMs)}`);
+			results.push({ ...c, ...result });
+		} finally {
+			await worker.stop();
+		}
+	}
+	return results;
+}
+
+function environment() {
+	const cpus = os.cpus();
+	return {
+		date: new Date().toISOString().replace(/\.\d+Z$/, 'Z'),
+		node: process.version,
+		cpuCount: cpus.length,
+		cpuModel: cpus[0]?.model?.trim() ?? 'unknown',
+		platform: `${os.type()} ${os.release()} ${os.arch()}`,
+		memory: `${(os.totalmem() / 2 ** 30).toFixed(1)} GiB`,
+	};
+}
+
+function report(env, p1, p2, totalMs) {
+	const intervalMs = INTERVAL_S * 1000;
+	const wallLimitMs = 1.3 * (T_MS + intervalMs);
+	const minPolls = Math.ceil(T_MS / intervalMs) + 1;
+	const find = (count, concurrency, perItem, latencyMs = 0) =>
+		p1.find((r) => r.count === count && r.concurrency === concurrency && r.perItem === perItem && r.latencyMs === latencyMs);
+	const seq = (count) => {
+		const run = find(count, 1, true);
+		if (run) return { ms: run.wallMs, estimated: false };
+		const ten = find(10, 1, true);
+		return ten ? { ms: (ten.wallMs / 10) * count, estimated: true } : undefined;
+	};
+
+	const lines = [];
+	const out = (line = '') => lines.push(line);
+	out('# Benchmark: Document Extraction node inside n8n');
+	out();
+	out(`- Date: ${env.date}`);
+	out(`- Node.js ${env.node}, ${env.cpuCount} CPU(s) (${env.cpuModel}), ${env.memory} RAM, ${env.platform}`);
+	out(`- Service emulator on 127.0.0.1 (separate process from the measured one), processing time T = ${T_MS} ms, Poll Interval ${INTERVAL_S} s`);
+	out('- The node runs through n8n-core\'s WorkflowExecute (test/integration/harness.ts): Manual Trigger → Files → Document Extraction');
+	out(`- Run: \`npm run bench\`${QUICK ? ' (BENCH_QUICK=1)' : ''}; whole benchmark took ${secs(totalMs)}`);
+	out();
+
+	// ---- Summary ---------------------------------------------------------------------------
+	const c5at50 = find(50, DEFAULT_CONCURRENCY, false);
+	const seq50 = seq(50);
+	const speedup = seq50 ? seq50.ms / c5at50.wallMs : undefined;
+	const memory = p2.find((r) => r.binaryMode === 'default');
+	const fsRun = p2.find((r) => r.binaryMode === 'filesystem' && r.fileBytes === FILE_BYTES && r.followRedirects);
+	const fsLarge = p2.find((r) => r.binaryMode === 'filesystem' && r.fileBytes === LARGE_FILE_BYTES && r.followRedirects);
+	const fsLimit = 0.5 * FILE_BYTES;
+	const fsGrows = fsLarge ? fsLarge.extra.rss > fsRun.extra.rss * 1.25 + 5 * MB : undefined;
+	const fsMet = fsRun.extra.rss <= fsLimit && fsGrows !== true;
+	const inNode = p1.filter((r) => !r.perItem);
+	const worstPolls = Math.max(...inNode.map((r) => r.service.pollsMax));
+	const inFlightOk = inNode.every((r) => r.service.maxInFlight <= r.concurrency);
+	const loaded5 = find(50, DEFAULT_CONCURRENCY, false, LATENCY_MS);
+	const loaded1 = find(50, 1, false, LATENCY_MS);
+
+	out('## Summary');
+	out();
+	out('| Figure | Measured | Target | Met |');
+	out('|---|---|---|---|');
+	out(`| P1 Submit and Wait, 50 items, Max Concurrent Requests ${DEFAULT_CONCURRENCY} | ${secs(c5at50.wallMs)} | ≤ 1.3 × (T + interval) = ${secs(wallLimitMs)} | ${yesNo(c5at50.wallMs <= wallLimitMs)} |`);
+	out(`| P1 speed-up over sequential, 50 items | ${speedup ? `${speedup.toFixed(1)}×${seq50.estimated ? ' (sequential estimated from 10 items)' : ''}` : 'n/a'} | ≥ 20× | ${yesNo(speedup === undefined ? undefined : speedup >= 20)} |`);
+	out(`| P2 memory mode, peak extra RSS | ${mb(memory.extra.rss)} = ${times(memory.extra.rss / memory.base64Bytes)} base64 | ≤ 2 × base64 (${mb(2 * memory.base64Bytes)}) | ${yesNo(memory.extra.rss <= 2 * memory.base64Bytes)} |`);
+	out(`| P2 memory mode, peak extra heap + external | ${mb(memory.extra.js)} = ${times(memory.extra.js / memory.base64Bytes)} base64 | ≤ 2 × base64 | ${yesNo(memory.extra.js <= 2 * memory.base64Bytes)} |`);
+	out(`| P2 filesystem mode, peak extra RSS | ${mb(fsRun.extra.rss)} = ${times(fsRun.extra.rss / fsRun.base64Bytes)} base64${fsLarge ? `; ${mb(fsLarge.extra.rss)} for a ${mb(fsLarge.fileBytes)} file` : ''} | bounded well below the file size: ≤ 0.5 × file (${mb(fsLimit)}) and not growing with the file | ${yesNo(fsMet)} |`);
+	out(`| P2 filesystem mode, peak extra heap + external | ${mb(fsRun.extra.js)} = ${times(fsRun.extra.js / fsRun.base64Bytes)} base64${fsLarge ? `; ${mb(fsLarge.extra.js)} for ${mb(fsLarge.fileBytes)}` : ''} | (informative, includes garbage not yet collected) | |`);
+	out(`| P3 status requests per task (worst run) | ${worstPolls} | ≤ minimum + 1 = ${minPolls + 1} (minimum ⌈T / interval⌉ + 1 = ${minPolls}) | ${yesNo(worstPolls <= minPolls + 1)} |`);
+	out(`| P3 most requests in flight, limit 5 / 1 (${LATENCY_MS} ms latency) | ${loaded5.service.maxInFlight} / ${loaded1.service.maxInFlight} | ≤ limit in every run | ${yesNo(inFlightOk)} |`);
+	out();
+
+	// ---- P1 --------------------------------------------------------------------------------
+	out('## P1: Submit and Wait wall time');
+	out();
+	out('Wall time of the whole workflow execution(s). "In one execution": all items go through one run of the node with the given Max Concurrent Requests (with 1, requests are one at a time but the items\' waits still overlap). "Sequential": one workflow execution per item, one after the other.');
+	out();
+	out(`| Items | In one execution, Max Concurrent Requests ${DEFAULT_CONCURRENCY} | In one execution, Max Concurrent Requests 1 | Sequential | Sequential ÷ concurrent (${DEFAULT_CONCURRENCY}) |`);
+	out('|---|---|---|---|---|');
+	for (const count of ITEM_COUNTS) {
+		const c5 = find(count, DEFAULT_CONCURRENCY, false);
+		const c1 = find(count, 1, false);
+		const s = seq(count);
+		const seqText = s ? `${secs(s.ms)}${s.estimated ? ' (estimated: 5 × the 10-item run)' : ''}` : 'n/a';
+		out(`| ${count} | ${secs(c5.wallMs)} | ${secs(c1.wallMs)} | ${seqText} | ${s ? `${(s.ms / c5.wallMs).toFixed(1)}×` : 'n/a'} |`);
+	}
+	out();
+
+	// ---- P2 --------------------------------------------------------------------------------
+	out('## P2: peak extra memory while submitting one file (Submit)');
+	out();
+	out(`Fresh process per row, started with --expose-gc; baseline after a full GC when the node starts (the input item, and in filesystem mode the stored file, already exist); samples of process.memoryUsage() every ${SAMPLE_MS} ms plus the kernel's peak RSS (VmHWM, reset at the baseline). "heap + external" is heapUsed + external (external already includes arrayBuffers, i.e. all Buffers, so they are counted once). The service emulator, which decodes the body, runs in another process.`);
+	out();
+	out('| Binary mode | File | Base64 | Peak extra RSS | × base64 | Peak extra heap + external | × base64 | of which Buffers (arrayBuffers) | Node time |');
+	out('|---|---|---|---|---|---|---|---|---|');
+	for (const r of p2) {
+		const mode = `${r.binaryMode === 'default' ? 'memory (default)' : 'filesystem'}${r.diagnostic ? ', redirect following off (diagnostic, see below)' : ''}`;
+		out(`| ${mode} | ${mb(r.fileBytes)} | ${mb(r.base64Bytes)} | ${mb(r.extra.rss)} | ${times(r.extra.rss / r.base64Bytes)} | ${mb(r.extra.js)} | ${times(r.extra.js / r.base64Bytes)} | ${mb(r.extra.arrayBuffers)} | ${secs(r.nodeMs)} |`);
+	}
+	out();
+
+	// ---- P3 --------------------------------------------------------------------------------
+	out('## P3: status requests and requests in flight (service side, emulator stats)');
+	out();
+	out(`Minimum status requests per task: ⌈T / interval⌉ + 1 = ${minPolls}. The node waits one interval before its first status request, so it can need one fewer.`);
+	out();
+	out('| Run | Tasks | Status requests | Per task (min–max, mean) | Target per task | Max in flight | Limit | Met |');
+	out('|---|---|---|---|---|---|---|---|');
+	for (const r of inNode) {
+		const s = r.service;
+		const ok = s.pollsMax <= minPolls + 1 && s.maxInFlight <= r.concurrency;
+		out(`| ${r.count} item${r.count === 1 ? '' : 's'}, Max Concurrent Requests ${r.concurrency}${r.latencyMs ? `, ${r.latencyMs} ms service latency` : ''} | ${s.tasks} | ${s.statusRequests} | ${s.pollsMin}–${s.pollsMax}, ${s.pollsMean.toFixed(2)} | ≤ ${minPolls + 1} | ${s.maxInFlight} | ${r.concurrency} | ${yesNo(ok)} |`);
+	}
+	out();
+
+	// ---- Notes -------------------------------------------------------------------------------
+	const diag = p2.find((r) => r.diagnostic);
+	out('## Notes');
+	out();
+	out('- The diagnostic P2 row is not the product\'s behaviour: the measured process sets axios `defaults.maxRedirects = 0`, which is what the request helper does for a request with `disableFollowRedirect: true` (Node\'s http client instead of follow-redirects).');
+	out('- Heap + external counts objects until the garbage collector frees them (in the diagnostic row it is mostly already-sent chunks awaiting collection); RSS is what the process takes from the system.');
+	out('- Memory mode: the one large allocation of the node is the request body Buffer (the base64 copied once, see the Buffers column). Heap + external varies between about 1.0× and 1.35× base64 from run to run: about 17 MB of non-Buffer external memory (V8 external strings) is sometimes already counted at the baseline and sometimes only later.');
+	out();
+	if (!fsMet) {
+		out('## Missed target: filesystem mode');
+		out();
+		out(`The streamed body (streamBody in helpers/binary.ts) is read and encoded chunk by chunk, but n8n's request helper sends it with axios and, as redirects are followed by default, through follow-redirects, which keeps every chunk written to the request (to replay the body on a 307/308) until the response arrives. So the whole base64 body stays in memory: the extra grows with the file (${mb(fsRun.extra.rss)} for ${mb(fsRun.fileBytes)}${fsLarge ? `, ${mb(fsLarge.extra.rss)} for ${mb(fsLarge.fileBytes)}` : ''}).`);
+		out();
+		out(`Proposed change, in transport/index.ts (apiRequest): set \`disableFollowRedirect: true\` on requests with a raw body (POST /process_file), so that the helper uses axios with maxRedirects 0, i.e. Node's http client, which keeps nothing. The diagnostic row simulates that change (axios defaults.maxRedirects = 0 in the measured process only): ${diag ? `${mb(diag.extra.rss)} extra RSS (${times(diag.extra.rss / diag.fileBytes)} the file size), ${mb(diag.extra.js)} heap + external, mostly garbage awaiting collection` : 'not measured'}.`);
+		out();
+	}
+	return lines.join('\n');
+}
+
+async function main() {
+	const started = performance.now();
+	const packageRoot = snapshotPackage();
+	const emu = await createEmulator({ port: 0, processingMs: T_MS, maxBodyBytes: 400 * 1024 * 1024 });
+	log(`emulator on ${emu.url}, T = ${T_MS} ms, poll interval ${INTERVAL_S} s${QUICK ? ', quick' : ''}`);
+	let worker;
+	try {
+		worker = await startWorker(packageRoot);
+		const p1 = await measureP1(emu, worker);
+		await worker.stop();
+		worker = undefined;
+		const p2 = await measureP2(emu, packageRoot);
+		const markdown = report(environment(), p1, p2, performance.now() - started);
+		process.stdout.write(`${markdown}\n`);
+		if (OUTPUT !== '-') {
+			fs.writeFileSync(OUTPUT, `${markdown}\n`);
+			log(`written to ${path.relative(process.cwd(), OUTPUT)}`);
+		}
+	} finally {
+		worker?.kill();
+		await emu.close();
+		fs.rmSync(packageRoot, { recursive: true, force: true });
+	}
+}
+
+main().catch((error) => {
+	process.stderr.write(`[bench] failed: ${error.stack || error}\n`);
+	process.exitCode = 1;
+});

@@ -1,0 +1,244 @@
+'use strict';
+/**
+ * Benchmark worker: runs workflows with the Document Extraction node through n8n-core's
+ * execution engine (the integration harness in test/integration/harness.ts, the same path the
+ * integration tests use) and reports timings and memory figures to bench/run.js over IPC.
+ *
+ * Started by bench/run.js with `child_process.fork` (and --expose-gc for memory jobs). The
+ * service emulator runs in the parent process, never here, so its work (reading and decoding
+ * the request body) is not part of the figures measured in this process.
+ */
+require('./ts-hook');
+
+const crypto = require('node:crypto');
+const fs = require('node:fs');
+const path = require('node:path');
+
+const harness = require('../test/integration/harness.ts');
+
+const ROOT = path.resolve(__dirname, '..');
+const NODE_TYPE = 'n8n-nodes-document-extraction.documentExtraction';
+const API_KEY = 'vnd_test_key';
+
+/** The package to load (bench/run.js passes a snapshot of the build, so a rebuild during the run cannot disturb it). */
+const types = harness.loadPackageTypes(process.env.BENCH_PACKAGE_ROOT || ROOT);
+
+/** Manual trigger → Files (stores the input binary in the active binary mode) → Extract. */
+function workflow(parameters) {
+	const main = (node) => ({ main: [[{ node, type: 'main', index: 0 }]] });
+	return {
+		nodes: [
+			{ id: 'a', name: 'Start', type: harness.MANUAL_TRIGGER_NODE_TYPE, typeVersion: 1, position: [0, 0], parameters: {} },
+			{ id: 'b', name: 'Files', type: harness.HARNESS_SOURCE_NODE_TYPE, typeVersion: 1, position: [200, 0], parameters: {} },
+			{ id: 'c', name: 'Extract', type: NODE_TYPE, typeVersion: 1, position: [400, 0], parameters },
+		],
+		connections: { Start: main('Files'), Files: main('Extract') },
+	};
+}
+
+function credentials(url) {
+	return { documentExtractionApi: { apiKey: API_KEY, baseUrl: url } };
+}
+
+/** A small PDF-like document, different for every index (so every task has its own hash). */
+function smallPdf(index) {
+	return Buffer.from(
+		`%PDF-1.7\n1 0 obj << /Type /Page >> endobj\n% benchmark document ${index} ${crypto.randomUUID()}\n%%EOF\n`,
+	);
+}
+
+/** Runs one workflow and times the whole execution and the Extract node inside it. */
+async function timedRun(url, parameters, items, binaryMode = 'default') {
+	let nodeStart = 0;
+	let nodeEnd = 0;
+	const started = performance.now();
+	const result = await harness.runWorkflow({
+		workflow: workflow(parameters),
+		types,
+		credentials: credentials(url),
+		binaryMode,
+		inputItems: items,
+		onNodeStart: (name) => {
+			if (name === 'Extract') nodeStart = performance.now();
+		},
+		onNodeEnd: (name) => {
+			if (name === 'Extract') nodeEnd = performance.now();
+		},
+	});
+	const wallMs = performance.now() - started;
+	const error = result.errorOf('Extract');
+	if (error) throw new Error(`Extract failed: ${error.message}`);
+	return { result, wallMs, nodeMs: nodeEnd - nodeStart };
+}
+
+/**
+ * P1: Submit and Wait on `count` items. `perItem` runs one workflow execution per item, one
+ * after another (how a node without in-node concurrency behaves); otherwise all items go
+ * through one execution of the node with the given Max Concurrent Requests.
+ */
+async function submitAndWait({ url, count, concurrency, intervalS, perItem }) {
+	const parameters = {
+		resource: 'document',
+		operation: 'submitAndWait',
+		project: { __rl: true, mode: 'id', value: 'Invoices' },
+		documentType: 'invoice',
+		output: 'result',
+		options: { pollInterval: intervalS, maxConcurrency: concurrency },
+	};
+	const items = Array.from({ length: count }, (_, i) =>
+		harness.binaryItem(smallPdf(i), `doc-${i}.pdf`, 'application/pdf', { n: i }),
+	);
+	const batches = perItem ? items.map((item) => [item]) : [items];
+	const started = performance.now();
+	let nodeMs = 0;
+	let complete = 0;
+	for (const batch of batches) {
+		const run = await timedRun(url, parameters, batch);
+		nodeMs += run.nodeMs;
+		const out = run.result.outputOf('Extract');
+		complete += out.filter((o) => typeof o.json.invoice_number === 'string' && !o.json.error).length;
+	}
+	return { wallMs: performance.now() - started, nodeMs, complete, count };
+}
+
+/** The axios instance n8n-core's request helper (@n8n/backend-network) uses. */
+function axiosOfN8nCore() {
+	const coreDir = path.dirname(require.resolve('n8n-core/package.json'));
+	const network = require.resolve('@n8n/backend-network', { paths: [coreDir] });
+	return require(require.resolve('axios', { paths: [path.dirname(network)] }));
+}
+
+/** Reads VmHWM (peak resident set) from /proc, in bytes; undefined where not available. */
+function peakRss() {
+	try {
+		const match = /VmHWM:\s+(\d+) kB/.exec(fs.readFileSync('/proc/self/status', 'utf8'));
+		return match ? Number(match[1]) * 1024 : undefined;
+	} catch {
+		return undefined;
+	}
+}
+
+/** Resets VmHWM to the current resident set (Linux); false where not available. */
+function resetPeakRss() {
+	try {
+		fs.writeFileSync('/proc/self/clear_refs', '5');
+		return true;
+	} catch {
+		return false;
+	}
+}
+
+function memorySample() {
+	const m = process.memoryUsage();
+	// `external` already includes `arrayBuffers` (all Buffers): heap + external counts each byte once.
+	return { rss: m.rss, heap: m.heapUsed, external: m.external, arrayBuffers: m.arrayBuffers, js: m.heapUsed + m.external };
+}
+
+/**
+ * P2: Submit of one large file. The baseline is taken when the Extract node starts, after a
+ * full GC: the input item (and, in filesystem mode, the stored file) already exist then, so
+ * only what the node and n8n's request helper add while sending is measured.
+ */
+async function submitLarge({ url, binaryMode, fileBytes, sampleMs, followRedirects = true }) {
+	if (typeof global.gc !== 'function') throw new Error('run with --expose-gc');
+	if (!followRedirects) {
+		// Diagnostic only: what the request helper does when it is asked not to follow redirects
+		// (IHttpRequestOptions.disableFollowRedirect, i.e. axios maxRedirects 0 and Node's own
+		// http client instead of follow-redirects, which keeps every written body chunk).
+		axiosOfN8nCore().defaults.maxRedirects = 0;
+	}
+	let file = Buffer.concat([Buffer.from('%PDF-1.7\n'), crypto.randomBytes(fileBytes - 9)]);
+	const sha256 = crypto.createHash('sha256').update(file).digest('hex');
+	let items = [harness.binaryItem(file, 'large.pdf', 'application/pdf')];
+	const base64Bytes = items[0].binary.data.data.length;
+	file = null;
+
+	const parameters = {
+		resource: 'document',
+		operation: 'submit',
+		project: { __rl: true, mode: 'id', value: 'Invoices' },
+		documentType: 'invoice',
+		options: {},
+	};
+
+	let baseline;
+	let peak;
+	let timer;
+	let samples = 0;
+	let hwmAvailable = false;
+	let nodeStart = 0;
+	let nodeMs = 0;
+	const take = () => {
+		const s = memorySample();
+		samples++;
+		for (const key of Object.keys(s)) peak[key] = Math.max(peak[key], s[key]);
+	};
+	const start = () => {
+		global.gc();
+		global.gc();
+		baseline = memorySample();
+		peak = { ...baseline };
+		hwmAvailable = resetPeakRss();
+		timer = setInterval(take, sampleMs);
+		nodeStart = performance.now();
+	};
+	const stop = () => {
+		nodeMs = performance.now() - nodeStart;
+		take();
+		clearInterval(timer);
+		if (hwmAvailable) {
+			const hwm = peakRss();
+			if (hwm !== undefined) peak.rss = Math.max(peak.rss, hwm);
+		}
+	};
+
+	const started = performance.now();
+	const result = await harness.runWorkflow({
+		workflow: workflow(parameters),
+		types,
+		credentials: credentials(url),
+		binaryMode,
+		inputItems: items,
+		onNodeStart: (name) => name === 'Extract' && start(),
+		onNodeEnd: (name) => name === 'Extract' && stop(),
+	});
+	const wallMs = performance.now() - started;
+	items = null;
+	const error = result.errorOf('Extract');
+	if (error) throw new Error(`Extract failed: ${error.message}`);
+	const out = result.outputOf('Extract');
+	const extra = {};
+	for (const key of Object.keys(baseline)) extra[key] = peak[key] - baseline[key];
+	return {
+		binaryMode,
+		fileBytes,
+		base64Bytes,
+		sha256,
+		taskId: out[0].json.task_id,
+		storedAs: out[0].binary?.data?.id ? 'file' : 'inline base64',
+		followRedirects,
+		baseline,
+		peak,
+		extra,
+		samples,
+		hwmUsed: hwmAvailable,
+		nodeMs,
+		wallMs,
+	};
+}
+
+const handlers = { submitAndWait, submitLarge };
+
+process.on('message', async (job) => {
+	try {
+		const result = await handlers[job.kind](job);
+		process.send({ id: job.id, ok: true, result });
+	} catch (error) {
+		process.send({ id: job.id, ok: false, error: error.stack || String(error) });
+	}
+});
+process.on('disconnect', () => {
+	harness.disposeHarness();
+	process.exit(0);
+});
+process.send({ ready: true });
