@@ -83,6 +83,18 @@ describe('Submit and Wait', () => {
 		expect(error.description).toContain(TASK);
 	});
 
+	it('does not repeat "Extraction failed" when the service text already starts with it', async () => {
+		nock(BASE_URL).post('/process_file').reply(200, { task_id: TASK });
+		nock(BASE_URL)
+			.get(`/task_status/${TASK}`)
+			.reply(200, task('failed', { error: 'Extraction failed: the document could not be read' }));
+		const items = [binaryItem('pdf')];
+		const error = await failureOf(
+			submitAndWait.call(createContext({ params: params(), items }), items),
+		);
+		expect(error.message).toBe('Extraction failed: the document could not be read');
+	});
+
 	it('makes a failed task an error item with its task_id under continueOnFail', async () => {
 		nock(BASE_URL).post('/process_file').reply(200, { task_id: TASK });
 		nock(BASE_URL)

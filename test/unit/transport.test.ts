@@ -158,6 +158,23 @@ describe('apiRequest', () => {
 		expect(JSON.stringify(error)).not.toContain(API_KEY);
 	});
 
+	it('reports a redirect instead of following it, naming the address to use', async () => {
+		const scope = nock(BASE_URL)
+			.post('/process_file')
+			.reply(301, '', { Location: 'https://api.example.com/process_file' });
+		const other = nock('https://api.example.com').post('/process_file').reply(200, {});
+		const error = await failureOf(
+			apiRequest.call(ctx(), { method: 'POST', path: '/process_file', body: { a: 1 } }),
+		);
+		expect(scope.isDone()).toBe(true);
+		expect(other.isDone()).toBe(false);
+		expect(error.message).toBe('The Document Extraction Service redirected the request (301)');
+		expect(error.description).toContain('https://api.example.com/process_file');
+		expect(error.description).toContain('Base URL');
+		expect(sleepCalls).toEqual([]);
+		nock.cleanAll();
+	});
+
 	it('renders a 422 detail list as field: message lines', async () => {
 		nock(BASE_URL)
 			.post('/process_file')

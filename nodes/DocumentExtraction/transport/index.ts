@@ -106,7 +106,12 @@ export function formatValidationDetail(detail: unknown): string {
 	return detail === undefined ? '' : String(detail);
 }
 
-function describeStatus(status: number, detail: unknown, subject: string | undefined) {
+function describeStatus(
+	status: number,
+	detail: unknown,
+	subject: string | undefined,
+	location?: string,
+) {
 	const detailText = formatValidationDetail(detail);
 	switch (status) {
 		case 401:
@@ -130,6 +135,12 @@ function describeStatus(status: number, detail: unknown, subject: string | undef
 				description: `${detailText || 'Validation failed.'}\nFix the fields named above and run again.`,
 			};
 		default:
+			if (status >= 300 && status < 400) {
+				return {
+					message: `The Document Extraction Service redirected the request (${status})`,
+					description: `${location ? `It points to ${location}. ` : ''}Set the Base URL in the credential to the address the service answers at directly (for example https:// instead of http://).`,
+				};
+			}
 			if (status >= 500) {
 				return {
 					message: `The Document Extraction Service failed with a server error (${status}) after ${RETRY_DELAYS_MS.length + 1} attempts`,
@@ -143,11 +154,21 @@ function describeStatus(status: number, detail: unknown, subject: string | undef
 	}
 }
 
-function apiError(ctx: ApiContext, status: number, body: unknown, options: ApiRequestOptions) {
+function apiError(ctx: ApiContext, response: FullResponse, options: ApiRequestOptions) {
+	const { statusCode: status, body } = response;
 	const detail = detailOf(body);
-	const { message, description } = describeStatus(status, detail, options.subject);
-	const response: JsonObject = { status, detail: (detail ?? null) as GenericValue as JsonObject };
-	return new NodeApiError(ctx.getNode(), response, {
+	const location = response.headers?.location;
+	const { message, description } = describeStatus(
+		status,
+		detail,
+		options.subject,
+		Array.isArray(location) ? location[0] : location,
+	);
+	const errorResponse: JsonObject = {
+		status,
+		detail: (detail ?? null) as GenericValue as JsonObject,
+	};
+	return new NodeApiError(ctx.getNode(), errorResponse, {
 		message,
 		description,
 		httpCode: String(status),
@@ -189,6 +210,9 @@ export async function apiRequest<T = unknown>(
 			returnFullResponse: true,
 			ignoreHttpStatusErrors: true,
 			headers: { Accept: 'application/json' },
+			// Following redirects makes the HTTP client keep every chunk of a streamed body in
+			// memory, to resend it; a redirect is reported instead, naming the address to use.
+			disableFollowRedirect: true,
 		};
 		if (typeof options.body === 'function') {
 			request.body = (await options.body()) as IHttpRequestOptions['body'];
@@ -233,6 +257,6 @@ export async function apiRequest<T = unknown>(
 			await sleep(wait, signal);
 			continue;
 		}
-		throw apiError(this, status, response.body, options);
+		throw apiError(this, response, options);
 	}
 }

@@ -62,6 +62,7 @@ export async function sendWithCredential(
 		method: authenticated.method ?? 'GET',
 		headers,
 		body,
+		redirect: authenticated.disableFollowRedirect ? 'manual' : 'follow',
 		signal: signal ?? (authenticated.abortSignal as AbortSignal | undefined),
 	});
 	const text = await response.text();

@@ -157,7 +157,11 @@ export async function execute(
 			} else if (task.status === 'failed' && options.outputFailedAsItems !== true) {
 				const reason =
 					typeof task.error === 'string' && task.error ? task.error : 'no error text was given';
-				throw new NodeOperationError(this.getNode(), `Extraction failed: ${reason}`, {
+				// The service's own text may already say so; the message says it once.
+				const message = /^extraction failed\b/i.test(reason)
+					? reason
+					: `Extraction failed: ${reason}`;
+				throw new NodeOperationError(this.getNode(), message, {
 					itemIndex,
 					description: `Task ${taskId} ended with status failed. Check the document, or turn on "Output Failed Tasks as Items" to pass failed tasks on as items.`,
 				});
