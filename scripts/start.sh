@@ -3,7 +3,9 @@
 # Document Extraction emulator. Everything listens on 127.0.0.1 only; Ctrl-C stops it all.
 #
 #   N8N_PORT (5678)  EMULATOR_PORT (8790)  EMULATOR_PROCESSING_MS (3000)
-#   START_RESET=1    wipe .n8n-local/ first (fresh database, owner and example workflows)
+#   START_RESET=1    wipe the local n8n's folder first (fresh database, owner and example workflows)
+#   DOCEX_LOCAL_DIR  that folder (default: one per clone under ~/.cache/n8n-nodes-document-extraction/,
+#                    outside the clone so that its files never reach the build, lint or tests)
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -11,7 +13,8 @@ cd "$ROOT"
 
 N8N_PORT="${N8N_PORT:-5678}"
 EMULATOR_PORT="${EMULATOR_PORT:-8790}"
-LOCAL_DIR="$ROOT/.n8n-local"
+CLONE_ID="$(printf '%s' "$ROOT" | sha256sum | cut -c1-12)"
+LOCAL_DIR="${DOCEX_LOCAL_DIR:-${DOCEX_CACHE_DIR:-$HOME/.cache/n8n-nodes-document-extraction}/local-$CLONE_ID}"
 CREDENTIAL_ID="DocExtrLocalEmu1"
 API_KEY="vnd_test_key"
 

@@ -1010,6 +1010,32 @@ test('Trigger: restart and publishing again register no second webhook; deliveri
 	return `registrations ${JSON.stringify(counts)}; GET /projects calls ${JSON.stringify(lookups)}`;
 });
 
+test("Credential test in n8n's editor: a good key passes, a key without vnd_ is refused with no request sent", async () => {
+	if (!state.n8n) await startN8n();
+	const check = async (apiKey) =>
+		await rest('POST', '/credentials/test', {
+			credentials: {
+				id: CRED.documentExtractionApi.id,
+				name: 'credential test',
+				type: 'documentExtractionApi',
+				// a trailing slash on the base URL is tolerated
+				data: { apiKey, baseUrl: `${state.emulatorUrl}/` },
+			},
+		});
+	const good = await check('vnd_test_key');
+	assert.equal(good.status, 'OK', JSON.stringify(good));
+	const before = (await emuJson('GET', '/_emulator/stats')).requests.projects;
+	const bad = await check('sk_live_0123456789');
+	const after = (await emuJson('GET', '/_emulator/stats')).requests.projects;
+	assert.equal(bad.status, 'Error');
+	assert.match(bad.message, /keys look like vnd_.*web dashboard/s);
+	assert.ok(!bad.message.includes('sk_live_0123456789'), 'the key is echoed');
+	assert.equal(after, before, 'a request was sent with the malformed key');
+	const unknown = await check('vnd_not_a_real_key');
+	assert.equal(unknown.status, 'Error');
+	return `good: ${good.message}; malformed: refused before sending; unknown: ${unknown.message}`;
+});
+
 // ---------------------------------------------------------------- main
 
 async function main() {
