@@ -21,7 +21,13 @@ const os = require('node:os');
 const path = require('node:path');
 const { spawn, execFileSync } = require('node:child_process');
 
-const { installPackage, waitReady, setupOwner, login, writeCredential } = require('../../scripts/n8n-local.js');
+const {
+	installPackage,
+	waitReady,
+	setupOwner,
+	login,
+	writeCredential,
+} = require('../../scripts/n8n-local.js');
 const { samplePdf } = require('./pdf.js');
 
 const ROOT = path.resolve(__dirname, '../..');
@@ -40,8 +46,12 @@ const IDENTITY_ID = '8a4b6c2d-1e3f-4a5b-8c7d-9e0f1a2b3c4d';
 const UNKNOWN_PROJECT_ID = '00000000-0000-4000-8000-00000000e2e0';
 const GOOD_KEY = 'vnd_test_key';
 const INACTIVE_KEY = 'vnd_inactive_key';
-const CRED = { documentExtractionApi: { id: 'DocExtrLocalEmu1', name: 'Document Extraction (local emulator)' } };
-const CRED_INACTIVE = { documentExtractionApi: { id: 'DocExtrInactive1', name: 'Document Extraction (inactive key)' } };
+const CRED = {
+	documentExtractionApi: { id: 'DocExtrLocalEmu1', name: 'Document Extraction (local emulator)' },
+};
+const CRED_INACTIVE = {
+	documentExtractionApi: { id: 'DocExtrInactive1', name: 'Document Extraction (inactive key)' },
+};
 const EXAMPLE_SUBMIT_ID = 'DocExtrExample01';
 const EXAMPLE_TRIGGER_ID = 'DocExtrExample02';
 const TRIGGER_NODE = 'Document Extraction Trigger';
@@ -99,9 +109,16 @@ function freePort() {
 /** Starts a process in its own process group, output appended to `logFile`. */
 function startProcess(command, args, env, logFile) {
 	const out = fs.openSync(logFile, 'a');
-	const child = spawn(command, args, { env, cwd: ROOT, stdio: ['ignore', out, out], detached: true });
+	const child = spawn(command, args, {
+		env,
+		cwd: ROOT,
+		stdio: ['ignore', out, out],
+		detached: true,
+	});
 	fs.closeSync(out);
-	child.exited = new Promise((resolve) => child.on('exit', (code, signal) => resolve({ code, signal })));
+	child.exited = new Promise((resolve) =>
+		child.on('exit', (code, signal) => resolve({ code, signal })),
+	);
 	child.alive = true;
 	child.exited.then(() => {
 		child.alive = false;
@@ -118,7 +135,10 @@ async function stopProcess(child, timeoutMs = 30000) {
 	} catch {
 		return;
 	}
-	const stopped = await Promise.race([child.exited.then(() => true), sleep(timeoutMs).then(() => false)]);
+	const stopped = await Promise.race([
+		child.exited.then(() => true),
+		sleep(timeoutMs).then(() => false),
+	]);
 	if (!stopped) {
 		try {
 			process.kill(-child.pid, 'SIGKILL');
@@ -172,7 +192,12 @@ async function n8nEnv(extra = {}) {
 async function n8nCli(args, extraEnv = {}, timeoutMs = 180000) {
 	const env = await n8nEnv(extraEnv);
 	return await new Promise((resolve, reject) => {
-		const child = spawn(NODE24, [N8N_BIN, ...args], { env, cwd: state.tmp, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+		const child = spawn(NODE24, [N8N_BIN, ...args], {
+			env,
+			cwd: state.tmp,
+			stdio: ['ignore', 'pipe', 'pipe'],
+			detached: true,
+		});
 		children.add(child);
 		let output = '';
 		child.stdout.on('data', (d) => (output += d));
@@ -181,12 +206,19 @@ async function n8nCli(args, extraEnv = {}, timeoutMs = 180000) {
 			try {
 				process.kill(-child.pid, 'SIGKILL');
 			} catch {}
-			reject(new Error(`n8n ${args.join(' ')} timed out after ${timeoutMs / 1000} s\n${output.slice(-2000)}`));
+			reject(
+				new Error(
+					`n8n ${args.join(' ')} timed out after ${timeoutMs / 1000} s\n${output.slice(-2000)}`,
+				),
+			);
 		}, timeoutMs);
 		child.on('exit', (code) => {
 			clearTimeout(timer);
 			children.delete(child);
-			fs.appendFileSync(path.join(state.tmp, 'cli.log'), `\n$ n8n ${args.join(' ')}  (exit ${code})\n${output}`);
+			fs.appendFileSync(
+				path.join(state.tmp, 'cli.log'),
+				`\n$ n8n ${args.join(' ')}  (exit ${code})\n${output}`,
+			);
 			resolve({ code, output });
 		});
 	});
@@ -194,7 +226,8 @@ async function n8nCli(args, extraEnv = {}, timeoutMs = 180000) {
 
 async function n8nCliOk(args, extraEnv) {
 	const res = await n8nCli(args, extraEnv);
-	if (res.code !== 0) throw new Error(`n8n ${args.join(' ')} exited ${res.code}:\n${res.output.slice(-3000)}`);
+	if (res.code !== 0)
+		throw new Error(`n8n ${args.join(' ')} exited ${res.code}:\n${res.output.slice(-3000)}`);
 	return res;
 }
 
@@ -212,7 +245,10 @@ function parseRun(output) {
 async function execute(workflowId, extraEnv = {}) {
 	const { code, output } = await n8nCli(['execute', `--id=${workflowId}`], extraEnv);
 	const run = parseRun(output);
-	if (!run) throw new Error(`n8n execute --id=${workflowId} printed no run (exit ${code}):\n${output.slice(-3000)}`);
+	if (!run)
+		throw new Error(
+			`n8n execute --id=${workflowId} printed no run (exit ${code}):\n${output.slice(-3000)}`,
+		);
 	return { code, run, output };
 }
 
@@ -224,7 +260,10 @@ function nodeRun(run, nodeName) {
 
 function nodeItems(run, nodeName) {
 	const r = nodeRun(run, nodeName);
-	assert.ok(!r.error, `node "${nodeName}" failed: ${r.error?.message} ${r.error?.description ?? ''}`);
+	assert.ok(
+		!r.error,
+		`node "${nodeName}" failed: ${r.error?.message} ${r.error?.description ?? ''}`,
+	);
 	return r.data.main[0];
 }
 
@@ -234,7 +273,11 @@ function runError(run) {
 }
 
 function expectSuccess(result) {
-	assert.equal(result.run.status, 'success', `execution status ${result.run.status}: ${runError(result.run)}`);
+	assert.equal(
+		result.run.status,
+		'success',
+		`execution status ${result.run.status}: ${runError(result.run)}`,
+	);
 	assert.equal(result.code, 0, `n8n execute exited ${result.code}`);
 }
 
@@ -273,7 +316,8 @@ async function emu(method, urlPath, body, key) {
 
 async function emuJson(method, urlPath, body, key) {
 	const res = await emu(method, urlPath, body, key);
-	if (res.status >= 300) throw new Error(`emulator ${method} ${urlPath}: HTTP ${res.status} ${res.text}`);
+	if (res.status >= 300)
+		throw new Error(`emulator ${method} ${urlPath}: HTTP ${res.status} ${res.text}`);
 	return res.json;
 }
 
@@ -281,7 +325,11 @@ async function submitDirect(file, documentType = 'invoice') {
 	const { task_id: taskId } = await emuJson(
 		'POST',
 		'/process_file',
-		{ file_base64: file.bytes.toString('base64'), project: 'Invoices', document_type: documentType },
+		{
+			file_base64: file.bytes.toString('base64'),
+			project: 'Invoices',
+			document_type: documentType,
+		},
 		GOOD_KEY,
 	);
 	return taskId;
@@ -307,7 +355,15 @@ async function emulatorTask(taskId) {
 let position = 0;
 function node(name, type, typeVersion, parameters, extra = {}) {
 	position += 220;
-	return { id: crypto.randomUUID(), name, type, typeVersion, position: [position, 0], parameters, ...extra };
+	return {
+		id: crypto.randomUUID(),
+		name,
+		type,
+		typeVersion,
+		position: [position, 0],
+		parameters,
+		...extra,
+	};
 }
 
 function manual() {
@@ -318,7 +374,11 @@ function manual() {
 function fileNodes(files) {
 	const json = { files: files.map((f) => ({ name: f.name, b64: f.bytes.toString('base64') })) };
 	return [
-		node('Files', 'n8n-nodes-base.set', 3.4, { mode: 'raw', jsonOutput: JSON.stringify(json), options: {} }),
+		node('Files', 'n8n-nodes-base.set', 3.4, {
+			mode: 'raw',
+			jsonOutput: JSON.stringify(json),
+			options: {},
+		}),
 		node('Split Files', 'n8n-nodes-base.splitOut', 1, { fieldToSplitOut: 'files', options: {} }),
 		node('To File', 'n8n-nodes-base.convertToFile', 1.1, {
 			operation: 'toBinary',
@@ -359,7 +419,15 @@ function workflow(id, name, nodes) {
 	for (let i = 0; i < nodes.length - 1; i++) {
 		connections[nodes[i].name] = { main: [[{ node: nodes[i + 1].name, type: 'main', index: 0 }]] };
 	}
-	return { id, name, nodes, connections, settings: { executionOrder: 'v1' }, active: false, pinData: {} };
+	return {
+		id,
+		name,
+		nodes,
+		connections,
+		settings: { executionOrder: 'v1' },
+		active: false,
+		pinData: {},
+	};
 }
 
 const WF = {
@@ -401,7 +469,9 @@ function buildWorkflows() {
 			manual(),
 			node('Task', 'n8n-nodes-base.set', 3.4, {
 				mode: 'manual',
-				assignments: { assignments: [{ id: 't1', name: 'taskId', value: state.statusTaskId, type: 'string' }] },
+				assignments: {
+					assignments: [{ id: 't1', name: 'taskId', value: state.statusTaskId, type: 'string' }],
+				},
 				options: {},
 			}),
 			docex('Get Status (full)', {
@@ -419,7 +489,11 @@ function buildWorkflows() {
 				options: {},
 			}),
 		]),
-		workflow(WF.saw, 'e2e: Submit and Wait', [manual(), ...fileNodes([FILES.a]), submitAndWait('Submit and Wait')]),
+		workflow(WF.saw, 'e2e: Submit and Wait', [
+			manual(),
+			...fileNodes([FILES.a]),
+			submitAndWait('Submit and Wait'),
+		]),
 		workflow(WF.batch, 'e2e: Submit and Wait, three items, one failing', [
 			manual(),
 			...fileNodes([FILES.a, FILES.b, FILES.c]),
@@ -470,7 +544,11 @@ async function startN8n() {
 	const logFile = path.join(state.tmp, `n8n-${++state.n8nLogIndex}.log`);
 	state.n8n = startProcess(NODE24, [N8N_BIN, 'start'], env, logFile);
 	try {
-		await waitReady(`http://127.0.0.1:${state.n8nPort}/healthz/readiness`, 120000, () => state.n8n.alive);
+		await waitReady(
+			`http://127.0.0.1:${state.n8nPort}/healthz/readiness`,
+			120000,
+			() => state.n8n.alive,
+		);
 	} catch (error) {
 		throw new Error(`${error.message}\n${fs.readFileSync(logFile, 'utf8').slice(-3000)}`);
 	}
@@ -491,11 +569,16 @@ async function rest(method, urlPath, body) {
 	}
 	const res = await fetch(n8nUrl(`/rest${urlPath}`), {
 		method,
-		headers: { cookie: state.cookie, 'content-type': 'application/json', 'browser-id': 'e2e-suite' },
+		headers: {
+			cookie: state.cookie,
+			'content-type': 'application/json',
+			'browser-id': 'e2e-suite',
+		},
 		body: body === undefined ? undefined : JSON.stringify(body),
 	});
 	const text = await res.text();
-	if (res.status >= 300) throw new Error(`n8n ${method} /rest${urlPath}: HTTP ${res.status} ${text.slice(0, 500)}`);
+	if (res.status >= 300)
+		throw new Error(`n8n ${method} /rest${urlPath}: HTTP ${res.status} ${text.slice(0, 500)}`);
 	return JSON.parse(text).data;
 }
 
@@ -508,7 +591,10 @@ async function executionsOf(workflowId) {
 async function executionData(executionId) {
 	const { parse } = require(path.join(N8N_DIR, 'node_modules', 'flatted'));
 	const execution = await rest('GET', `/executions/${executionId}`);
-	return { ...execution, data: typeof execution.data === 'string' ? parse(execution.data) : execution.data };
+	return {
+		...execution,
+		data: typeof execution.data === 'string' ? parse(execution.data) : execution.data,
+	};
 }
 
 /** Waits until `count` executions of the workflow finished, then makes sure no more arrive. */
@@ -534,9 +620,14 @@ async function triggerRegistrations() {
 async function waitDelivered(taskId, timeoutMs = 30000) {
 	const deadline = Date.now() + timeoutMs;
 	for (;;) {
-		const { deliveries, attempts } = await emuJson('GET', `/_emulator/deliveries?task_id=${taskId}`);
-		if (deliveries.length && deliveries.every((d) => d.state !== 'pending')) return { deliveries, attempts };
-		if (Date.now() > deadline) throw new Error(`delivery of ${taskId} still pending: ${JSON.stringify(deliveries)}`);
+		const { deliveries, attempts } = await emuJson(
+			'GET',
+			`/_emulator/deliveries?task_id=${taskId}`,
+		);
+		if (deliveries.length && deliveries.every((d) => d.state !== 'pending'))
+			return { deliveries, attempts };
+		if (Date.now() > deadline)
+			throw new Error(`delivery of ${taskId} still pending: ${JSON.stringify(deliveries)}`);
 		await sleep(300);
 	}
 }
@@ -547,7 +638,11 @@ async function deliverRealTask(file, expectedRuns) {
 	const task = await waitTask(taskId);
 	assert.equal(task.status, 'complete');
 	const { deliveries, attempts } = await waitDelivered(taskId);
-	assert.equal(deliveries.length, 1, `expected one delivery of ${taskId}, got ${deliveries.length}`);
+	assert.equal(
+		deliveries.length,
+		1,
+		`expected one delivery of ${taskId}, got ${deliveries.length}`,
+	);
 	assert.equal(deliveries[0].state, 'delivered', `delivery ${JSON.stringify(deliveries[0])}`);
 	assert.equal(attempts[0].status_code, 200, `first attempt answered ${attempts[0].status_code}`);
 	const executions = await waitExecutions(EXAMPLE_TRIGGER_ID, expectedRuns);
@@ -580,7 +675,10 @@ async function checkTriggerRun(executionId, file, task) {
 async function setup() {
 	assert.ok(N8N_BIN && fs.existsSync(N8N_BIN), 'N8N_BIN is not set; run test/e2e/run.sh');
 	assert.ok(N8N_DIR, 'N8N_DIR is not set; run test/e2e/run.sh');
-	assert.ok(fs.existsSync(path.join(ROOT, 'dist/nodes/DocumentExtraction/DocumentExtraction.node.js')), 'dist/ missing: npm run build');
+	assert.ok(
+		fs.existsSync(path.join(ROOT, 'dist/nodes/DocumentExtraction/DocumentExtraction.node.js')),
+		'dist/ missing: npm run build',
+	);
 	state.tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'docex-e2e-'));
 	state.userFolder = path.join(state.tmp, 'home');
 	const nodesDir = path.join(state.userFolder, '.n8n', 'nodes');
@@ -588,7 +686,10 @@ async function setup() {
 	console.log(`# work folder ${state.tmp}`);
 
 	// the package, packed and installed as Settings > Community Nodes installs it
-	const tarball = execFileSync('npm', ['pack', '--silent', '--pack-destination', state.tmp], { cwd: ROOT, encoding: 'utf8' })
+	const tarball = execFileSync('npm', ['pack', '--silent', '--pack-destination', state.tmp], {
+		cwd: ROOT,
+		encoding: 'utf8',
+	})
 		.trim()
 		.split('\n')
 		.pop();
@@ -601,7 +702,11 @@ async function setup() {
 	state.emulator = startProcess(
 		process.execPath,
 		[path.join(ROOT, 'emulator/server.js')],
-		{ ...process.env, EMULATOR_PORT: String(emulatorPort), EMULATOR_PROCESSING_MS: String(PROCESSING_MS) },
+		{
+			...process.env,
+			EMULATOR_PORT: String(emulatorPort),
+			EMULATOR_PROCESSING_MS: String(PROCESSING_MS),
+		},
 		path.join(state.tmp, 'emulator.log'),
 	);
 	await waitReady(`${state.emulatorUrl}/_emulator/health`, 30000, () => state.emulator.alive);
@@ -613,7 +718,12 @@ async function setup() {
 
 	// credentials with fixed ids, workflows, the two examples
 	const credFile = path.join(state.tmp, 'credentials.json');
-	writeCredential(credFile, { id: CRED.documentExtractionApi.id, name: CRED.documentExtractionApi.name, apiKey: GOOD_KEY, baseUrl: state.emulatorUrl });
+	writeCredential(credFile, {
+		id: CRED.documentExtractionApi.id,
+		name: CRED.documentExtractionApi.name,
+		apiKey: GOOD_KEY,
+		baseUrl: state.emulatorUrl,
+	});
 	const creds = JSON.parse(fs.readFileSync(credFile, 'utf8'));
 	creds.push({
 		id: CRED_INACTIVE.documentExtractionApi.id,
@@ -626,7 +736,8 @@ async function setup() {
 
 	const workflowsDir = path.join(state.tmp, 'workflows');
 	fs.mkdirSync(workflowsDir);
-	for (const wf of buildWorkflows()) fs.writeFileSync(path.join(workflowsDir, `${wf.id}.json`), JSON.stringify(wf, null, 2));
+	for (const wf of buildWorkflows())
+		fs.writeFileSync(path.join(workflowsDir, `${wf.id}.json`), JSON.stringify(wf, null, 2));
 	for (const example of ['submit-and-wait.json', 'trigger-to-crm.json']) {
 		fs.copyFileSync(path.join(ROOT, 'examples', example), path.join(workflowsDir, example));
 	}
@@ -650,7 +761,10 @@ test('Submit returns a task id; Get Status follows it', async () => {
 	assert.equal(pairedIndex(submitted), 0);
 	const [status] = nodeItems(res.run, 'Get Status');
 	assert.equal(status.json.task_id, submitted.json.task_id);
-	assert.ok(typeof status.json.status === 'string' && status.json.status !== 'failed', `status ${status.json.status}`);
+	assert.ok(
+		typeof status.json.status === 'string' && status.json.status !== 'failed',
+		`status ${status.json.status}`,
+	);
 	const task = await waitTask(submitted.json.task_id);
 	assert.equal(task.result.file_sha256, sha256(FILES.a.bytes), 'the service received other bytes');
 	return `task ${submitted.json.task_id}, first status "${status.json.status}"`;
@@ -690,7 +804,8 @@ test('List Projects', async () => {
 	expectSuccess(res);
 	const items = nodeItems(res.run, 'List Projects').map((i) => i.json);
 	const text = JSON.stringify(items);
-	for (const needle of [INVOICES_ID, IDENTITY_ID, 'Invoices', 'Identity']) assert.ok(text.includes(needle), `${needle} missing in ${text}`);
+	for (const needle of [INVOICES_ID, IDENTITY_ID, 'Invoices', 'Identity'])
+		assert.ok(text.includes(needle), `${needle} missing in ${text}`);
 	assert.equal(items.length, 2, `expected one item per project, got ${items.length}`);
 	return `${items.length} projects`;
 });
@@ -702,7 +817,11 @@ test('Register Webhook (generated whsec_ secret, registered at the service)', as
 	assert.match(String(item.json.secret), /^whsec_[0-9a-f]{64}$/);
 	const { webhooks } = await emuJson('GET', '/_emulator/webhooks');
 	const hooks = webhooks.filter((w) => w.url === REGISTERED_HOOK_URL);
-	assert.equal(hooks.length, 1, `registrations for ${REGISTERED_HOOK_URL}: ${JSON.stringify(webhooks)}`);
+	assert.equal(
+		hooks.length,
+		1,
+		`registrations for ${REGISTERED_HOOK_URL}: ${JSON.stringify(webhooks)}`,
+	);
 	assert.equal(hooks[0].project_id, IDENTITY_ID);
 	assert.deepEqual(hooks[0].events, ['task.completed']);
 	return `webhook ${hooks[0].webhook_id}`;
@@ -724,7 +843,9 @@ test('Submit and Wait on three items, one failing (continueOnFail): round trip, 
 	expectSuccess(res);
 	const items = nodeItems(res.run, 'Submit and Wait');
 	assert.equal(items.length, 3, `expected 3 output items, got ${items.length}`);
-	items.forEach((item, i) => assert.equal(pairedIndex(item), i, `item ${i} is paired with input ${pairedIndex(item)}`));
+	items.forEach((item, i) =>
+		assert.equal(pairedIndex(item), i, `item ${i} is paired with input ${pairedIndex(item)}`),
+	);
 	const [a, b, c] = items;
 	for (const [item, file] of [
 		[a, FILES.a],
@@ -733,13 +854,21 @@ test('Submit and Wait on three items, one failing (continueOnFail): round trip, 
 		assert.equal(item.json.status, 'complete');
 		assert.equal(item.json.result.file_sha256, sha256(file.bytes), `${file.name}: SHA-256 differs`);
 		assert.equal(item.json.result.file_size, file.bytes.length);
-		assert.equal(item.binary?.data?.fileName, file.name, `${file.name}: wrong input binary on its output item`);
+		assert.equal(
+			item.binary?.data?.fileName,
+			file.name,
+			`${file.name}: wrong input binary on its output item`,
+		);
 	}
 	assert.match(String(b.json.error), /EMULATOR_FAIL/, `error item: ${JSON.stringify(b.json)}`);
 	assert.match(String(b.json.task_id), UUID_RE, 'the error item names its task');
 	const failedTask = await emulatorTask(b.json.task_id);
 	assert.equal(failedTask.status, 'failed');
-	assert.equal(failedTask.file_sha256, sha256(FILES.b.bytes), 'failed file: the service received other bytes');
+	assert.equal(
+		failedTask.file_sha256,
+		sha256(FILES.b.bytes),
+		'failed file: the service received other bytes',
+	);
 	return `error item: "${b.json.error}"`;
 });
 
@@ -783,7 +912,11 @@ async function faultRecovery(endpoint) {
 	assert.equal(item.json.status, 'complete');
 	assert.equal(item.json.result.file_sha256, sha256(FILES.a.bytes));
 	const { faults } = await emuJson('GET', '/_emulator/faults');
-	assert.equal(faults.filter((f) => f.endpoint === endpoint && (f.count ?? f.remaining ?? 0) > 0).length, 0, `faults left: ${JSON.stringify(faults)}`);
+	assert.equal(
+		faults.filter((f) => f.endpoint === endpoint && (f.count ?? f.remaining ?? 0) > 0).length,
+		0,
+		`faults left: ${JSON.stringify(faults)}`,
+	);
 	const after = (await emuJson('GET', '/_emulator/stats')).requests[endpoint];
 	return { calls: after - before };
 }
@@ -832,14 +965,19 @@ async function waitFor(what, fn, timeoutMs = 60000, intervalMs = 500) {
 	for (;;) {
 		last = await fn();
 		if (last) return last;
-		if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs / 1000} s waiting for ${what}`);
+		if (Date.now() > deadline)
+			throw new Error(`timed out after ${timeoutMs / 1000} s waiting for ${what}`);
 		await sleep(intervalMs);
 	}
 }
 
 /** A badly signed probe: n8n answers 404 until it serves the trigger's webhook (then 401). Starts nothing. */
 async function probeWebhook(url) {
-	const res = await emuJson('POST', '/_emulator/deliver', { url, body: '{"probe":true}', signature: '0'.repeat(64) });
+	const res = await emuJson('POST', '/_emulator/deliver', {
+		url,
+		body: '{"probe":true}',
+		signature: '0'.repeat(64),
+	});
 	return res.status_code;
 }
 
@@ -857,7 +995,10 @@ async function waitWebhookLive(url) {
 async function waitPublished(workflowId, versionId) {
 	return await waitFor(`workflow ${workflowId} to be published`, async () => {
 		const s = await rest('GET', `/workflows/${workflowId}/publication-status`);
-		const done = s.status === 'published' && !s.pendingVersionId && (!versionId || s.liveVersionId === versionId);
+		const done =
+			s.status === 'published' &&
+			!s.pendingVersionId &&
+			(!versionId || s.liveVersionId === versionId);
 		return done ? s : undefined;
 	});
 }
@@ -915,7 +1056,12 @@ test('Trigger: wrong, missing and tampered signatures get 401 and start nothing'
 		event: 'task.completed',
 		task_id: crypto.randomUUID(),
 		status: 'complete',
-		result: { invoice_number: 'INV-FORGED', vendor_name: 'Mallory Ltd', total_amount: 1, currency: 'EUR' },
+		result: {
+			invoice_number: 'INV-FORGED',
+			vendor_name: 'Mallory Ltd',
+			total_amount: 1,
+			currency: 'EUR',
+		},
 		project_id: INVOICES_ID,
 		document_type: 'invoice',
 		timestamp: new Date().toISOString(),
@@ -927,7 +1073,11 @@ test('Trigger: wrong, missing and tampered signatures get 401 and start nothing'
 	const tampered = body.replace('"total_amount":1', '"total_amount":1000000');
 	assert.notEqual(tampered, body);
 	const attempts = {
-		wrong: { url: state.triggerUrl, body, signature: crypto.createHmac('sha256', 'whsec_wrong').update(body).digest('hex') },
+		wrong: {
+			url: state.triggerUrl,
+			body,
+			signature: crypto.createHmac('sha256', 'whsec_wrong').update(body).digest('hex'),
+		},
 		missing: { url: state.triggerUrl, body, signature: null },
 		tampered: { url: state.triggerUrl, body: tampered, signature: goodSignature },
 		uppercase: { url: state.triggerUrl, body, signature: goodSignature.toUpperCase() },
@@ -940,11 +1090,25 @@ test('Trigger: wrong, missing and tampered signatures get 401 and start nothing'
 	}
 	await sleep(2000);
 	const after = (await executionsOf(EXAMPLE_TRIGGER_ID)).length;
-	assert.deepEqual(codes, { wrong: 401, missing: 401, tampered: 401, uppercase: 401, garbage: 401 });
+	assert.deepEqual(codes, {
+		wrong: 401,
+		missing: 401,
+		tampered: 401,
+		uppercase: 401,
+		garbage: 401,
+	});
 	assert.equal(after, before, `${after - before} executions started by bad deliveries`);
 	// control: the same body with the right signature is accepted and runs once
-	const control = await emuJson('POST', '/_emulator/deliver', { url: state.triggerUrl, body, secret });
-	assert.equal(control.status_code, 200, `correctly signed delivery answered ${control.status_code}`);
+	const control = await emuJson('POST', '/_emulator/deliver', {
+		url: state.triggerUrl,
+		body,
+		secret,
+	});
+	assert.equal(
+		control.status_code,
+		200,
+		`correctly signed delivery answered ${control.status_code}`,
+	);
 	const list = await waitExecutions(EXAMPLE_TRIGGER_ID, before + 1);
 	assert.equal(list.length, before + 1, 'the correctly signed delivery should run once');
 	return `401 for ${Object.keys(codes).join(', ')}; control 200 and one run`;
@@ -961,7 +1125,11 @@ test('Trigger: restart and publishing again register no second webhook; deliveri
 		const hooks = await triggerRegistrations();
 		counts[name] = hooks.length;
 		lookups[name] = (await projectLookups()) - before;
-		assert.equal(hooks.length, 1, `after "${name}": ${hooks.length} registrations ${JSON.stringify(hooks)}`);
+		assert.equal(
+			hooks.length,
+			1,
+			`after "${name}": ${hooks.length} registrations ${JSON.stringify(hooks)}`,
+		);
 		assert.equal(hooks[0].url, state.triggerUrl, `after "${name}": the webhook URL changed`);
 	};
 	// after a start, give the startup reconciliation a moment to enqueue anything it finds
@@ -986,25 +1154,49 @@ test('Trigger: restart and publishing again register no second webhook; deliveri
 		const wf = await rest('GET', `/workflows/${EXAMPLE_TRIGGER_ID}`);
 		const nodes = wf.nodes.map((n) =>
 			n.name === TRIGGER_NODE
-				? { ...n, parameters: { ...n.parameters, options: { ...n.parameters.options, fetchErrorDetails: true } } }
+				? {
+						...n,
+						parameters: {
+							...n.parameters,
+							options: { ...n.parameters.options, fetchErrorDetails: true },
+						},
+					}
 				: n,
 		);
-		const updated = await rest('PATCH', `/workflows/${EXAMPLE_TRIGGER_ID}`, { nodes, connections: wf.connections });
-		assert.notEqual(updated.versionId, wf.activeVersionId ?? wf.versionId, 'editing made no new version');
-		await rest('POST', `/workflows/${EXAMPLE_TRIGGER_ID}/activate`, { versionId: updated.versionId });
+		const updated = await rest('PATCH', `/workflows/${EXAMPLE_TRIGGER_ID}`, {
+			nodes,
+			connections: wf.connections,
+		});
+		assert.notEqual(
+			updated.versionId,
+			wf.activeVersionId ?? wf.versionId,
+			'editing made no new version',
+		);
+		await rest('POST', `/workflows/${EXAMPLE_TRIGGER_ID}/activate`, {
+			versionId: updated.versionId,
+		});
 		await waitPublished(EXAMPLE_TRIGGER_ID, updated.versionId);
 		state.triggerVersionId = updated.versionId;
 	});
 	await step('unpublish, publish', async () => {
 		await rest('POST', `/workflows/${EXAMPLE_TRIGGER_ID}/deactivate`, {});
-		await waitFor('the webhook to be unpublished', async () => (await probeWebhook(state.triggerUrl)) === 404);
-		await rest('POST', `/workflows/${EXAMPLE_TRIGGER_ID}/activate`, { versionId: state.triggerVersionId });
+		await waitFor(
+			'the webhook to be unpublished',
+			async () => (await probeWebhook(state.triggerUrl)) === 404,
+		);
+		await rest('POST', `/workflows/${EXAMPLE_TRIGGER_ID}/activate`, {
+			versionId: state.triggerVersionId,
+		});
 		await waitPublished(EXAMPLE_TRIGGER_ID, state.triggerVersionId);
 	});
 	// the one registration still delivers, and each delivery runs once
 	const before = (await executionsOf(EXAMPLE_TRIGGER_ID)).length;
 	const { task, executions } = await deliverRealTask(FILES.r, before + 1);
-	assert.equal(executions.length, before + 1, `expected ${before + 1} executions, got ${executions.length}`);
+	assert.equal(
+		executions.length,
+		before + 1,
+		`expected ${before + 1} executions, got ${executions.length}`,
+	);
 	const newest = executions.reduce((a, b) => (Number(a.id) > Number(b.id) ? a : b));
 	await checkTriggerRun(newest.id, FILES.r, task);
 	return `registrations ${JSON.stringify(counts)}; GET /projects calls ${JSON.stringify(lookups)}`;
@@ -1069,11 +1261,15 @@ async function main() {
 		try {
 			const note = await c.fn();
 			passed++;
-			console.log(`PASS  ${c.name} (${((Date.now() - t0) / 1000).toFixed(1)} s)${note ? ` — ${note}` : ''}`);
+			console.log(
+				`PASS  ${c.name} (${((Date.now() - t0) / 1000).toFixed(1)} s)${note ? ` — ${note}` : ''}`,
+			);
 		} catch (error) {
 			failed++;
 			const message = (error && (error.message || String(error))) || 'unknown error';
-			console.log(`FAIL  ${c.name} (${((Date.now() - t0) / 1000).toFixed(1)} s)\n      ${message.split('\n').join('\n      ')}`);
+			console.log(
+				`FAIL  ${c.name} (${((Date.now() - t0) / 1000).toFixed(1)} s)\n      ${message.split('\n').join('\n      ')}`,
+			);
 		}
 	}
 	await teardown();

@@ -19,7 +19,12 @@ const TIME_SCALE = 0.01;
 let emu;
 
 beforeAll(async () => {
-	emu = await createEmulator({ port: 0, processingMs: PROCESSING_MS, timeScale: TIME_SCALE, log: process.env.EMU_DEBUG ? (l) => process.stderr.write(l + "\n") : false });
+	emu = await createEmulator({
+		port: 0,
+		processingMs: PROCESSING_MS,
+		timeScale: TIME_SCALE,
+		log: process.env.EMU_DEBUG ? (l) => process.stderr.write(l + '\n') : false,
+	});
 });
 
 afterAll(async () => {
@@ -60,7 +65,12 @@ function sha256(buf) {
 function submit(file, extra = {}) {
 	return call('/process_file', {
 		method: 'POST',
-		body: { file_base64: Buffer.from(file).toString('base64'), project: 'Invoices', document_type: 'invoice', ...extra },
+		body: {
+			file_base64: Buffer.from(file).toString('base64'),
+			project: 'Invoices',
+			document_type: 'invoice',
+			...extra,
+		},
 	});
 }
 
@@ -142,7 +152,9 @@ describe('server basics', () => {
 	test('rejects invalid options', async () => {
 		await expect(createEmulator({ timeScale: 0 })).rejects.toThrow(/timeScale/);
 		await expect(createEmulator({ runningStatuses: [] })).rejects.toThrow(/runningStatuses/);
-		await expect(createEmulator({ runningStatuses: ['complete'] })).rejects.toThrow(/runningStatuses/);
+		await expect(createEmulator({ runningStatuses: ['complete'] })).rejects.toThrow(
+			/runningStatuses/,
+		);
 	});
 
 	test('unknown route is 404 and wrong method is 405, both with detail', async () => {
@@ -157,24 +169,38 @@ describe('server basics', () => {
 
 describe('authentication', () => {
 	const endpoints = [
-		['POST', '/process_file', { file_base64: 'AA==', project: 'Invoices', document_type: 'invoice' }],
+		[
+			'POST',
+			'/process_file',
+			{ file_base64: 'AA==', project: 'Invoices', document_type: 'invoice' },
+		],
 		['GET', '/task_status/00000000-0000-4000-8000-000000000000', undefined],
 		['GET', '/projects', undefined],
-		['POST', `/projects/${INVOICES_ID}/webhooks`, { url: 'http://127.0.0.1:9/x', events: ['task.completed'], secret: 's' }],
+		[
+			'POST',
+			`/projects/${INVOICES_ID}/webhooks`,
+			{ url: 'http://127.0.0.1:9/x', events: ['task.completed'], secret: 's' },
+		],
 	];
 
-	test.each(endpoints)('%s %s: 401 without key, with unknown key or non-Bearer scheme; 402 inactive', async (method, p, body) => {
-		for (const key of [null, 'vnd_unknown', '']) {
-			const r = await call(p, { method, body, key });
-			expect(r.status).toBe(401);
-			expect(r.json).toEqual({ detail: 'Invalid or missing API key' });
-		}
-		const basic = await fetch(`${emu.url}${p}`, { method, headers: { Authorization: `Basic ${KEY}` } });
-		expect(basic.status).toBe(401);
-		const inactive = await call(p, { method, body, key: 'vnd_inactive_key' });
-		expect(inactive.status).toBe(402);
-		expect(inactive.json).toEqual({ detail: 'Subscription inactive' });
-	});
+	test.each(endpoints)(
+		'%s %s: 401 without key, with unknown key or non-Bearer scheme; 402 inactive',
+		async (method, p, body) => {
+			for (const key of [null, 'vnd_unknown', '']) {
+				const r = await call(p, { method, body, key });
+				expect(r.status).toBe(401);
+				expect(r.json).toEqual({ detail: 'Invalid or missing API key' });
+			}
+			const basic = await fetch(`${emu.url}${p}`, {
+				method,
+				headers: { Authorization: `Basic ${KEY}` },
+			});
+			expect(basic.status).toBe(401);
+			const inactive = await call(p, { method, body, key: 'vnd_inactive_key' });
+			expect(inactive.status).toBe(402);
+			expect(inactive.json).toEqual({ detail: 'Subscription inactive' });
+		},
+	);
 
 	test('custom keys replace the defaults', async () => {
 		const other = await createEmulator({ port: 0, apiKeys: ['vnd_a'], inactiveKeys: ['vnd_b'] });
@@ -207,7 +233,12 @@ describe('POST /process_file validation (422)', () => {
 			body: { file_base64: 12, project: ['Invoices'], document_type: null, max_pages: 'two' },
 		});
 		expect(r.status).toBe(422);
-		expect(locs(r)).toEqual(['body.file_base64', 'body.project', 'body.document_type', 'body.max_pages']);
+		expect(locs(r)).toEqual([
+			'body.file_base64',
+			'body.project',
+			'body.document_type',
+			'body.max_pages',
+		]);
 		for (const e of r.json.detail) {
 			expect(typeof e.msg).toBe('string');
 			expect(typeof e.type).toBe('string');
@@ -224,7 +255,12 @@ describe('POST /process_file validation (422)', () => {
 		['max_pages boolean', { max_pages: true }, 'body.max_pages'],
 		['empty project', { project: '' }, 'body.project'],
 	])('%s', async (_name, override, loc) => {
-		const body = { file_base64: 'JVBERi0xLjQK', project: 'Invoices', document_type: 'invoice', ...override };
+		const body = {
+			file_base64: 'JVBERi0xLjQK',
+			project: 'Invoices',
+			document_type: 'invoice',
+			...override,
+		};
 		const r = await call('/process_file', { method: 'POST', body });
 		expect(r.status).toBe(422);
 		expect(locs(r)).toEqual([loc]);
@@ -279,7 +315,9 @@ describe('task lifecycle', () => {
 		const file = crypto.randomBytes(5000);
 		const sub = await submit(file, { max_pages: 3 });
 		expect(sub.status).toBe(200);
-		expect(sub.json.task_id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+		expect(sub.json.task_id).toMatch(
+			/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/,
+		);
 
 		const seen = [];
 		let final;
@@ -302,7 +340,9 @@ describe('task lifecycle', () => {
 		const order = ['queued', 'processing', 'complete'];
 		expect(seen[0]).toBe('queued');
 		expect(seen[seen.length - 1]).toBe('complete');
-		expect(seen.map((x) => order.indexOf(x))).toEqual([...seen.map((x) => order.indexOf(x))].sort());
+		expect(seen.map((x) => order.indexOf(x))).toEqual(
+			[...seen.map((x) => order.indexOf(x))].sort(),
+		);
 		// The task passed through every running status, in order, splitting the processing time.
 		const tasks = (await admin('/tasks')).json.tasks;
 		const history = tasks.find((t) => t.task_id === sub.json.task_id).history;
@@ -312,7 +352,9 @@ describe('task lifecycle', () => {
 		expect(final.task_id).toBe(sub.json.task_id);
 		expect(final).not.toHaveProperty('error');
 		expect(new Date(final.created_at).toISOString()).toBe(final.created_at);
-		expect(Date.parse(final.updated_at) - Date.parse(final.created_at)).toBeGreaterThanOrEqual(PROCESSING_MS - 5);
+		expect(Date.parse(final.updated_at) - Date.parse(final.created_at)).toBeGreaterThanOrEqual(
+			PROCESSING_MS - 5,
+		);
 		expect(final.result).toMatchObject({
 			file_size: 5000,
 			file_sha256: sha256(file),
@@ -323,7 +365,8 @@ describe('task lifecycle', () => {
 		expect(final.result.invoice_number).toMatch(/^INV-/);
 		expect(typeof final.result.total_amount).toBe('number');
 		expect(final.result.fields.invoice_number).toBe(final.result.invoice_number);
-		for (const k of ['invoice_date', 'currency', 'vendor_name']) expect(final.result[k]).toBeTruthy();
+		for (const k of ['invoice_date', 'currency', 'vendor_name'])
+			expect(final.result[k]).toBeTruthy();
 	});
 
 	test('pages follow the PDF page objects, capped by max_pages', async () => {
@@ -349,7 +392,11 @@ describe('task lifecycle', () => {
 	test('handles a body over 60 MB', async () => {
 		const file = Buffer.alloc(46 * 1024 * 1024);
 		for (let i = 0; i < file.length; i += 4096) file.writeUInt32LE(i, i);
-		const body = JSON.stringify({ file_base64: file.toString('base64'), project: 'Invoices', document_type: 'invoice' });
+		const body = JSON.stringify({
+			file_base64: file.toString('base64'),
+			project: 'Invoices',
+			document_type: 'invoice',
+		});
 		expect(body.length).toBeGreaterThan(60 * 1024 * 1024);
 		const r = await call('/process_file', { method: 'POST', raw: body });
 		expect(r.status).toBe(200);
@@ -364,7 +411,11 @@ describe('task lifecycle', () => {
 			const r = await call('/process_file', {
 				method: 'POST',
 				base: small.url,
-				body: { file_base64: Buffer.alloc(2000).toString('base64'), project: 'Invoices', document_type: 'invoice' },
+				body: {
+					file_base64: Buffer.alloc(2000).toString('base64'),
+					project: 'Invoices',
+					document_type: 'invoice',
+				},
 			});
 			expect(r.status).toBe(413);
 			expect(r.json.detail).toMatch(/too large/);
@@ -398,7 +449,12 @@ describe('webhook registration', () => {
 		['secret empty', { secret: '' }, ['body.secret']],
 		['secret wrong type', { secret: 42 }, ['body.secret']],
 	])('%s -> 422', async (_n, override, expected) => {
-		const body = { url: 'http://127.0.0.1:9/hook', events: ['task.completed'], secret: 'whsec_x', ...override };
+		const body = {
+			url: 'http://127.0.0.1:9/hook',
+			events: ['task.completed'],
+			secret: 'whsec_x',
+			...override,
+		};
 		const r = await call(`/projects/${INVOICES_ID}/webhooks`, { method: 'POST', body });
 		expect(r.status).toBe(422);
 		expect(r.json.detail.map((e) => e.loc.join('.'))).toEqual(expected);
@@ -407,11 +463,19 @@ describe('webhook registration', () => {
 	test('all fields missing -> each named', async () => {
 		const r = await call(`/projects/${INVOICES_ID}/webhooks`, { method: 'POST', body: {} });
 		expect(r.status).toBe(422);
-		expect(r.json.detail.map((e) => e.loc.join('.'))).toEqual(['body.url', 'body.events', 'body.secret']);
+		expect(r.json.detail.map((e) => e.loc.join('.'))).toEqual([
+			'body.url',
+			'body.events',
+			'body.secret',
+		]);
 	});
 
 	test('unknown project -> 404; success -> 201 without the secret', async () => {
-		const unknown = await registerWebhook('11111111-2222-4333-8444-555555555555', 'http://127.0.0.1:9/', 'whsec_a');
+		const unknown = await registerWebhook(
+			'11111111-2222-4333-8444-555555555555',
+			'http://127.0.0.1:9/',
+			'whsec_a',
+		);
 		expect(unknown.status).toBe(404);
 		expect(unknown.json.detail).toMatch(/not found/);
 
@@ -449,7 +513,10 @@ describe('webhook delivery', () => {
 			for (const req of receiver.requests) {
 				expect(req.method).toBe('POST');
 				expect(req.headers['content-type']).toBe('application/json');
-				const expectedSig = crypto.createHmac('sha256', secrets[req.url]).update(req.raw).digest('hex');
+				const expectedSig = crypto
+					.createHmac('sha256', secrets[req.url])
+					.update(req.raw)
+					.digest('hex');
 				expect(req.headers['x-service-signature']).toBe(expectedSig);
 				const payload = JSON.parse(req.raw.toString('utf8'));
 				expect(payload).toEqual({
@@ -468,10 +535,19 @@ describe('webhook delivery', () => {
 
 			const d = await admin(`/deliveries?task_id=${sub.json.task_id}`);
 			expect(d.json.deliveries.map((x) => x.state)).toEqual(['delivered', 'delivered']);
-			expect(d.json.deliveries.map((x) => x.webhook_id).sort()).toEqual([a.json.webhook_id, b.json.webhook_id].sort());
+			expect(d.json.deliveries.map((x) => x.webhook_id).sort()).toEqual(
+				[a.json.webhook_id, b.json.webhook_id].sort(),
+			);
 			expect(d.json.attempts).toHaveLength(2);
 			for (const at of d.json.attempts) {
-				expect(at).toMatchObject({ attempt: 1, status_code: 200, ok: true, error: null, event: 'task.completed', state: 'delivered' });
+				expect(at).toMatchObject({
+					attempt: 1,
+					status_code: 200,
+					ok: true,
+					error: null,
+					event: 'task.completed',
+					state: 'delivered',
+				});
 				expect(typeof at.duration_ms).toBe('number');
 			}
 		} finally {
@@ -486,7 +562,12 @@ describe('webhook delivery', () => {
 			await submit('EMULATOR_FAIL', { project: 'Identity', document_type: 'id_card' });
 			await waitFor(() => receiver.requests.length === 1);
 			const payload = JSON.parse(receiver.requests[0].raw.toString('utf8'));
-			expect(payload).toMatchObject({ event: 'task.completed', status: 'failed', result: null, document_type: 'id_card' });
+			expect(payload).toMatchObject({
+				event: 'task.completed',
+				status: 'failed',
+				result: null,
+				document_type: 'id_card',
+			});
 		} finally {
 			await receiver.close();
 		}
@@ -499,7 +580,9 @@ describe('webhook delivery', () => {
 			await submit('retry me');
 			const delivery = await waitFor(async () => {
 				const d = await admin('/deliveries');
-				return d.json.deliveries.find((x) => x.webhook_id === hook.json.webhook_id && x.state === 'failed');
+				return d.json.deliveries.find(
+					(x) => x.webhook_id === hook.json.webhook_id && x.state === 'failed',
+				);
 			});
 			expect(receiver.requests).toHaveLength(4);
 			const times = receiver.requests.map((r) => r.at);
@@ -518,7 +601,8 @@ describe('webhook delivery', () => {
 			const d = await admin('/deliveries');
 			const attempts = d.json.attempts.filter((x) => x.delivery_id === delivery.delivery_id);
 			expect(attempts.map((x) => x.attempt)).toEqual([1, 2, 3, 4]);
-			for (const at of attempts) expect(at).toMatchObject({ status_code: 500, ok: false, state: 'failed' });
+			for (const at of attempts)
+				expect(at).toMatchObject({ status_code: 500, ok: false, state: 'failed' });
 			expect(attempts[0].error).toMatch(/500/);
 			await new Promise((r) => setTimeout(r, 100));
 			expect(receiver.requests).toHaveLength(4);
@@ -529,7 +613,9 @@ describe('webhook delivery', () => {
 
 	test('a receiver that does not answer in time counts as failed; a later 2xx delivers', async () => {
 		// 1st: no answer (times out at 10 s x scale), 2nd: 503, 3rd: 204.
-		const receiver = await startReceiver((_r, n) => (n === 1 ? null : n === 2 ? { status: 503 } : { status: 204 }));
+		const receiver = await startReceiver((_r, n) =>
+			n === 1 ? null : n === 2 ? { status: 503 } : { status: 204 },
+		);
 		try {
 			await registerWebhook(INVOICES_ID, `${receiver.url}/flaky`, 'whsec_flaky');
 			const sub = await submit('flaky');
@@ -556,14 +642,23 @@ describe('webhook delivery', () => {
 		const connectSpy = jest.spyOn(net.Socket.prototype, 'connect');
 		const lookupSpy = jest.spyOn(dns, 'lookup');
 		try {
-			const targets = ['http://203.0.113.10:8080/hook', 'https://hooks.example.com/hook', 'http://[2001:db8::1]/x', 'http://10.0.0.1/x'];
-			for (const t of targets) expect((await registerWebhook(IDENTITY_ID, t, 'whsec_remote')).status).toBe(201);
+			const targets = [
+				'http://203.0.113.10:8080/hook',
+				'https://hooks.example.com/hook',
+				'http://[2001:db8::1]/x',
+				'http://10.0.0.1/x',
+			];
+			for (const t of targets)
+				expect((await registerWebhook(IDENTITY_ID, t, 'whsec_remote')).status).toBe(201);
 			// control: a loopback webhook of the same project, whose connection the spy must see
 			await registerWebhook(IDENTITY_ID, `${receiver.url}/control`, 'whsec_control');
 			const sub = await submit('remote', { project: 'Identity', document_type: 'passport' });
 			await waitFor(async () => {
 				const r = await admin(`/deliveries?task_id=${sub.json.task_id}`);
-				return r.json.deliveries.length === targets.length + 1 && r.json.deliveries.every((x) => x.state !== 'pending');
+				return (
+					r.json.deliveries.length === targets.length + 1 &&
+					r.json.deliveries.every((x) => x.state !== 'pending')
+				);
 			});
 			// refused at once: no retries
 			await new Promise((r) => setTimeout(r, 60));
@@ -571,7 +666,13 @@ describe('webhook delivery', () => {
 			const remote = d.attempts.filter((a) => a.url !== `${receiver.url}/control`);
 			expect(remote.map((a) => a.url).sort()).toEqual([...targets].sort());
 			for (const a of remote) {
-				expect(a).toMatchObject({ attempt: 1, status_code: null, ok: false, error: 'non-loopback target refused', state: 'failed' });
+				expect(a).toMatchObject({
+					attempt: 1,
+					status_code: null,
+					ok: false,
+					error: 'non-loopback target refused',
+					state: 'failed',
+				});
 			}
 			expect(d.deliveries.filter((x) => x.state === 'failed')).toHaveLength(targets.length);
 			expect(receiver.requests.map((r) => r.url)).toEqual(['/control']);
@@ -594,7 +695,15 @@ describe('webhook delivery', () => {
 		for (const h of ['127.0.0.1', '127.8.9.10', 'localhost', '[::1]', '::1', '[::ffff:7f00:1]']) {
 			expect(isLoopbackHost(h)).toBe(true);
 		}
-		for (const h of ['10.0.0.1', '192.168.1.1', '0.0.0.0', 'example.com', 'localhost.example.com', '[::]', '128.0.0.1']) {
+		for (const h of [
+			'10.0.0.1',
+			'192.168.1.1',
+			'0.0.0.0',
+			'example.com',
+			'localhost.example.com',
+			'[::]',
+			'128.0.0.1',
+		]) {
 			expect(isLoopbackHost(h)).toBe(false);
 		}
 	});
@@ -602,7 +711,12 @@ describe('webhook delivery', () => {
 
 describe('fault injection and stats', () => {
 	test('N injected 500s with Retry-After, then normal answers', async () => {
-		const f = await admin('/faults', { endpoint: 'projects', count: 2, status: 500, retry_after: 7 });
+		const f = await admin('/faults', {
+			endpoint: 'projects',
+			count: 2,
+			status: 500,
+			retry_after: 7,
+		});
 		expect(f.status).toBe(201);
 		for (let i = 0; i < 2; i++) {
 			const r = await call('/projects');
@@ -622,7 +736,10 @@ describe('fault injection and stats', () => {
 		expect((await submit('a')).status).toBe(200);
 
 		await admin('/faults', { endpoint: 'task_status', count: 5, status: 500 });
-		expect((await admin('/faults')).json.faults[0]).toMatchObject({ endpoint: 'task_status', remaining: 5 });
+		expect((await admin('/faults')).json.faults[0]).toMatchObject({
+			endpoint: 'task_status',
+			remaining: 5,
+		});
 		const cleared = await call('/_emulator/faults', { method: 'DELETE', key: null });
 		expect(cleared.status).toBe(200);
 		expect((await call('/task_status/unknown')).status).toBe(404);
@@ -656,7 +773,9 @@ describe('fault injection and stats', () => {
 
 	test('invalid fault requests are rejected', async () => {
 		expect((await admin('/faults', { endpoint: 'nope', count: 1, status: 500 })).status).toBe(422);
-		expect((await admin('/faults', { endpoint: 'projects', count: 0, status: 500 })).status).toBe(422);
+		expect((await admin('/faults', { endpoint: 'projects', count: 0, status: 500 })).status).toBe(
+			422,
+		);
 		expect((await admin('/faults', { endpoint: 'projects', count: 1 })).status).toBe(422);
 	});
 
@@ -684,21 +803,39 @@ describe('admin: deliver and reset', () => {
 		const receiver = await startReceiver((req) => ({ status: 202, body: `got ${req.raw.length}` }));
 		try {
 			const body = '{"event":"task.completed","task_id":"t1"}';
-			const signed = await admin('/deliver', { url: `${receiver.url}/in`, body, secret: 'whsec_s' });
+			const signed = await admin('/deliver', {
+				url: `${receiver.url}/in`,
+				body,
+				secret: 'whsec_s',
+			});
 			expect(signed.json).toMatchObject({ status_code: 202, body: `got ${body.length}` });
 			const sig = crypto.createHmac('sha256', 'whsec_s').update(body).digest('hex');
 			expect(receiver.requests[0].raw.toString()).toBe(body);
 			expect(receiver.requests[0].headers['x-service-signature']).toBe(sig);
 
-			await admin('/deliver', { url: `${receiver.url}/in`, body, secret: 'whsec_s', signature: 'deadbeef' });
+			await admin('/deliver', {
+				url: `${receiver.url}/in`,
+				body,
+				secret: 'whsec_s',
+				signature: 'deadbeef',
+			});
 			expect(receiver.requests[1].headers['x-service-signature']).toBe('deadbeef');
 
-			await admin('/deliver', { url: `${receiver.url}/in`, body: 'not json', signature: null, secret: 'whsec_s' });
+			await admin('/deliver', {
+				url: `${receiver.url}/in`,
+				body: 'not json',
+				signature: null,
+				secret: 'whsec_s',
+			});
 			expect(receiver.requests[2].headers).not.toHaveProperty('x-service-signature');
 			expect(receiver.requests[2].raw.toString()).toBe('not json');
 			expect(receiver.requests).toHaveLength(3);
 
-			const remote = await admin('/deliver', { url: 'http://198.51.100.7/hook', body, secret: 'x' });
+			const remote = await admin('/deliver', {
+				url: 'http://198.51.100.7/hook',
+				body,
+				secret: 'x',
+			});
 			expect(remote.status).toBe(422);
 			expect(remote.json.detail).toBe('non-loopback target refused');
 			expect(receiver.requests).toHaveLength(3);
@@ -729,15 +866,24 @@ describe('admin: deliver and reset', () => {
 describe('CLI', () => {
 	test('starts from env, prints one line, stops on SIGTERM', async () => {
 		const child = spawn(process.execPath, [path.join(__dirname, '../../emulator/server.js')], {
-			env: { ...process.env, EMULATOR_PORT: '0', EMULATOR_API_KEYS: 'vnd_one, vnd_two', EMULATOR_PROCESSING_MS: '10' },
+			env: {
+				...process.env,
+				EMULATOR_PORT: '0',
+				EMULATOR_API_KEYS: 'vnd_one, vnd_two',
+				EMULATOR_PROCESSING_MS: '10',
+			},
 			stdio: ['ignore', 'pipe', 'pipe'],
 		});
 		let out = '';
 		child.stdout.on('data', (d) => (out += d));
-		const exited = new Promise((resolve) => child.on('exit', (code, signal) => resolve({ code, signal })));
+		const exited = new Promise((resolve) =>
+			child.on('exit', (code, signal) => resolve({ code, signal })),
+		);
 		try {
 			await waitFor(() => out.includes('\n'));
-			const m = /^Document Extraction emulator listening on (http:\/\/127\.0\.0\.1:(\d+))\n$/.exec(out);
+			const m = /^Document Extraction emulator listening on (http:\/\/127\.0\.0\.1:(\d+))\n$/.exec(
+				out,
+			);
 			expect(m).not.toBeNull();
 			const base = m[1];
 			expect((await call('/projects', { base, key: 'vnd_two' })).status).toBe(200);

@@ -4,35 +4,22 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 
 import nock from 'nock';
-import type { IDataObject, INode, INodeParameters } from 'n8n-workflow';
-import { NodeConnectionTypes } from 'n8n-workflow';
+import type { ICredentialDataDecryptedObject, IDataObject, INodeParameters } from 'n8n-workflow';
 
-import {
-	binaryItem,
-	disposeHarness,
-	HARNESS_SOURCE_NODE_TYPE,
-	loadPackageTypes,
-	MANUAL_TRIGGER_NODE_TYPE,
-	runWorkflow,
-	type BinaryMode,
-	type LoadedTypes,
-} from './harness';
+import { packageTypes, ROOT, runExtract, type ExtractRunOptions } from './extractWorkflow';
+import { binaryItem, disposeHarness } from './harness';
 
-const ROOT = path.resolve(__dirname, '../..');
 const BASE_URL = 'http://127.0.0.1:9';
 const API_KEY = 'vnd_integration_key';
-const NODE_TYPE = 'n8n-nodes-document-extraction.documentExtraction';
 const INVOICES = '3f1c2a9e-5b7d-4c1e-9a2b-6d8e0f4a1b2c';
 const uuid = (n: number) => `00000000-0000-4000-8000-${String(n).padStart(12, '0')}`;
 const sha256 = (data: Buffer | string) => createHash('sha256').update(data).digest('hex');
-
-let types: LoadedTypes;
 
 beforeAll(() => {
 	if (!existsSync(path.join(ROOT, 'dist/nodes/DocumentExtraction/DocumentExtraction.node.js'))) {
 		throw new Error('dist/ is missing: run "npm run build" before the integration tests');
 	}
-	types = loadPackageTypes(ROOT);
+	packageTypes();
 	nock.disableNetConnect();
 });
 afterAll(() => {
@@ -41,59 +28,17 @@ afterAll(() => {
 });
 beforeEach(() => nock.cleanAll());
 
-/** Manual trigger → Files (stores the input binary in the active binary mode) → Document Extraction. */
 async function run(
 	parameters: INodeParameters,
-	{
-		items = [binaryItem('%PDF-1.7 invoice', 'invoice.pdf', 'application/pdf')],
-		binaryMode = 'default' as BinaryMode,
-		credentials = { apiKey: API_KEY, baseUrl: `${BASE_URL}/` } as IDataObject,
-		nodeSettings = {} as Partial<INode>,
-		signal = undefined as AbortSignal | undefined,
-	} = {},
+	options: Partial<ExtractRunOptions> & { credentials?: IDataObject } = {},
 ) {
-	const nodes: INode[] = [
-		{
-			id: 'a',
-			name: 'Start',
-			type: MANUAL_TRIGGER_NODE_TYPE,
-			typeVersion: 1,
-			position: [0, 0],
-			parameters: {},
-		},
-		{
-			id: 'b',
-			name: 'Files',
-			type: HARNESS_SOURCE_NODE_TYPE,
-			typeVersion: 1,
-			position: [200, 0],
-			parameters: {},
-		},
-		{
-			id: 'c',
-			name: 'Extract',
-			type: NODE_TYPE,
-			typeVersion: 1,
-			position: [400, 0],
-			parameters,
-			...nodeSettings,
-		},
-	];
-	const result = await runWorkflow({
-		workflow: {
-			nodes,
-			connections: {
-				Start: { main: [[{ node: 'Files', type: NodeConnectionTypes.Main, index: 0 }]] },
-				Files: { main: [[{ node: 'Extract', type: NodeConnectionTypes.Main, index: 0 }]] },
-			},
-		},
-		types,
-		credentials: { documentExtractionApi: credentials as never },
-		binaryMode,
-		inputItems: items,
-		signal,
+	return await runExtract(parameters, {
+		...options,
+		credentials: (options.credentials ?? {
+			apiKey: API_KEY,
+			baseUrl: `${BASE_URL}/`,
+		}) as ICredentialDataDecryptedObject,
 	});
-	return result;
 }
 
 const auth = { reqheaders: { authorization: `Bearer ${API_KEY}` } };

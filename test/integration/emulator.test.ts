@@ -1,32 +1,19 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports -- test code: runs under jest on Node, is never shipped or loaded by n8n */
 import { createHash } from 'node:crypto';
-import path from 'node:path';
 
-import type { IDataObject, INode, INodeParameters } from 'n8n-workflow';
-import { NodeConnectionTypes } from 'n8n-workflow';
+import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
-import {
-	binaryItem,
-	disposeHarness,
-	HARNESS_SOURCE_NODE_TYPE,
-	loadPackageTypes,
-	MANUAL_TRIGGER_NODE_TYPE,
-	runWorkflow,
-	type BinaryMode,
-	type LoadedTypes,
-} from './harness';
+import { packageTypes, runExtract } from './extractWorkflow';
+import { binaryItem, disposeHarness, type BinaryMode } from './harness';
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const { createEmulator } = require('../../emulator/server.js');
 
-const ROOT = path.resolve(__dirname, '../..');
 const sha256 = (data: Buffer | string) => createHash('sha256').update(data).digest('hex');
 
-let types: LoadedTypes;
 let emulator: { url: string; close(): Promise<void> };
 
 beforeAll(async () => {
-	types = loadPackageTypes(ROOT);
+	packageTypes();
 	emulator = await createEmulator({ port: 0, processingMs: 600 });
 });
 afterAll(async () => {
@@ -39,47 +26,11 @@ async function run(
 	items = [binaryItem('%PDF-1.7 x', 'a.pdf', 'application/pdf')],
 	opts: { binaryMode?: BinaryMode; apiKey?: string; continueOnFail?: boolean } = {},
 ) {
-	const nodes: INode[] = [
-		{
-			id: 'a',
-			name: 'Start',
-			type: MANUAL_TRIGGER_NODE_TYPE,
-			typeVersion: 1,
-			position: [0, 0],
-			parameters: {},
-		},
-		{
-			id: 'b',
-			name: 'Files',
-			type: HARNESS_SOURCE_NODE_TYPE,
-			typeVersion: 1,
-			position: [200, 0],
-			parameters: {},
-		},
-		{
-			id: 'c',
-			name: 'Extract',
-			type: 'n8n-nodes-document-extraction.documentExtraction',
-			typeVersion: 1,
-			position: [400, 0],
-			parameters,
-			...(opts.continueOnFail ? { onError: 'continueRegularOutput' as const } : {}),
-		},
-	];
-	return await runWorkflow({
-		workflow: {
-			nodes,
-			connections: {
-				Start: { main: [[{ node: 'Files', type: NodeConnectionTypes.Main, index: 0 }]] },
-				Files: { main: [[{ node: 'Extract', type: NodeConnectionTypes.Main, index: 0 }]] },
-			},
-		},
-		types,
-		credentials: {
-			documentExtractionApi: { apiKey: opts.apiKey ?? 'vnd_test_key', baseUrl: emulator.url },
-		},
-		binaryMode: opts.binaryMode ?? 'default',
-		inputItems: items,
+	return await runExtract(parameters, {
+		items,
+		binaryMode: opts.binaryMode,
+		credentials: { apiKey: opts.apiKey ?? 'vnd_test_key', baseUrl: emulator.url },
+		nodeSettings: opts.continueOnFail ? { onError: 'continueRegularOutput' } : {},
 	});
 }
 

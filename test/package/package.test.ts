@@ -47,26 +47,36 @@ describe('npm pack', () => {
 
 	it('ships nothing but dist/ and the package metadata', () => {
 		const outside = files.filter(
-			(f) => !f.startsWith('dist/') && !['package.json', 'README.md', 'LICENSE.md', 'CHANGELOG.md'].includes(f),
+			(f) =>
+				!f.startsWith('dist/') &&
+				!['package.json', 'README.md', 'LICENSE.md', 'CHANGELOG.md'].includes(f),
 		);
 		expect(outside).toEqual([]);
-		expect(files.filter((f) => /(^|\/)(test|emulator|bench)\//.test(f) || f.endsWith('.tsbuildinfo'))).toEqual([]);
+		expect(
+			files.filter((f) => /(^|\/)(test|emulator|bench)\//.test(f) || f.endsWith('.tsbuildinfo')),
+		).toEqual([]);
 	});
 });
 
 describe('verified-node rules in nodes/ and credentials/', () => {
-	const files = [...sourceFiles(path.join(ROOT, 'nodes')), ...sourceFiles(path.join(ROOT, 'credentials'))];
+	const files = [
+		...sourceFiles(path.join(ROOT, 'nodes')),
+		...sourceFiles(path.join(ROOT, 'credentials')),
+	];
 
-	it.each(files.map((f) => [path.relative(ROOT, f)]))('%s uses no forbidden global or module', (file) => {
-		const code = readFileSync(path.join(ROOT, file), 'utf8')
-			.replace(/\/\*[\s\S]*?\*\//g, '')
-			.replace(/^\s*\/\/.*$/gm, '');
-		expect(code).not.toMatch(
-			/\b(setTimeout|setInterval|setImmediate|clearTimeout|globalThis|__dirname|__filename)\b|\bprocess\.[a-z]|\bbinary\.data\b/,
-		);
-		const imports = [...code.matchAll(/(?:from|require\()\s*['"]([^'"]+)['"]/g)].map((m) => m[1]);
-		for (const source of imports) {
-			expect(source).toMatch(/^(\.{1,2}\/|n8n-workflow$|crypto$|node:crypto$)/);
-		}
-	});
+	it.each(files.map((f) => [path.relative(ROOT, f)]))(
+		'%s uses no forbidden global or module',
+		(file) => {
+			const code = readFileSync(path.join(ROOT, file), 'utf8')
+				.replace(/\/\*[\s\S]*?\*\//g, '')
+				.replace(/^\s*\/\/.*$/gm, '');
+			expect(code).not.toMatch(
+				/\b(setTimeout|setInterval|setImmediate|clearTimeout|globalThis|__dirname|__filename)\b|\bprocess\.[a-z]|\bbinary\.data\b/,
+			);
+			const imports = [...code.matchAll(/(?:from|require\()\s*['"]([^'"]+)['"]/g)].map((m) => m[1]);
+			for (const source of imports) {
+				expect(source).toMatch(/^(\.{1,2}\/|n8n-workflow$|crypto$|node:crypto$)/);
+			}
+		},
+	);
 });

@@ -1,13 +1,13 @@
 import nock from 'nock';
 
-import type { ILoadOptionsFunctions, NodeOperationError } from 'n8n-workflow';
+import type { ILoadOptionsFunctions } from 'n8n-workflow';
 
 import { DocumentExtractionApi } from '../../credentials/DocumentExtractionApi.credentials';
 import { execute as list } from '../../nodes/DocumentExtraction/actions/project/list.operation';
 import { execute as registerWebhook } from '../../nodes/DocumentExtraction/actions/project/registerWebhook.operation';
 import { getDocumentTypes } from '../../nodes/DocumentExtraction/methods/loadOptions';
 import { searchProjects } from '../../nodes/DocumentExtraction/methods/listSearch';
-import { API_KEY, BASE_URL, createContext } from './helpers/context';
+import { API_KEY, BASE_URL, createContext, failureOf } from './helpers/context';
 
 const INVOICES = '3f1c2a9e-5b7d-4c1e-9a2b-6d8e0f4a1b2c';
 const IDENTITY = '8a4b6c2d-1e3f-4a5b-8c7d-9e0f1a2b3c4d';
@@ -19,15 +19,6 @@ const projects = [
 		document_types: [{ name: 'passport' }, { name: 'id_card' }],
 	},
 ];
-
-async function failureOf(promise: Promise<unknown>): Promise<NodeOperationError> {
-	try {
-		await promise;
-	} catch (error) {
-		return error as NodeOperationError;
-	}
-	throw new Error('expected a failure');
-}
 
 beforeAll(() => nock.disableNetConnect());
 afterAll(() => nock.enableNetConnect());

@@ -2,10 +2,10 @@ import { createHash } from 'node:crypto';
 
 import nock from 'nock';
 
-import type { INodeExecutionData, NodeOperationError } from 'n8n-workflow';
+import type { INodeExecutionData } from 'n8n-workflow';
 
 import { execute as submit } from '../../nodes/DocumentExtraction/actions/document/submit.operation';
-import { BASE_URL, binaryItem, createContext, storedItem } from './helpers/context';
+import { BASE_URL, binaryItem, createContext, storedItem, failureOf } from './helpers/context';
 
 const project = { __rl: true, mode: 'id', value: 'Invoices' };
 const params = (extra: Record<string, unknown> = {}) => ({
@@ -17,15 +17,6 @@ const params = (extra: Record<string, unknown> = {}) => ({
 	options: {},
 	...extra,
 });
-
-async function failureOf(promise: Promise<unknown>): Promise<NodeOperationError> {
-	try {
-		await promise;
-	} catch (error) {
-		return error as NodeOperationError;
-	}
-	throw new Error('expected a failure');
-}
 
 beforeAll(() => nock.disableNetConnect());
 afterAll(() => nock.enableNetConnect());

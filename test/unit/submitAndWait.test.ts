@@ -1,11 +1,11 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-globals -- test code: runs under jest on Node, is never shipped or loaded by n8n */
 import nock from 'nock';
 
-import type { IDataObject, NodeOperationError } from 'n8n-workflow';
+import type { IDataObject } from 'n8n-workflow';
 
 import { execute as getStatus } from '../../nodes/DocumentExtraction/actions/document/getStatus.operation';
 import { execute as submitAndWait } from '../../nodes/DocumentExtraction/actions/document/submitAndWait.operation';
-import { BASE_URL, binaryItem, createContext } from './helpers/context';
+import { BASE_URL, binaryItem, createContext, failureOf } from './helpers/context';
 
 const TASK = '0b8f2f9e-4a8c-4d1e-9f3a-2c6b7d8e9f01';
 const params = (options: IDataObject = {}, output = 'full') => ({
@@ -26,15 +26,6 @@ const task = (status: string, extra: IDataObject = {}) => ({
 	updated_at: '2026-11-21T10:00:01Z',
 	...extra,
 });
-
-async function failureOf(promise: Promise<unknown>): Promise<NodeOperationError> {
-	try {
-		await promise;
-	} catch (error) {
-		return error as NodeOperationError;
-	}
-	throw new Error('expected a failure');
-}
 
 beforeAll(() => nock.disableNetConnect());
 afterAll(() => nock.enableNetConnect());

@@ -1,8 +1,6 @@
 /* eslint-disable @n8n/community-nodes/no-hardcoded-secrets -- test code: runs under jest on Node, is never shipped or loaded by n8n */
 import nock from 'nock';
 
-import type { NodeApiError } from 'n8n-workflow';
-
 const sleepCalls: number[] = [];
 jest.mock('n8n-workflow', () => {
 	const actual = jest.requireActual('n8n-workflow');
@@ -19,18 +17,9 @@ import {
 	formatValidationDetail,
 	parseRetryAfter,
 } from '../../nodes/DocumentExtraction/transport';
-import { API_KEY, BASE_URL, createContext } from './helpers/context';
+import { API_KEY, BASE_URL, createContext, failureOf } from './helpers/context';
 
 const ctx = (credentials?: Record<string, string>) => createContext({ params: {}, credentials });
-
-async function failureOf(promise: Promise<unknown>): Promise<NodeApiError> {
-	try {
-		await promise;
-	} catch (error) {
-		return error as NodeApiError;
-	}
-	throw new Error('expected the request to fail');
-}
 
 beforeAll(() => nock.disableNetConnect());
 afterAll(() => nock.enableNetConnect());

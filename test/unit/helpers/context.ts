@@ -3,6 +3,7 @@ import { Readable } from 'node:stream';
 
 import type {
 	IBinaryData,
+	ICredentialDataDecryptedObject,
 	IDataObject,
 	IExecuteFunctions,
 	IHttpRequestOptions,
@@ -12,6 +13,8 @@ import type {
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import { DocumentExtractionApi } from '../../../credentials/DocumentExtractionApi.credentials';
+
+type FetchBody = NonNullable<Parameters<typeof fetch>[1]>['body'];
 
 export const BASE_URL = 'http://127.0.0.1:9';
 export const API_KEY = 'vnd_unit_test_key';
@@ -44,12 +47,17 @@ export async function sendWithCredential(
 	signal?: AbortSignal,
 ) {
 	const credential = new DocumentExtractionApi();
-	const authenticated = await credential.authenticate(credentials, { ...options });
+	const authenticated = await credential.authenticate(
+		credentials as ICredentialDataDecryptedObject,
+		{
+			...options,
+		},
+	);
 	const headers = (authenticated.headers ?? {}) as Record<string, string>;
-	let body: BodyInit | undefined;
+	let body: FetchBody | undefined;
 	const raw = authenticated.body as unknown;
 	if (raw === undefined || raw === null) body = undefined;
-	else if (Buffer.isBuffer(raw) || typeof raw === 'string') body = raw as BodyInit;
+	else if (Buffer.isBuffer(raw) || typeof raw === 'string') body = raw as FetchBody;
 	else if (raw && typeof (raw as Readable).pipe === 'function') {
 		const chunks: Buffer[] = [];
 		for await (const chunk of raw as Readable) chunks.push(Buffer.from(chunk));
@@ -116,7 +124,7 @@ export function storedItem(store: Map<string, Buffer>, id: string, content: Buff
 }
 
 export function createContext(options: ContextOptions) {
-	const items = options.items ?? [{ json: {} }];
+	const items: INodeExecutionData[] = options.items ?? [{ json: {} }];
 	const credentials = options.credentials ?? { apiKey: API_KEY, baseUrl: BASE_URL };
 	const signal = options.signal ?? new AbortController().signal;
 	const store = options.store ?? new Map<string, Buffer>();
@@ -180,4 +188,16 @@ export function createContext(options: ContextOptions) {
 		},
 	};
 	return context as unknown as IExecuteFunctions;
+}
+
+/** The error a promise rejects with; fails the test when it resolves. */
+export async function failureOf<E = NodeOperationError & NodeApiError>(
+	promise: Promise<unknown>,
+): Promise<E> {
+	try {
+		await promise;
+	} catch (error) {
+		return error as E;
+	}
+	throw new Error('expected a failure');
 }

@@ -11,6 +11,7 @@ import { Workflow } from 'n8n-workflow';
 
 import { DocumentExtractionTrigger } from '../../../nodes/DocumentExtractionTrigger/DocumentExtractionTrigger.node';
 import { computeSignature } from '../../../nodes/DocumentExtractionTrigger/signature';
+import { sendWithCredential } from '../helpers/context';
 
 export const BASE_URL = 'http://127.0.0.1:9';
 export const API_KEY = 'vnd_test';
@@ -28,35 +29,6 @@ const nodeTypes = {
 	getByNameAndVersion: () => nodeType as INodeType,
 	getKnownTypes: () => ({}),
 } as unknown as INodeTypes;
-
-/**
- * Sends a request the way n8n's httpRequestWithAuthentication does for this credential
- * (Bearer key), over global fetch, which nock intercepts.
- */
-async function send(credentials: IDataObject, options: IHttpRequestOptions) {
-	const headers: Record<string, string> = {
-		...((options.headers ?? {}) as Record<string, string>),
-		Authorization: `Bearer ${String(credentials.apiKey)}`,
-	};
-	let body: string | undefined;
-	if (options.body !== undefined) {
-		body = typeof options.body === 'string' ? options.body : JSON.stringify(options.body);
-		headers['Content-Type'] = headers['Content-Type'] ?? 'application/json';
-	}
-	const response = await fetch(options.url, { method: options.method ?? 'GET', headers, body });
-	const text = await response.text();
-	let parsed: unknown = text;
-	try {
-		parsed = text ? JSON.parse(text) : undefined;
-	} catch {
-		parsed = text;
-	}
-	return {
-		statusCode: response.status,
-		headers: Object.fromEntries(response.headers),
-		body: parsed,
-	};
-}
 
 export interface CapturedResponse {
 	statusCode?: number;
@@ -202,7 +174,7 @@ export class Host {
 			},
 			helpers: {
 				httpRequestWithAuthentication: async (_type: string, options: IHttpRequestOptions) =>
-					await send(this.credentials, options),
+					await sendWithCredential(this.credentials, options),
 			},
 		};
 	}
