@@ -189,15 +189,14 @@ async function measureP1(emu, worker) {
 
 async function measureP2(emu, packageRoot) {
 	const cases = [
-		{ binaryMode: 'default', fileBytes: FILE_BYTES, followRedirects: true },
-		{ binaryMode: 'filesystem', fileBytes: FILE_BYTES, followRedirects: true },
+		{ binaryMode: 'default', fileBytes: FILE_BYTES },
+		{ binaryMode: 'filesystem', fileBytes: FILE_BYTES },
 	];
-	if (!QUICK) cases.push({ binaryMode: 'filesystem', fileBytes: LARGE_FILE_BYTES, followRedirects: true });
-	cases.push({ binaryMode: 'filesystem', fileBytes: FILE_BYTES, followRedirects: false, diagnostic: true });
+	if (!QUICK) cases.push({ binaryMode: 'filesystem', fileBytes: LARGE_FILE_BYTES });
 
 	const results = [];
 	for (const c of cases) {
-		log(`P2 Submit of one ${mb(c.fileBytes)} file, ${c.binaryMode} binary mode${c.followRedirects ? '' : ', redirect following off (diagnostic)'} ...`);
+		log(`P2 Submit of one ${mb(c.fileBytes)} file, ${c.binaryMode} binary mode ...`);
 		await admin(emu, 'POST', 'reset');
 		const worker = await startWorker(packageRoot, ['--expose-gc']);
 		try {
@@ -256,8 +255,8 @@ function report(env, p1, p2, totalMs) {
 	const seq50 = seq(50);
 	const speedup = seq50 ? seq50.ms / c5at50.wallMs : undefined;
 	const memory = p2.find((r) => r.binaryMode === 'default');
-	const fsRun = p2.find((r) => r.binaryMode === 'filesystem' && r.fileBytes === FILE_BYTES && r.followRedirects);
-	const fsLarge = p2.find((r) => r.binaryMode === 'filesystem' && r.fileBytes === LARGE_FILE_BYTES && r.followRedirects);
+	const fsRun = p2.find((r) => r.binaryMode === 'filesystem' && r.fileBytes === FILE_BYTES);
+	const fsLarge = p2.find((r) => r.binaryMode === 'filesystem' && r.fileBytes === LARGE_FILE_BYTES);
 	const fsLimit = 0.5 * FILE_BYTES;
 	const fsGrows = fsLarge ? fsLarge.extra.rss > fsRun.extra.rss * 1.25 + 5 * MB : undefined;
 	const fsMet = fsRun.extra.rss <= fsLimit && fsGrows !== true;
@@ -305,7 +304,7 @@ function report(env, p1, p2, totalMs) {
 	out('| Binary mode | File | Base64 | Peak extra RSS | × base64 | Peak extra heap + external | × base64 | of which Buffers (arrayBuffers) | Node time |');
 	out('|---|---|---|---|---|---|---|---|---|');
 	for (const r of p2) {
-		const mode = `${r.binaryMode === 'default' ? 'memory (default)' : 'filesystem'}${r.diagnostic ? ', redirect following off (diagnostic, see below)' : ''}`;
+		const mode = r.binaryMode === 'default' ? 'memory (default)' : 'filesystem';
 		out(`| ${mode} | ${mb(r.fileBytes)} | ${mb(r.base64Bytes)} | ${mb(r.extra.rss)} | ${times(r.extra.rss / r.base64Bytes)} | ${mb(r.extra.js)} | ${times(r.extra.js / r.base64Bytes)} | ${mb(r.extra.arrayBuffers)} | ${secs(r.nodeMs)} |`);
 	}
 	out();
@@ -325,19 +324,16 @@ function report(env, p1, p2, totalMs) {
 	out();
 
 	// ---- Notes -------------------------------------------------------------------------------
-	const diag = p2.find((r) => r.diagnostic);
 	out('## Notes');
 	out();
-	out('- The diagnostic P2 row is not the product\'s behaviour: the measured process sets axios `defaults.maxRedirects = 0`, which is what the request helper does for a request with `disableFollowRedirect: true` (Node\'s http client instead of follow-redirects).');
-	out('- Heap + external counts objects until the garbage collector frees them (in the diagnostic row it is mostly already-sent chunks awaiting collection); RSS is what the process takes from the system.');
+	out('- Filesystem mode: the node streams the stored file, base64-encoding it chunk by chunk, and sends requests without following redirects, so n8n\'s HTTP client keeps no copy of the body (following redirects would keep every chunk written, to replay it). Extra memory stays flat as the file grows.');
+	out('- Heap + external counts objects until the garbage collector frees them (in filesystem mode mostly chunks already sent); RSS is what the process takes from the system.');
 	out('- Memory mode: the one large allocation of the node is the request body Buffer (the base64 copied once, see the Buffers column). Heap + external varies between about 1.0× and 1.35× base64 from run to run: about 17 MB of non-Buffer external memory (V8 external strings) is sometimes already counted at the baseline and sometimes only later.');
 	out();
 	if (!fsMet) {
 		out('## Missed target: filesystem mode');
 		out();
-		out(`The streamed body (streamBody in helpers/binary.ts) is read and encoded chunk by chunk, but n8n's request helper sends it with axios and, as redirects are followed by default, through follow-redirects, which keeps every chunk written to the request (to replay the body on a 307/308) until the response arrives. So the whole base64 body stays in memory: the extra grows with the file (${mb(fsRun.extra.rss)} for ${mb(fsRun.fileBytes)}${fsLarge ? `, ${mb(fsLarge.extra.rss)} for ${mb(fsLarge.fileBytes)}` : ''}).`);
-		out();
-		out(`Proposed change, in transport/index.ts (apiRequest): set \`disableFollowRedirect: true\` on requests with a raw body (POST /process_file), so that the helper uses axios with maxRedirects 0, i.e. Node's http client, which keeps nothing. The diagnostic row simulates that change (axios defaults.maxRedirects = 0 in the measured process only): ${diag ? `${mb(diag.extra.rss)} extra RSS (${times(diag.extra.rss / diag.fileBytes)} the file size), ${mb(diag.extra.js)} heap + external, mostly garbage awaiting collection` : 'not measured'}.`);
+		out(`The extra memory grows with the file (${mb(fsRun.extra.rss)} for ${mb(fsRun.fileBytes)}${fsLarge ? `, ${mb(fsLarge.extra.rss)} for ${mb(fsLarge.fileBytes)}` : ''}): the streamed body is being held somewhere between the node and the socket.`);
 		out();
 	}
 	return lines.join('\n');

@@ -101,13 +101,6 @@ async function submitAndWait({ url, count, concurrency, intervalS, perItem }) {
 	return { wallMs: performance.now() - started, nodeMs, complete, count };
 }
 
-/** The axios instance n8n-core's request helper (@n8n/backend-network) uses. */
-function axiosOfN8nCore() {
-	const coreDir = path.dirname(require.resolve('n8n-core/package.json'));
-	const network = require.resolve('@n8n/backend-network', { paths: [coreDir] });
-	return require(require.resolve('axios', { paths: [path.dirname(network)] }));
-}
-
 /** Reads VmHWM (peak resident set) from /proc, in bytes; undefined where not available. */
 function peakRss() {
 	try {
@@ -139,14 +132,8 @@ function memorySample() {
  * full GC: the input item (and, in filesystem mode, the stored file) already exist then, so
  * only what the node and n8n's request helper add while sending is measured.
  */
-async function submitLarge({ url, binaryMode, fileBytes, sampleMs, followRedirects = true }) {
+async function submitLarge({ url, binaryMode, fileBytes, sampleMs }) {
 	if (typeof global.gc !== 'function') throw new Error('run with --expose-gc');
-	if (!followRedirects) {
-		// Diagnostic only: what the request helper does when it is asked not to follow redirects
-		// (IHttpRequestOptions.disableFollowRedirect, i.e. axios maxRedirects 0 and Node's own
-		// http client instead of follow-redirects, which keeps every written body chunk).
-		axiosOfN8nCore().defaults.maxRedirects = 0;
-	}
 	let file = Buffer.concat([Buffer.from('%PDF-1.7\n'), crypto.randomBytes(fileBytes - 9)]);
 	const sha256 = crypto.createHash('sha256').update(file).digest('hex');
 	let items = [harness.binaryItem(file, 'large.pdf', 'application/pdf')];
@@ -216,7 +203,6 @@ async function submitLarge({ url, binaryMode, fileBytes, sampleMs, followRedirec
 		sha256,
 		taskId: out[0].json.task_id,
 		storedAs: out[0].binary?.data?.id ? 'file' : 'inline base64',
-		followRedirects,
 		baseline,
 		peak,
 		extra,
