@@ -18,7 +18,8 @@ export class DocumentExtraction implements INodeType {
 		icon: { light: 'file:documentExtraction.svg', dark: 'file:documentExtraction.dark.svg' },
 		group: ['transform'],
 		version: 1,
-		subtitle: '={{ $parameter["operation"] + ": " + $parameter["resource"] }}',
+		subtitle:
+			'={{ { submit: "Submit", getStatus: "Get Status", submitAndWait: "Submit and Wait", list: "List Projects", registerWebhook: "Register Webhook" }[$parameter["operation"]] }}',
 		description: 'Extract structured data from invoices, receipts and ID documents',
 		defaults: { name: 'Document Extraction' },
 		usableAsTool: true,
