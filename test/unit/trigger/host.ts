@@ -1,3 +1,4 @@
+import nock from 'nock';
 import type {
 	IDataObject,
 	IHookFunctions,
@@ -235,4 +236,26 @@ export class Host {
 	nodeData(): IDataObject {
 		return (this.stored[`node:${NODE_NAME}`] as IDataObject | undefined) ?? {};
 	}
+}
+
+/**
+ * Registers jest hooks that forbid real connections and fail a test that sent a request no
+ * interceptor matched or left an interceptor unused; `onReset` runs before each test.
+ */
+export function strictNock(onReset: () => void = () => {}): void {
+	const unmatched: string[] = [];
+	nock.emitter.on('no match', (req: { method?: string; path?: string }) => {
+		unmatched.push(`${req.method} ${req.path}`);
+	});
+	beforeAll(() => nock.disableNetConnect());
+	afterAll(() => nock.enableNetConnect());
+	beforeEach(() => {
+		nock.cleanAll();
+		unmatched.length = 0;
+		onReset();
+	});
+	afterEach(() => {
+		expect(unmatched).toEqual([]);
+		expect(nock.pendingMocks()).toEqual([]);
+	});
 }

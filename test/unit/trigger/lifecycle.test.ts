@@ -24,6 +24,7 @@ import {
 	PROJECT_ID,
 	signedDelivery,
 	TEST_URL,
+	strictNock,
 } from './host';
 
 const SECRET_PATTERN = /^whsec_[0-9a-f]{64}$/;
@@ -50,21 +51,8 @@ function expectRegistration(projectId: string, reply: IDataObject = { id: 'wh_1'
 const byId = (value: string) => ({ __rl: true, mode: 'id', value });
 const fromList = (value: string) => ({ __rl: true, mode: 'list', value });
 
-const unmatched: string[] = [];
-nock.emitter.on('no match', (req: { method?: string; path?: string }) => {
-	unmatched.push(`${req.method} ${req.path}`);
-});
-
-beforeAll(() => nock.disableNetConnect());
-afterAll(() => nock.enableNetConnect());
-beforeEach(() => {
-	nock.cleanAll();
-	unmatched.length = 0;
+strictNock(() => {
 	sleeps.length = 0;
-});
-afterEach(() => {
-	expect(unmatched).toEqual([]);
-	expect(nock.pendingMocks()).toEqual([]);
 });
 
 describe('create → checkExists → delete on one static-data object', () => {

@@ -29,6 +29,7 @@ import {
 	PRODUCTION_URL,
 	PROJECT_ID,
 	signedDelivery,
+	strictNock,
 } from './host';
 
 const SECRET = 'whsec_' + '5e'.repeat(32);
@@ -54,21 +55,8 @@ function registeredHost(parameters: IDataObject = {}): Host {
 	return host;
 }
 
-const unmatched: string[] = [];
-nock.emitter.on('no match', (req: { method?: string; path?: string }) => {
-	unmatched.push(`${req.method} ${req.path}`);
-});
-
-beforeAll(() => nock.disableNetConnect());
-afterAll(() => nock.enableNetConnect());
-beforeEach(() => {
-	nock.cleanAll();
-	unmatched.length = 0;
+strictNock(() => {
 	sleeps.length = 0;
-});
-afterEach(() => {
-	expect(unmatched).toEqual([]);
-	expect(nock.pendingMocks()).toEqual([]);
 });
 
 function itemsOf(result: { workflowData?: Array<Array<{ json: IDataObject }>> }) {
