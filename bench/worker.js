@@ -47,8 +47,11 @@ function smallPdf(index) {
 	);
 }
 
-/** Runs one workflow and times the whole execution and the Extract node inside it. */
-async function timedRun(url, parameters, items, binaryMode = 'default') {
+/**
+ * Runs one workflow and times the whole execution and the Extract node inside it; `onStart` and
+ * `onStop` run as the Extract node starts and ends.
+ */
+async function timedRun(url, parameters, items, binaryMode = 'default', { onStart, onStop } = {}) {
 	let nodeStart = 0;
 	let nodeEnd = 0;
 	const started = performance.now();
@@ -59,10 +62,14 @@ async function timedRun(url, parameters, items, binaryMode = 'default') {
 		binaryMode,
 		inputItems: items,
 		onNodeStart: (name) => {
-			if (name === 'Extract') nodeStart = performance.now();
+			if (name !== 'Extract') return;
+			onStart?.();
+			nodeStart = performance.now();
 		},
 		onNodeEnd: (name) => {
-			if (name === 'Extract') nodeEnd = performance.now();
+			if (name !== 'Extract') return;
+			nodeEnd = performance.now();
+			onStop?.();
 		},
 	});
 	const wallMs = performance.now() - started;
@@ -153,8 +160,6 @@ async function submitLarge({ url, binaryMode, fileBytes, sampleMs }) {
 	let timer;
 	let samples = 0;
 	let hwmAvailable = false;
-	let nodeStart = 0;
-	let nodeMs = 0;
 	const take = () => {
 		const s = memorySample();
 		samples++;
@@ -167,10 +172,8 @@ async function submitLarge({ url, binaryMode, fileBytes, sampleMs }) {
 		peak = { ...baseline };
 		hwmAvailable = resetPeakRss();
 		timer = setInterval(take, sampleMs);
-		nodeStart = performance.now();
 	};
 	const stop = () => {
-		nodeMs = performance.now() - nodeStart;
 		take();
 		clearInterval(timer);
 		if (hwmAvailable) {
@@ -179,20 +182,11 @@ async function submitLarge({ url, binaryMode, fileBytes, sampleMs }) {
 		}
 	};
 
-	const started = performance.now();
-	const result = await harness.runWorkflow({
-		workflow: workflow(parameters),
-		types,
-		credentials: credentials(url),
-		binaryMode,
-		inputItems: items,
-		onNodeStart: (name) => name === 'Extract' && start(),
-		onNodeEnd: (name) => name === 'Extract' && stop(),
+	const { result, wallMs, nodeMs } = await timedRun(url, parameters, items, binaryMode, {
+		onStart: start,
+		onStop: stop,
 	});
-	const wallMs = performance.now() - started;
 	items = null;
-	const error = result.errorOf('Extract');
-	if (error) throw new Error(`Extract failed: ${error.message}`);
 	const out = result.outputOf('Extract');
 	const extra = {};
 	for (const key of Object.keys(baseline)) extra[key] = peak[key] - baseline[key];

@@ -27,18 +27,23 @@ const task = (status: string, extra: IDataObject = {}) => ({
 	...extra,
 });
 
+/** The service accepts one document as TASK, then answers each status request with the next task. */
+function serviceReports(...tasks: IDataObject[]) {
+	nock(BASE_URL).post('/process_file').reply(200, { task_id: TASK });
+	for (const reply of tasks) nock(BASE_URL).get(`/task_status/${TASK}`).reply(200, reply);
+}
+
 beforeAll(() => nock.disableNetConnect());
 afterAll(() => nock.enableNetConnect());
 beforeEach(() => nock.cleanAll());
 
 describe('Submit and Wait', () => {
 	it('keeps polling through status names it does not know, then outputs the result', async () => {
-		nock(BASE_URL).post('/process_file').reply(200, { task_id: TASK });
-		nock(BASE_URL).get(`/task_status/${TASK}`).reply(200, task('queued'));
-		nock(BASE_URL).get(`/task_status/${TASK}`).reply(200, task('ocr_in_progress'));
-		nock(BASE_URL)
-			.get(`/task_status/${TASK}`)
-			.reply(200, task('complete', { result: { invoice_number: 'INV-1', total: 12.5 } }));
+		serviceReports(
+			task('queued'),
+			task('ocr_in_progress'),
+			task('complete', { result: { invoice_number: 'INV-1', total: 12.5 } }),
+		);
 		const items = [binaryItem('pdf')];
 		const out = await submitAndWait.call(
 			createContext({ params: params({}, 'result'), items }),
@@ -52,20 +57,14 @@ describe('Submit and Wait', () => {
 	});
 
 	it('outputs the full task when asked', async () => {
-		nock(BASE_URL).post('/process_file').reply(200, { task_id: TASK });
-		nock(BASE_URL)
-			.get(`/task_status/${TASK}`)
-			.reply(200, task('complete', { result: { a: 1 } }));
+		serviceReports(task('complete', { result: { a: 1 } }));
 		const items = [binaryItem('pdf')];
 		const out = await submitAndWait.call(createContext({ params: params(), items }), items);
 		expect(out[0].json).toMatchObject({ task_id: TASK, status: 'complete', result: { a: 1 } });
 	});
 
 	it('fails the item with the service error text when the task fails', async () => {
-		nock(BASE_URL).post('/process_file').reply(200, { task_id: TASK });
-		nock(BASE_URL)
-			.get(`/task_status/${TASK}`)
-			.reply(200, task('failed', { error: 'Unreadable scan on page 1' }));
+		serviceReports(task('failed', { error: 'Unreadable scan on page 1' }));
 		const items = [binaryItem('pdf')];
 		const error = await failureOf(
 			submitAndWait.call(createContext({ params: params(), items }), items),
@@ -75,10 +74,7 @@ describe('Submit and Wait', () => {
 	});
 
 	it('does not repeat "Extraction failed" when the service text already starts with it', async () => {
-		nock(BASE_URL).post('/process_file').reply(200, { task_id: TASK });
-		nock(BASE_URL)
-			.get(`/task_status/${TASK}`)
-			.reply(200, task('failed', { error: 'Extraction failed: the document could not be read' }));
+		serviceReports(task('failed', { error: 'Extraction failed: the document could not be read' }));
 		const items = [binaryItem('pdf')];
 		const error = await failureOf(
 			submitAndWait.call(createContext({ params: params(), items }), items),
@@ -87,10 +83,7 @@ describe('Submit and Wait', () => {
 	});
 
 	it('makes a failed task an error item with its task_id under continueOnFail', async () => {
-		nock(BASE_URL).post('/process_file').reply(200, { task_id: TASK });
-		nock(BASE_URL)
-			.get(`/task_status/${TASK}`)
-			.reply(200, task('failed', { error: 'Unreadable scan' }));
+		serviceReports(task('failed', { error: 'Unreadable scan' }));
 		const items = [binaryItem('pdf')];
 		const out = await submitAndWait.call(
 			createContext({ params: params(), items, continueOnFail: true }),
@@ -101,10 +94,7 @@ describe('Submit and Wait', () => {
 	});
 
 	it('outputs a failed task as a normal item when "Output Failed Tasks as Items" is on', async () => {
-		nock(BASE_URL).post('/process_file').reply(200, { task_id: TASK });
-		nock(BASE_URL)
-			.get(`/task_status/${TASK}`)
-			.reply(200, task('failed', { error: 'Unreadable scan' }));
+		serviceReports(task('failed', { error: 'Unreadable scan' }));
 		const items = [binaryItem('pdf')];
 		const out = await submitAndWait.call(
 			createContext({ params: params({ outputFailedAsItems: true }, 'result'), items }),

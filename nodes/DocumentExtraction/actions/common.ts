@@ -77,6 +77,18 @@ export const maxConcurrencyOption: INodeProperties = {
 		'The largest number of requests this node has open at the same time, across all items',
 };
 
+/** The "Options" collection of an operation; keep `options` sorted by display name. */
+export function optionsCollection(options: INodeProperties[]): INodeProperties {
+	return {
+		displayName: 'Options',
+		name: 'options',
+		type: 'collection',
+		placeholder: 'Add Option',
+		default: {},
+		options,
+	};
+}
+
 /** The output options of an operation, read for one item. */
 export function getOptions(this: IExecuteFunctions, itemIndex: number): IDataObject {
 	return this.getNodeParameter('options', itemIndex, {}) as IDataObject;

@@ -10,6 +10,7 @@ import { isUuid, RequestLimiter } from '../../helpers/utils';
 import { apiRequest } from '../../transport';
 import {
 	getOptions,
+	optionsCollection,
 	includeInputBinaryOption,
 	maxConcurrencyOption,
 	outputField,
@@ -29,14 +30,7 @@ const properties: INodeProperties[] = [
 		description: 'The task_id returned when the document was submitted',
 	},
 	outputField,
-	{
-		displayName: 'Options',
-		name: 'options',
-		type: 'collection',
-		placeholder: 'Add Option',
-		default: {},
-		options: [includeInputBinaryOption, maxConcurrencyOption],
-	},
+	optionsCollection([includeInputBinaryOption, maxConcurrencyOption]),
 ];
 
 const displayOptions = { show: { resource: ['document'], operation: ['getStatus'] } };

@@ -18,6 +18,7 @@ import {
 	binaryPropertyField,
 	documentTypeField,
 	getOptions,
+	optionsCollection,
 	includeInputBinaryOption,
 	maxConcurrencyOption,
 	maxPagesOption,
@@ -30,14 +31,7 @@ const properties: INodeProperties[] = [
 	binaryPropertyField,
 	projectLocator,
 	documentTypeField,
-	{
-		displayName: 'Options',
-		name: 'options',
-		type: 'collection',
-		placeholder: 'Add Option',
-		default: {},
-		options: [includeInputBinaryOption, maxConcurrencyOption, maxPagesOption],
-	},
+	optionsCollection([includeInputBinaryOption, maxConcurrencyOption, maxPagesOption]),
 ];
 
 const displayOptions = { show: { resource: ['document'], operation: ['submit'] } };
@@ -50,7 +44,7 @@ export interface Submission {
 }
 
 /** Reads the item's document and submission fields and sends POST /process_file. */
-export async function submitItem(
+async function submitItem(
 	this: IExecuteFunctions,
 	itemIndex: number,
 	limiter: RequestLimiter,
@@ -126,9 +120,19 @@ export function concurrencyOf(this: IExecuteFunctions): number {
 	);
 }
 
-export async function execute(
+/**
+ * Runs `worker` for every item, all side by side, with one request limiter for the run. The
+ * worker calls `submit` when it is ready to send its document; submitted task ids are kept so
+ * that a failure that stops the run names the tasks the other items had already created.
+ */
+export async function processSubmissions(
 	this: IExecuteFunctions,
 	items: INodeExecutionData[],
+	worker: (
+		itemIndex: number,
+		submit: () => Promise<Submission>,
+		limiter: RequestLimiter,
+	) => Promise<INodeExecutionData>,
 ): Promise<INodeExecutionData[]> {
 	const limiter = new RequestLimiter(concurrencyOf.call(this));
 	const submitted = new Map<number, string>();
@@ -136,17 +140,32 @@ export async function execute(
 		this,
 		items,
 		items.length,
-		async (itemIndex) => {
-			const { taskId, fields } = await submitItem.call(this, itemIndex, limiter);
-			submitted.set(itemIndex, taskId);
-			const includeBinary = getOptions.call(this, itemIndex).includeInputBinary !== false;
-			return withInputBinary(
-				items[itemIndex],
-				{ task_id: taskId, project: fields.project, document_type: fields.document_type },
-				includeBinary,
+		async (itemIndex) =>
+			await worker(
 				itemIndex,
-			);
-		},
+				async () => {
+					const submission = await submitItem.call(this, itemIndex, limiter);
+					submitted.set(itemIndex, submission.taskId);
+					return submission;
+				},
+				limiter,
+			),
 		submitted,
 	);
+}
+
+export async function execute(
+	this: IExecuteFunctions,
+	items: INodeExecutionData[],
+): Promise<INodeExecutionData[]> {
+	return await processSubmissions.call(this, items, async (itemIndex, submit) => {
+		const { taskId, fields } = await submit();
+		const includeBinary = getOptions.call(this, itemIndex).includeInputBinary !== false;
+		return withInputBinary(
+			items[itemIndex],
+			{ task_id: taskId, project: fields.project, document_type: fields.document_type },
+			includeBinary,
+			itemIndex,
+		);
+	});
 }

@@ -12,16 +12,16 @@ import {
 	binaryPropertyField,
 	documentTypeField,
 	getOptions,
+	optionsCollection,
 	includeInputBinaryOption,
 	maxConcurrencyOption,
 	maxPagesOption,
 	outputField,
 	positiveNumberOption,
-	processItems,
 	withInputBinary,
 } from '../common';
 import { fetchTask, shapeTask } from './getStatus.operation';
-import { concurrencyOf, submitItem } from './submit.operation';
+import { processSubmissions } from './submit.operation';
 
 export const DEFAULT_POLL_INTERVAL_S = 2;
 export const MIN_POLL_INTERVAL_S = 1;
@@ -32,43 +32,36 @@ const properties: INodeProperties[] = [
 	projectLocator,
 	documentTypeField,
 	outputField,
-	{
-		displayName: 'Options',
-		name: 'options',
-		type: 'collection',
-		placeholder: 'Add Option',
-		default: {},
-		options: [
-			includeInputBinaryOption,
-			maxConcurrencyOption,
-			{
-				displayName: 'Max Wait (Seconds)',
-				name: 'maxWait',
-				type: 'number',
-				typeOptions: { minValue: 1 },
-				default: DEFAULT_MAX_WAIT_S,
-				description:
-					'How long to wait for a result. A task still running then is output with its task_id, its last status and timedOut: true, so Get Status can pick it up later.',
-			},
-			maxPagesOption,
-			{
-				displayName: 'Output Failed Tasks as Items',
-				name: 'outputFailedAsItems',
-				type: 'boolean',
-				default: false,
-				description:
-					'Whether a task that ends with status failed is output as a normal item (with its error text) instead of failing the item',
-			},
-			{
-				displayName: 'Poll Interval (Seconds)',
-				name: 'pollInterval',
-				type: 'number',
-				typeOptions: { minValue: MIN_POLL_INTERVAL_S },
-				default: DEFAULT_POLL_INTERVAL_S,
-				description: 'How often to ask for the task status. The service recommends 2 seconds.',
-			},
-		],
-	},
+	optionsCollection([
+		includeInputBinaryOption,
+		maxConcurrencyOption,
+		{
+			displayName: 'Max Wait (Seconds)',
+			name: 'maxWait',
+			type: 'number',
+			typeOptions: { minValue: 1 },
+			default: DEFAULT_MAX_WAIT_S,
+			description:
+				'How long to wait for a result. A task still running then is output with its task_id, its last status and timedOut: true, so Get Status can pick it up later.',
+		},
+		maxPagesOption,
+		{
+			displayName: 'Output Failed Tasks as Items',
+			name: 'outputFailedAsItems',
+			type: 'boolean',
+			default: false,
+			description:
+				'Whether a task that ends with status failed is output as a normal item (with its error text) instead of failing the item',
+		},
+		{
+			displayName: 'Poll Interval (Seconds)',
+			name: 'pollInterval',
+			type: 'number',
+			typeOptions: { minValue: MIN_POLL_INTERVAL_S },
+			default: DEFAULT_POLL_INTERVAL_S,
+			description: 'How often to ask for the task status. The service recommends 2 seconds.',
+		},
+	]),
 ];
 
 const displayOptions = { show: { resource: ['document'], operation: ['submitAndWait'] } };
@@ -106,70 +99,61 @@ export async function execute(
 	this: IExecuteFunctions,
 	items: INodeExecutionData[],
 ): Promise<INodeExecutionData[]> {
-	const limiter = new RequestLimiter(concurrencyOf.call(this));
-	const submitted = new Map<number, string>();
-	return await processItems.call(
-		this,
-		items,
-		items.length,
-		async (itemIndex) => {
-			const options = getOptions.call(this, itemIndex);
-			const intervalS = positiveNumberOption.call(
-				this,
-				options,
-				'pollInterval',
-				'Poll Interval',
-				DEFAULT_POLL_INTERVAL_S,
-				itemIndex,
-				MIN_POLL_INTERVAL_S,
-			);
-			const maxWaitS = positiveNumberOption.call(
-				this,
-				options,
-				'maxWait',
-				'Max Wait',
-				DEFAULT_MAX_WAIT_S,
-				itemIndex,
-			);
-			const output = this.getNodeParameter('output', itemIndex, 'result') as string;
-			const includeBinary = options.includeInputBinary !== false;
+	return await processSubmissions.call(this, items, async (itemIndex, submit, limiter) => {
+		const options = getOptions.call(this, itemIndex);
+		const intervalS = positiveNumberOption.call(
+			this,
+			options,
+			'pollInterval',
+			'Poll Interval',
+			DEFAULT_POLL_INTERVAL_S,
+			itemIndex,
+			MIN_POLL_INTERVAL_S,
+		);
+		const maxWaitS = positiveNumberOption.call(
+			this,
+			options,
+			'maxWait',
+			'Max Wait',
+			DEFAULT_MAX_WAIT_S,
+			itemIndex,
+		);
+		const output = this.getNodeParameter('output', itemIndex, 'result') as string;
+		const includeBinary = options.includeInputBinary !== false;
 
-			const { taskId } = await submitItem.call(this, itemIndex, limiter);
-			submitted.set(itemIndex, taskId);
-			const { task, timedOut, waitedMs } = await waitForTask.call(
-				this,
-				taskId,
-				itemIndex,
-				limiter,
-				intervalS * 1000,
-				maxWaitS * 1000,
-			);
+		const { taskId } = await submit();
+		const { task, timedOut, waitedMs } = await waitForTask.call(
+			this,
+			taskId,
+			itemIndex,
+			limiter,
+			intervalS * 1000,
+			maxWaitS * 1000,
+		);
 
-			let json: IDataObject;
-			if (timedOut) {
-				json = {
-					task_id: taskId,
-					status: task.status ?? null,
-					timedOut: true,
-					waitedSeconds: Math.round(waitedMs / 1000),
-					message: `The task was still running after ${maxWaitS} s. Fetch its result later with Get Status and this task_id.`,
-				};
-			} else if (task.status === 'failed' && options.outputFailedAsItems !== true) {
-				const reason =
-					typeof task.error === 'string' && task.error ? task.error : 'no error text was given';
-				// The service's own text may already say so; the message says it once.
-				const message = /^extraction failed\b/i.test(reason)
-					? reason
-					: `Extraction failed: ${reason}`;
-				throw new NodeOperationError(this.getNode(), message, {
-					itemIndex,
-					description: `Task ${taskId} ended with status failed. Check the document, or turn on "Output Failed Tasks as Items" to pass failed tasks on as items.`,
-				});
-			} else {
-				json = shapeTask(task, output);
-			}
-			return withInputBinary(items[itemIndex], json, includeBinary, itemIndex);
-		},
-		submitted,
-	);
+		let json: IDataObject;
+		if (timedOut) {
+			json = {
+				task_id: taskId,
+				status: task.status ?? null,
+				timedOut: true,
+				waitedSeconds: Math.round(waitedMs / 1000),
+				message: `The task was still running after ${maxWaitS} s. Fetch its result later with Get Status and this task_id.`,
+			};
+		} else if (task.status === 'failed' && options.outputFailedAsItems !== true) {
+			const reason =
+				typeof task.error === 'string' && task.error ? task.error : 'no error text was given';
+			// The service's own text may already say so; the message says it once.
+			const message = /^extraction failed\b/i.test(reason)
+				? reason
+				: `Extraction failed: ${reason}`;
+			throw new NodeOperationError(this.getNode(), message, {
+				itemIndex,
+				description: `Task ${taskId} ended with status failed. Check the document, or turn on "Output Failed Tasks as Items" to pass failed tasks on as items.`,
+			});
+		} else {
+			json = shapeTask(task, output);
+		}
+		return withInputBinary(items[itemIndex], json, includeBinary, itemIndex);
+	});
 }
