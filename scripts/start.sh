@@ -44,7 +44,8 @@ if [ ! -d node_modules ]; then
 		npm install --no-audit --no-fund --no-save
 	}
 fi
-RUNTIME="$(bash scripts/ensure-runtime.sh)" || die "runtime installation failed"
+# the installer says in one line what failed and what to do
+RUNTIME="$(bash scripts/ensure-runtime.sh)" || exit 1
 eval "$RUNTIME"
 log "building the package"
 npm run build --silent

@@ -15,7 +15,8 @@ if [ ! -d node_modules ]; then
 		npm install --no-audit --no-fund --no-save
 	}
 fi
-RUNTIME="$(bash scripts/ensure-runtime.sh)"
+# the installer says in one line what failed and what to do
+RUNTIME="$(bash scripts/ensure-runtime.sh)" || exit 1
 eval "$RUNTIME"
 echo "[e2e] building the package" >&2
 npm run build --silent >&2
