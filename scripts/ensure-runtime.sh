@@ -28,22 +28,8 @@ fail() {
 	exit 1
 }
 
-# npm hands its configuration to the scripts it runs as npm_config_* variables. Inherited by the
-# nested installs below, the project's `ignore-scripts=true` would skip the install script that
-# brings Node's binary (and `local_prefix`, `prefix`, `nodedir` would point them elsewhere).
-# Nested npm calls therefore keep only the settings that say where packages come from.
-NPM_KEEP=' npm_config_registry npm_config_cache npm_config_userconfig npm_config_globalconfig npm_config_cafile npm_config_ca npm_config_proxy npm_config_https_proxy npm_config_noproxy npm_config_strict_ssl '
-clean_npm() {
-	local unset_args=() name
-	while IFS='=' read -r name _; do
-		case "$name" in
-		npm_* | NPM_CONFIG_* | INIT_CWD)
-			[[ "$NPM_KEEP" == *" $name "* ]] || unset_args+=(-u "$name")
-			;;
-		esac
-	done < <(env)
-	env "${unset_args[@]}" npm "$@"
-}
+# shellcheck source=scripts/lib/clean-npm.sh
+source "$(dirname "${BASH_SOURCE[0]}")/lib/clean-npm.sh"
 
 # Turns a failed npm call's log into one line that names the cause and the fix.
 explain_npm_failure() {
