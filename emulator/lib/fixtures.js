@@ -17,6 +17,12 @@ const DEFAULT_PROJECTS = Object.freeze([
 		name: 'Identity',
 		document_types: Object.freeze(['id_card', 'passport']),
 	}),
+	// a name as users write them: a space, an accent and punctuation
+	Object.freeze({
+		project_id: 'c7e2d1f0-4b3a-4e5d-9f8a-1b2c3d4e5f60',
+		name: 'Invoices EU – Zürich (2025)',
+		document_types: Object.freeze(['invoice']),
+	}),
 ]);
 
 const VENDORS = ['Acme Supplies GmbH', 'Northwind Traders', 'Globex Office Ltd', 'Initech Services', 'Umbrella Logistics'];

@@ -433,9 +433,14 @@ describe('GET /projects', () => {
 			projects: [
 				{ project_id: INVOICES_ID, name: 'Invoices', document_types: ['invoice', 'receipt'] },
 				{ project_id: IDENTITY_ID, name: 'Identity', document_types: ['id_card', 'passport'] },
+				{
+					project_id: 'c7e2d1f0-4b3a-4e5d-9f8a-1b2c3d4e5f60',
+					name: 'Invoices EU – Zürich (2025)',
+					document_types: ['invoice'],
+				},
 			],
 		});
-		expect(DEFAULT_PROJECTS).toHaveLength(2);
+		expect(DEFAULT_PROJECTS).toHaveLength(3);
 	});
 });
 
