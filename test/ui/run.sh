@@ -1,0 +1,98 @@
+#!/usr/bin/env bash
+# npm run test:ui: the package in n8n's editor, in a real browser. Starts `npm start` (n8n with
+# the package installed as a community package, the emulator, the imported credential and example
+# workflows) in its own process group on free ports, runs test/ui/editor.js in Debian's Chromium
+# against it as the printed owner, then stops everything with Ctrl-C (SIGINT to the group), on
+# failure too. The last line is "N passed, N failed"; the exit status is non-zero on any failure.
+#
+#   UI_CHROMIUM (/usr/bin/chromium)      the browser; installed with apt-get when missing (as root)
+#   UI_SCREENSHOTS_DIR (test/ui/out)     screenshots of the key steps and of failures
+#   UI_START_TIMEOUT (900)               seconds to wait for npm start (a cold runtime included)
+#   UI_WAIT_MS (60000)                   how long a step waits for something to appear
+#   EMULATOR_PROCESSING_MS (500)         the emulator's processing time per document
+set -euo pipefail
+
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
+cd "$ROOT"
+CHROMIUM="${UI_CHROMIUM:-/usr/bin/chromium}"
+SHOTS="${UI_SCREENSHOTS_DIR:-$ROOT/test/ui/out}"
+TIMEOUT="${UI_START_TIMEOUT:-900}"
+WORK="$(mktemp -d /tmp/docex-ui.XXXXXX)"
+LOG_PREFIX=ui
+# shellcheck source=../start/npm-start.sh
+source "$ROOT/test/start/npm-start.sh"
+export EMULATOR_PROCESSING_MS="${EMULATOR_PROCESSING_MS:-500}"
+
+PASSED=0
+FAILED=0
+STARTED=$(date +%s)
+finish() {
+	local rc=$? pids
+	trap - EXIT INT TERM
+	# the browser exits with the test; a profile-specific match finds any it left behind
+	pids="$(pgrep -f -- "$WORK/profile" || true)"
+	[ -z "$pids" ] || { log "stopping the browser it left running"; kill -KILL $pids 2>/dev/null || true; }
+	if group_alive; then
+		npm_start_stop || { FAILED=$((FAILED + 1)); npm_start_kill; }
+	fi
+	[ "$rc" -eq 0 ] || [ "$FAILED" -gt 0 ] || FAILED=1
+	if [ "$FAILED" -gt 0 ]; then
+		if [ -z "${EDITOR_URL:-}" ] && [ -s "$START_LOG" ]; then
+			log "npm start's output:"
+			tail -40 "$START_LOG" >&2 || true
+		fi
+		mkdir -p "$SHOTS"
+		for f in "$START_LOG" "$WORK/local/n8n.log" "$WORK/local/emulator.log"; do
+			[ ! -f "$f" ] || cp "$f" "$SHOTS/"
+		done
+		log "screenshots and logs: $SHOTS"
+	fi
+	rm -rf "$WORK"
+	log "took $(($(date +%s) - STARTED)) s"
+	echo "$PASSED passed, $FAILED failed"
+	[ "$FAILED" -eq 0 ] || exit 1
+	exit "$rc"
+}
+trap finish EXIT
+trap 'exit 130' INT
+trap 'exit 143' TERM
+
+# Debian's Chromium; nothing is downloaded from elsewhere
+if [ ! -x "$CHROMIUM" ]; then
+	if [ "$CHROMIUM" != /usr/bin/chromium ]; then
+		log "error: UI_CHROMIUM=$CHROMIUM is not an executable browser"
+		exit 1
+	fi
+	if [ "$(id -u)" -ne 0 ] || ! command -v apt-get >/dev/null; then
+		log "error: /usr/bin/chromium is missing and cannot be installed here (needs root and apt-get): run 'apt-get install chromium'"
+		exit 1
+	fi
+	log "installing Debian's chromium (apt-get update; apt-get install -y chromium)"
+	if ! { apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y chromium; } >"$WORK/apt.log" 2>&1 ||
+		[ ! -x "$CHROMIUM" ]; then
+		tail -5 "$WORK/apt.log" >&2 || true
+		log "error: could not install chromium with apt-get (is a Debian package mirror reachable?)"
+		exit 1
+	fi
+fi
+log "browser: $("$CHROMIUM" --version 2>/dev/null | head -1)"
+
+npm_start_begin "$TIMEOUT"
+
+set +e
+UI_EDITOR_URL="$EDITOR_URL" UI_EMAIL="$LOGIN_EMAIL" UI_PASSWORD="$LOGIN_PASSWORD" UI_CHROMIUM="$CHROMIUM" \
+	UI_PROFILE_DIR="$WORK/profile" UI_SUMMARY_FILE="$WORK/summary.json" UI_SCREENSHOTS_DIR="$SHOTS" \
+	node test/ui/editor.js
+status=$?
+set -e
+if [ -s "$WORK/summary.json" ]; then
+	read -r PASSED FAILED < <(node -e 'const s=require(process.argv[1]);console.log(s.passed,s.failed)' "$WORK/summary.json")
+else
+	FAILED=1
+fi
+[ "$status" -eq 0 ] || [ "$FAILED" -gt 0 ] || FAILED=1
+
+npm_start_stop || { FAILED=$((FAILED + 1)); npm_start_kill; }
+for port in "$N8N_PORT" "$EMULATOR_PORT"; do
+	if listening "$port"; then log "error: port $port still answers after Ctrl-C"; FAILED=$((FAILED + 1)); fi
+done
