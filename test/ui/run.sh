@@ -5,7 +5,8 @@
 # against it as the printed owner, then stops everything with Ctrl-C (SIGINT to the group), on
 # failure too. The last line is "N passed, N failed"; the exit status is non-zero on any failure.
 #
-#   UI_CHROMIUM (/usr/bin/chromium)      the browser; installed with apt-get when missing (as root)
+#   UI_CHROMIUM (/usr/bin/chromium)      the browser; Debian's chromium is installed with apt-get
+#                                        when missing (test/ui/ensure-chromium.sh)
 #   UI_SCREENSHOTS_DIR (test/ui/out)     screenshots of the key steps and of failures
 #   UI_START_TIMEOUT (900)               seconds to wait for npm start (a cold runtime included)
 #   UI_WAIT_MS (60000)                   how long a step waits for something to appear
@@ -41,11 +42,13 @@ finish() {
 			log "npm start's output:"
 			tail -40 "$START_LOG" >&2 || true
 		fi
-		mkdir -p "$SHOTS"
-		for f in "$START_LOG" "$WORK/local/n8n.log" "$WORK/local/emulator.log"; do
-			[ ! -f "$f" ] || cp "$f" "$SHOTS/"
-		done
-		log "screenshots and logs: $SHOTS"
+		if [ -s "$START_LOG" ]; then
+			mkdir -p "$SHOTS"
+			for f in "$START_LOG" "$WORK/local/n8n.log" "$WORK/local/emulator.log"; do
+				[ ! -f "$f" ] || cp "$f" "$SHOTS/"
+			done
+			log "screenshots and logs: $SHOTS"
+		fi
 	fi
 	rm -rf "$WORK"
 	log "took $(($(date +%s) - STARTED)) s"
@@ -57,25 +60,7 @@ trap finish EXIT
 trap 'exit 130' INT
 trap 'exit 143' TERM
 
-# Debian's Chromium; nothing is downloaded from elsewhere
-if [ ! -x "$CHROMIUM" ]; then
-	if [ "$CHROMIUM" != /usr/bin/chromium ]; then
-		log "error: UI_CHROMIUM=$CHROMIUM is not an executable browser"
-		exit 1
-	fi
-	if [ "$(id -u)" -ne 0 ] || ! command -v apt-get >/dev/null; then
-		log "error: /usr/bin/chromium is missing and cannot be installed here (needs root and apt-get): run 'apt-get install chromium'"
-		exit 1
-	fi
-	log "installing Debian's chromium (apt-get update; apt-get install -y chromium)"
-	if ! { apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y chromium; } >"$WORK/apt.log" 2>&1 ||
-		[ ! -x "$CHROMIUM" ]; then
-		tail -5 "$WORK/apt.log" >&2 || true
-		log "error: could not install chromium with apt-get (is a Debian package mirror reachable?)"
-		exit 1
-	fi
-fi
-log "browser: $("$CHROMIUM" --version 2>/dev/null | head -1)"
+bash test/ui/ensure-chromium.sh
 
 npm_start_begin "$TIMEOUT"
 
