@@ -11,6 +11,7 @@
 #   UI_START_TIMEOUT (900)               seconds to wait for npm start (a cold runtime included)
 #   UI_WAIT_MS (60000)                   how long a step waits for something to appear
 #   EMULATOR_PROCESSING_MS (500)         the emulator's processing time per document
+#   UI_UPDATE_DOCS=1                     after a passing run, copy the README's screenshots to docs/
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
@@ -81,3 +82,8 @@ npm_start_stop || { FAILED=$((FAILED + 1)); npm_start_kill; }
 for port in "$N8N_PORT" "$EMULATOR_PORT"; do
 	if listening "$port"; then log "error: port $port still answers after Ctrl-C"; FAILED=$((FAILED + 1)); fi
 done
+
+if [ "${UI_UPDATE_DOCS:-}" = 1 ] && [ "$FAILED" -eq 0 ]; then
+	for name in node-panel project-list submit-and-wait-fields output; do cp "$SHOTS/$name.png" docs/; done
+	log "updated the README's screenshots in docs/"
+fi
