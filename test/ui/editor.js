@@ -150,8 +150,10 @@ async function scenario(title, steps) {
 			console.log(`  ok    ${label} (${seconds} s)`);
 		} catch (error) {
 			blocked = `"${name}" failed`;
-			results.push({ label, ok: false, error: error.message });
-			console.log(`  FAIL  ${label}\n        ${error.message.split('\n').join('\n        ')}`);
+			// eslint-disable-next-line no-control-regex
+			const message = error.message.replace(/\x1b\[[0-9;]*m/g, '').trim();
+			results.push({ label, ok: false, error: message });
+			console.log(`  FAIL  ${label}\n        ${message.split('\n').join('\n        ')}`);
 			const page = current.page;
 			if (page && !page.isClosed()) {
 				const safe = label.replace(/[^a-z0-9]+/gi, '-').toLowerCase();

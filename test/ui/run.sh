@@ -62,6 +62,7 @@ trap 'exit 130' INT
 trap 'exit 143' TERM
 
 bash test/ui/ensure-chromium.sh
+rm -f "$SHOTS"/*.log
 
 npm_start_begin "$TIMEOUT"
 
