@@ -96,17 +96,16 @@ async function visible(locator, what, timeout = WAIT) {
 	return locator.first();
 }
 
-/** The node icon inside `locator` has rendered: an <img> that loaded, or a drawn <svg>. */
-async function iconRendered(locator, what) {
-	await until(`${what}: the node icon renders`, () =>
-		locator.first().evaluate((root) => {
-			const img = root.tagName === 'IMG' ? root : root.querySelector('img');
-			if (img) return img.complete && img.naturalWidth > 0 ? img.src : false;
-			const svg = root.tagName === 'svg' ? root : root.querySelector('svg');
-			if (!svg) return false;
-			const box = svg.getBoundingClientRect();
-			return box.width > 0 && box.height > 0 && svg.childElementCount > 0 ? 'svg' : false;
-		}),
+/**
+ * The package's node icon inside `scope` has loaded: an <img> served from the package's icon
+ * path (n8n shows something else when the file is missing) whose image decoded (naturalWidth > 0).
+ */
+async function iconRendered(scope, what) {
+	const icon = scope.locator('img[src*="/icons/n8n-nodes-document-extraction/"]:visible').first();
+	await untilValue(
+		`${what}: the node icon loads`,
+		() => icon.evaluate((img) => ({ src: img.getAttribute('src'), complete: img.complete, naturalWidth: img.naturalWidth })),
+		(img) => img.complete && img.naturalWidth > 0,
 	);
 }
 
@@ -249,7 +248,7 @@ async function run(context) {
 			async () => {
 				page = await freshPage(context);
 				item = await searchNodes(page, 'extract');
-				await iconRendered(item.locator('img:visible, svg:visible'), 'the result "Document Extraction"');
+				await iconRendered(item, 'the result "Document Extraction"');
 				await until('the result describes the node', async () =>
 					/Document Extraction Service/.test(await item.first().innerText()),
 				);
@@ -278,7 +277,7 @@ async function run(context) {
 			async () => {
 				const ndv = await pickAction(page, 'Submit a document and wait for the result');
 				await untilValue('the title reads "Submit a document and wait for the result"', () => ndvTitle(page), (t) => t === 'Submit a document and wait for the result');
-				await iconRendered(ndv.locator('img'), 'the node settings header');
+				await iconRendered(ndv, 'the node settings header');
 				await untilValue('Operation shows "Submit and Wait"', () => inputValue(ndv.getByTestId('parameter-input-operation')), (v) => v === 'Submit and Wait');
 				await untilValue(`the credential "${CREDENTIAL}" is preselected`, () => inputValue(ndv.getByTestId('node-credentials-select')), (v) => v === CREDENTIAL);
 				for (const [testId, label] of [
@@ -292,7 +291,7 @@ async function run(context) {
 				}
 				await untilValue('"Input Binary Field" defaults to "data"', () => inputValue(ndv.getByTestId('parameter-input-binaryPropertyName')), (v) => v === 'data');
 				const canvasNode = page.getByTestId('canvas-node').filter({ hasText: 'Submit a document and wait' });
-				await iconRendered(canvasNode.locator('img, svg'), 'the node on the canvas');
+				await iconRendered(canvasNode, 'the node on the canvas');
 			},
 		],
 		[
@@ -340,7 +339,7 @@ async function run(context) {
 				const nodes = page.getByTestId('canvas-node');
 				await until(`the canvas shows its ${EXAMPLE.nodes.length} nodes`, async () => (await nodes.count()) === EXAMPLE.nodes.length);
 				const node = nodes.filter({ hasText: submitNode.name });
-				await iconRendered(node.locator('img, svg'), `the canvas node "${submitNode.name}"`);
+				await iconRendered(node, `the canvas node "${submitNode.name}"`);
 
 				await (await visible(page.getByTestId('execute-workflow-button'), 'the "Execute workflow" button')).click();
 				await until(
@@ -386,7 +385,7 @@ async function run(context) {
 				await openNodeDetails(page, result);
 				const ndv = await pickAction(page, 'On new Document Extraction event');
 				await untilValue('the title reads "Document Extraction Trigger"', () => ndvTitle(page), (t) => t === 'Document Extraction Trigger');
-				await iconRendered(ndv.locator('img'), 'the trigger settings header');
+				await iconRendered(ndv, 'the trigger settings header');
 				await untilValue(`the credential "${CREDENTIAL}" is preselected`, () => inputValue(ndv.getByTestId('node-credentials-select')), (v) => v === CREDENTIAL);
 				await visible(ndv.getByText('Webhook URLs'), 'the Webhook URLs section');
 				await visible(ndv.getByTestId('resource-locator-project'), 'the field "Project"');
