@@ -40,7 +40,9 @@ const CHROMIUM_ARGS = [
 	'--disable-sync',
 ];
 
-const EXAMPLE = JSON.parse(fs.readFileSync(path.join(ROOT, 'examples/submit-and-wait.json'), 'utf8'));
+const EXAMPLE = JSON.parse(
+	fs.readFileSync(path.join(ROOT, 'examples/submit-and-wait.json'), 'utf8'),
+);
 const PROJECTS = ['Invoices', 'Identity', 'Invoices EU – Zürich (2025)'];
 const CREDENTIAL = 'Document Extraction (local emulator)';
 
@@ -79,7 +81,9 @@ async function untilValue(what, read, accept, timeout = WAIT) {
 		},
 		timeout,
 	).catch((error) => {
-		throw new Error(`${error.message.replace(/ \(last seen: .*\)$/s, '')} (on screen: ${JSON.stringify(seen)})`);
+		throw new Error(
+			`${error.message.replace(/ \(last seen: .*\)$/s, '')} (on screen: ${JSON.stringify(seen)})`,
+		);
 	});
 	return seen;
 }
@@ -104,7 +108,12 @@ async function iconRendered(scope, what) {
 	const icon = scope.locator('img[src*="/icons/n8n-nodes-document-extraction/"]:visible').first();
 	await untilValue(
 		`${what}: the node icon loads`,
-		() => icon.evaluate((img) => ({ src: img.getAttribute('src'), complete: img.complete, naturalWidth: img.naturalWidth })),
+		() =>
+			icon.evaluate((img) => ({
+				src: img.getAttribute('src'),
+				complete: img.complete,
+				naturalWidth: img.naturalWidth,
+			})),
 		(img) => img.complete && img.naturalWidth > 0,
 	);
 }
@@ -176,12 +185,21 @@ async function freshPage(context) {
 /** Opens the nodes panel on an empty workflow and searches as a user types. */
 async function searchNodes(page, text) {
 	await page.goto(`${BASE}/workflow/new`);
-	await (await visible(page.getByTestId('node-creator-plus-button'), 'the "+" (open nodes panel) button')).click();
-	const search = await visible(page.getByTestId('node-creator-search-bar'), 'the nodes panel search box');
+	await (
+		await visible(page.getByTestId('node-creator-plus-button'), 'the "+" (open nodes panel) button')
+	).click();
+	const search = await visible(
+		page.getByTestId('node-creator-search-bar'),
+		'the nodes panel search box',
+	);
 	await search.fill(text);
 	const item = page
 		.getByTestId('item-iterator-item')
-		.filter({ has: page.getByTestId('node-creator-item-name').getByText('Document Extraction', { exact: true }) });
+		.filter({
+			has: page
+				.getByTestId('node-creator-item-name')
+				.getByText('Document Extraction', { exact: true }),
+		});
 	await visible(item, `"Document Extraction" among the results for "${text}"`);
 	return item;
 }
@@ -192,21 +210,31 @@ async function openNodeDetails(page, item) {
 }
 
 async function pickAction(page, action) {
-	await (await visible(page.getByTestId('node-creator-item-name').getByText(action, { exact: true }), `the "${action}" entry`)).click();
+	await (
+		await visible(
+			page.getByTestId('node-creator-item-name').getByText(action, { exact: true }),
+			`the "${action}" entry`,
+		)
+	).click();
 	return visible(page.getByTestId('ndv'), `the node's settings (NDV) after picking "${action}"`);
 }
 
 async function main() {
-	if (!EMAIL || !PASSWORD) fail('UI_EMAIL and UI_PASSWORD are required (the login npm start prints)');
+	if (!EMAIL || !PASSWORD)
+		fail('UI_EMAIL and UI_PASSWORD are required (the login npm start prints)');
 	if (!fs.existsSync(CHROMIUM)) fail(`no browser at ${CHROMIUM}`);
 	selectors.setTestIdAttribute('data-test-id');
-	const profile = process.env.UI_PROFILE_DIR || fs.mkdtempSync(path.join(os.tmpdir(), 'docex-ui-profile-'));
+	const profile =
+		process.env.UI_PROFILE_DIR || fs.mkdtempSync(path.join(os.tmpdir(), 'docex-ui-profile-'));
 	fs.mkdirSync(profile, { recursive: true });
 	fs.mkdirSync(SHOTS, { recursive: true });
-	for (const old of fs.readdirSync(SHOTS)) if (old.endsWith('.png')) fs.rmSync(path.join(SHOTS, old));
+	for (const old of fs.readdirSync(SHOTS))
+		if (old.endsWith('.png')) fs.rmSync(path.join(SHOTS, old));
 	if (fs.readdirSync(profile).length) fail(`the browser profile ${profile} is not empty`);
 
-	console.log(`[ui] ${CHROMIUM} against ${BASE}/; screenshots in ${path.relative(ROOT, SHOTS) || SHOTS}`);
+	console.log(
+		`[ui] ${CHROMIUM} against ${BASE}/; screenshots in ${path.relative(ROOT, SHOTS) || SHOTS}`,
+	);
 	const context = await chromium.launchPersistentContext(profile, {
 		executablePath: CHROMIUM,
 		headless: true,
@@ -230,10 +258,15 @@ async function run(context) {
 			async () => {
 				const page = await freshPage(context);
 				await page.goto(`${BASE}/signin`);
-				await (await visible(page.getByTestId('emailOrLdapLoginId').locator('input'), 'the email field')).fill(EMAIL);
+				await (
+					await visible(page.getByTestId('emailOrLdapLoginId').locator('input'), 'the email field')
+				).fill(EMAIL);
 				await page.getByTestId('password').locator('input').fill(PASSWORD);
 				await page.getByTestId('form-submit-button').click();
-				await until('the editor leaves the sign-in page', () => !new URL(page.url()).pathname.startsWith('/signin'));
+				await until(
+					'the editor leaves the sign-in page',
+					() => !new URL(page.url()).pathname.startsWith('/signin'),
+				);
 				await visible(page.getByTestId('project-home-menu-item'), 'the main menu (Overview)');
 			},
 		],
@@ -259,7 +292,10 @@ async function run(context) {
 					const text = await panel.innerText();
 					return /On new Document Extraction event/.test(text) && /Actions \(5\)/.test(text);
 				});
-				await page.getByText(/^Actions \(\d+\)/).first().click();
+				await page
+					.getByText(/^Actions \(\d+\)/)
+					.first()
+					.click();
 				for (const action of [
 					'Submit a document and wait for the result',
 					'Submit a document',
@@ -267,7 +303,10 @@ async function run(context) {
 					'List projects',
 					'Register a webhook',
 				]) {
-					await visible(panel.getByTestId('node-creator-item-name').getByText(action, { exact: true }), `the action "${action}"`);
+					await visible(
+						panel.getByTestId('node-creator-item-name').getByText(action, { exact: true }),
+						`the action "${action}"`,
+					);
 				}
 				await shot(page, 'node-panel', page.getByTestId('node-creator'));
 			},
@@ -276,10 +315,22 @@ async function run(context) {
 			'adds it as Submit and Wait and shows its fields',
 			async () => {
 				const ndv = await pickAction(page, 'Submit a document and wait for the result');
-				await untilValue('the title reads "Submit a document and wait for the result"', () => ndvTitle(page), (t) => t === 'Submit a document and wait for the result');
+				await untilValue(
+					'the title reads "Submit a document and wait for the result"',
+					() => ndvTitle(page),
+					(t) => t === 'Submit a document and wait for the result',
+				);
 				await iconRendered(ndv, 'the node settings header');
-				await untilValue('Operation shows "Submit and Wait"', () => inputValue(ndv.getByTestId('parameter-input-operation')), (v) => v === 'Submit and Wait');
-				await untilValue(`the credential "${CREDENTIAL}" is preselected`, () => inputValue(ndv.getByTestId('node-credentials-select')), (v) => v === CREDENTIAL);
+				await untilValue(
+					'Operation shows "Submit and Wait"',
+					() => inputValue(ndv.getByTestId('parameter-input-operation')),
+					(v) => v === 'Submit and Wait',
+				);
+				await untilValue(
+					`the credential "${CREDENTIAL}" is preselected`,
+					() => inputValue(ndv.getByTestId('node-credentials-select')),
+					(v) => v === CREDENTIAL,
+				);
 				for (const [testId, label] of [
 					['parameter-input-binaryPropertyName', 'Input Binary Field'],
 					['resource-locator-project', 'Project'],
@@ -287,10 +338,19 @@ async function run(context) {
 					['parameter-input-output', 'Output'],
 				]) {
 					await visible(ndv.getByTestId(testId), `the field "${label}"`);
-					await visible(ndv.getByTestId('node-parameters').getByText(label, { exact: true }), `the label "${label}"`);
+					await visible(
+						ndv.getByTestId('node-parameters').getByText(label, { exact: true }),
+						`the label "${label}"`,
+					);
 				}
-				await untilValue('"Input Binary Field" defaults to "data"', () => inputValue(ndv.getByTestId('parameter-input-binaryPropertyName')), (v) => v === 'data');
-				const canvasNode = page.getByTestId('canvas-node').filter({ hasText: 'Submit a document and wait' });
+				await untilValue(
+					'"Input Binary Field" defaults to "data"',
+					() => inputValue(ndv.getByTestId('parameter-input-binaryPropertyName')),
+					(v) => v === 'data',
+				);
+				const canvasNode = page
+					.getByTestId('canvas-node')
+					.filter({ hasText: 'Submit a document and wait' });
 				await iconRendered(canvasNode, 'the node on the canvas');
 			},
 		],
@@ -298,7 +358,11 @@ async function run(context) {
 			"opens the Project list and sees the emulator's projects",
 			async () => {
 				await page.getByTestId('resource-locator-project').getByTestId('rlc-input').click();
-				await untilValue(`the Project list shows ${PROJECTS.join(', ')}`, () => projectNames(page), includesAll(PROJECTS));
+				await untilValue(
+					`the Project list shows ${PROJECTS.join(', ')}`,
+					() => projectNames(page),
+					includesAll(PROJECTS),
+				);
 				await shot(page, 'project-list', page.getByTestId('ndv').locator('.node-settings'));
 			},
 		],
@@ -307,11 +371,30 @@ async function run(context) {
 			async () => {
 				const ndv = page.getByTestId('ndv');
 				await page.getByTestId('rlc-item').getByText('Invoices', { exact: true }).click();
-				await untilValue('Project shows "Invoices"', () => ndv.getByTestId('rlc-input').inputValue(), (v) => v === 'Invoices');
-				await untilValue('the document types are invoice and receipt', () => documentTypes(page), sameList(['invoice', 'receipt']));
-				await shot(page, 'submit-and-wait-fields', page.getByTestId('ndv').locator('.node-settings'));
-				await page.locator('[data-test-id=parameter-input-item]:visible').getByText('invoice', { exact: true }).click();
-				await untilValue('Document Type shows "invoice"', () => inputValue(ndv.getByTestId('parameter-input-documentType')), (v) => v === 'invoice');
+				await untilValue(
+					'Project shows "Invoices"',
+					() => ndv.getByTestId('rlc-input').inputValue(),
+					(v) => v === 'Invoices',
+				);
+				await untilValue(
+					'the document types are invoice and receipt',
+					() => documentTypes(page),
+					sameList(['invoice', 'receipt']),
+				);
+				await shot(
+					page,
+					'submit-and-wait-fields',
+					page.getByTestId('ndv').locator('.node-settings'),
+				);
+				await page
+					.locator('[data-test-id=parameter-input-item]:visible')
+					.getByText('invoice', { exact: true })
+					.click();
+				await untilValue(
+					'Document Type shows "invoice"',
+					() => inputValue(ndv.getByTestId('parameter-input-documentType')),
+					(v) => v === 'invoice',
+				);
 			},
 		],
 		[
@@ -319,9 +402,22 @@ async function run(context) {
 			async () => {
 				const ndv = page.getByTestId('ndv');
 				await ndv.getByTestId('rlc-input').click();
-				await (await visible(page.getByTestId('rlc-item').getByText(PROJECTS[2], { exact: true }), `"${PROJECTS[2]}" in the list`)).click();
-				await untilValue(`Project shows "${PROJECTS[2]}"`, () => ndv.getByTestId('rlc-input').inputValue(), (v) => v === PROJECTS[2]);
-				await untilValue('the document types are now only invoice', () => documentTypes(page), sameList(['invoice']));
+				await (
+					await visible(
+						page.getByTestId('rlc-item').getByText(PROJECTS[2], { exact: true }),
+						`"${PROJECTS[2]}" in the list`,
+					)
+				).click();
+				await untilValue(
+					`Project shows "${PROJECTS[2]}"`,
+					() => ndv.getByTestId('rlc-input').inputValue(),
+					(v) => v === PROJECTS[2],
+				);
+				await untilValue(
+					'the document types are now only invoice',
+					() => documentTypes(page),
+					sameList(['invoice']),
+				);
 				await page.keyboard.press('Escape');
 			},
 		],
@@ -334,24 +430,47 @@ async function run(context) {
 			async () => {
 				page = await freshPage(context);
 				await page.goto(`${BASE}/home/workflows`);
-				await (await visible(page.getByText(EXAMPLE.name, { exact: true }), `the workflow "${EXAMPLE.name}" in the list`)).click();
-				await until('the workflow opens', () => new URL(page.url()).pathname.startsWith('/workflow/'));
+				await (
+					await visible(
+						page.getByText(EXAMPLE.name, { exact: true }),
+						`the workflow "${EXAMPLE.name}" in the list`,
+					)
+				).click();
+				await until('the workflow opens', () =>
+					new URL(page.url()).pathname.startsWith('/workflow/'),
+				);
 				const nodes = page.getByTestId('canvas-node');
-				await until(`the canvas shows its ${EXAMPLE.nodes.length} nodes`, async () => (await nodes.count()) === EXAMPLE.nodes.length);
+				await until(
+					`the canvas shows its ${EXAMPLE.nodes.length} nodes`,
+					async () => (await nodes.count()) === EXAMPLE.nodes.length,
+				);
 				const node = nodes.filter({ hasText: submitNode.name });
 				await iconRendered(node, `the canvas node "${submitNode.name}"`);
 
-				await (await visible(page.getByTestId('execute-workflow-button'), 'the "Execute workflow" button')).click();
+				await (
+					await visible(
+						page.getByTestId('execute-workflow-button'),
+						'the "Execute workflow" button',
+					)
+				).click();
 				await until(
 					'every node ran successfully',
 					async () => {
-						const errors = await nodes.filter({ has: page.locator('[data-test-id^=canvas-node-status-error]') }).allInnerTexts();
+						const errors = await nodes
+							.filter({ has: page.locator('[data-test-id^=canvas-node-status-error]') })
+							.allInnerTexts();
 						if (errors.length) fail(`a node failed: ${errors.join(' | ')}`);
-						return (await nodes.filter({ has: page.getByTestId('canvas-node-status-success') }).count()) === EXAMPLE.nodes.length;
+						return (
+							(await nodes
+								.filter({ has: page.getByTestId('canvas-node-status-success') })
+								.count()) === EXAMPLE.nodes.length
+						);
 					},
 					RUN_WAIT,
 				);
-				const toast = page.locator('.el-notification').filter({ hasText: 'Workflow executed successfully' });
+				const toast = page
+					.locator('.el-notification')
+					.filter({ hasText: 'Workflow executed successfully' });
 				await visible(toast, 'the message "Workflow executed successfully"');
 				await toast.locator('.el-notification__closeBtn').click();
 				await toast.waitFor({ state: 'hidden' });
@@ -360,17 +479,25 @@ async function run(context) {
 				await node.first().dblclick();
 				const ndv = await visible(page.getByTestId('ndv'), `the settings of "${submitNode.name}"`);
 				const output = ndv.getByTestId('output-panel');
-				await (await visible(output.getByTestId('radio-button-json'), 'the output panel\'s JSON view')).click();
-				const text = await until('the output panel shows the extracted invoice fields', async () => {
-					const t = await output.innerText();
-					return /"invoice_number":\s*"INV-2024-\d{5}"/.test(t) &&
-						/"vendor_name":\s*"\S/.test(t) &&
-						/"total_amount":\s*\d/.test(t) &&
-						/"document_type":\s*"invoice"/.test(t) &&
-						/"fields":/.test(t) &&
-						t;
-				});
-				if (!/1 item/.test(text)) fail(`the output panel does not say "1 item": ${text.slice(0, 200)}`);
+				await (
+					await visible(output.getByTestId('radio-button-json'), "the output panel's JSON view")
+				).click();
+				const text = await until(
+					'the output panel shows the extracted invoice fields',
+					async () => {
+						const t = await output.innerText();
+						return (
+							/"invoice_number":\s*"INV-2024-\d{5}"/.test(t) &&
+							/"vendor_name":\s*"\S/.test(t) &&
+							/"total_amount":\s*\d/.test(t) &&
+							/"document_type":\s*"invoice"/.test(t) &&
+							/"fields":/.test(t) &&
+							t
+						);
+					},
+				);
+				if (!/1 item/.test(text))
+					fail(`the output panel does not say "1 item": ${text.slice(0, 200)}`);
 				await shot(page, 'output', ndv.locator('.node-settings'), output);
 			},
 		],
@@ -384,45 +511,84 @@ async function run(context) {
 				const result = await searchNodes(page, 'extract');
 				await openNodeDetails(page, result);
 				const ndv = await pickAction(page, 'On new Document Extraction event');
-				await untilValue('the title reads "Document Extraction Trigger"', () => ndvTitle(page), (t) => t === 'Document Extraction Trigger');
+				await untilValue(
+					'the title reads "Document Extraction Trigger"',
+					() => ndvTitle(page),
+					(t) => t === 'Document Extraction Trigger',
+				);
 				await iconRendered(ndv, 'the trigger settings header');
-				await untilValue(`the credential "${CREDENTIAL}" is preselected`, () => inputValue(ndv.getByTestId('node-credentials-select')), (v) => v === CREDENTIAL);
+				await untilValue(
+					`the credential "${CREDENTIAL}" is preselected`,
+					() => inputValue(ndv.getByTestId('node-credentials-select')),
+					(v) => v === CREDENTIAL,
+				);
 				await visible(ndv.getByText('Webhook URLs'), 'the Webhook URLs section');
 				await visible(ndv.getByTestId('resource-locator-project'), 'the field "Project"');
-				await visible(ndv.getByTestId('parameter-input-useExistingRegistration'), 'the field "Use Existing Registration"');
+				await visible(
+					ndv.getByTestId('parameter-input-useExistingRegistration'),
+					'the field "Use Existing Registration"',
+				);
 				await shot(page, 'trigger-fields', ndv.locator('.node-settings'));
 
 				await ndv.getByTestId('resource-locator-project').getByTestId('rlc-input').click();
-				await untilValue("the trigger's Project list shows the projects", () => projectNames(page), includesAll(PROJECTS));
+				await untilValue(
+					"the trigger's Project list shows the projects",
+					() => projectNames(page),
+					includesAll(PROJECTS),
+				);
 				await page.keyboard.press('Escape');
 
-				await (await visible(ndv.getByTestId('collection-parameter-add'), 'the "Add option" button')).click();
+				await (
+					await visible(ndv.getByTestId('collection-parameter-add'), 'the "Add option" button')
+				).click();
 				for (const option of ['Fetch Error Details', 'Status']) {
-					await visible(page.getByTestId('collection-parameter-option').getByText(option, { exact: true }), `the option "${option}"`);
+					await visible(
+						page.getByTestId('collection-parameter-option').getByText(option, { exact: true }),
+						`the option "${option}"`,
+					);
 				}
 				await page.keyboard.press('Escape');
 
-				await ndv.getByTestId('parameter-input-useExistingRegistration').locator('.el-switch').first().click();
-				await visible(ndv.getByTestId('parameter-input-webhookSecret'), 'the field "Webhook Secret" once "Use Existing Registration" is on');
-				await until('"Project" is hidden once "Use Existing Registration" is on', async () => !(await ndv.getByTestId('resource-locator-project').isVisible()));
+				await ndv
+					.getByTestId('parameter-input-useExistingRegistration')
+					.locator('.el-switch')
+					.first()
+					.click();
+				await visible(
+					ndv.getByTestId('parameter-input-webhookSecret'),
+					'the field "Webhook Secret" once "Use Existing Registration" is on',
+				);
+				await until(
+					'"Project" is hidden once "Use Existing Registration" is on',
+					async () => !(await ndv.getByTestId('resource-locator-project').isVisible()),
+				);
 			},
 		],
 	]);
 }
 
-const projectNames = async (page) => (await page.getByTestId('rlc-item').allInnerTexts()).map((s) => s.trim());
+const projectNames = async (page) =>
+	(await page.getByTestId('rlc-item').allInnerTexts()).map((s) => s.trim());
 
 /** The names the Document Type dropdown lists; opens it when it is closed. */
 async function documentTypes(page) {
-	const names = (await page.locator('[data-test-id=parameter-input-item]:visible').allInnerTexts()).map((s) => s.trim());
+	const names = (
+		await page.locator('[data-test-id=parameter-input-item]:visible').allInnerTexts()
+	).map((s) => s.trim());
 	if (!names.length && !(await page.locator('.el-select-dropdown:visible').count())) {
-		await page.getByTestId('ndv').getByTestId('parameter-input-documentType').locator('input').first().click();
+		await page
+			.getByTestId('ndv')
+			.getByTestId('parameter-input-documentType')
+			.locator('input')
+			.first()
+			.click();
 	}
 	return names;
 }
 
 /** The node name in the title of the open node settings (NDV). */
-const ndvTitle = async (page) => (await page.getByTestId('ndv').getByTestId('node-title-container').innerText()).trim();
+const ndvTitle = async (page) =>
+	(await page.getByTestId('ndv').getByTestId('node-title-container').innerText()).trim();
 
 main()
 	.catch((error) => {
@@ -433,7 +599,8 @@ main()
 		const passed = results.filter((r) => r.ok).length;
 		const failed = results.length - passed || (results.length ? 0 : 1);
 		// run.sh prints the summary last, after it has stopped n8n and the emulator
-		if (process.env.UI_SUMMARY_FILE) fs.writeFileSync(process.env.UI_SUMMARY_FILE, JSON.stringify({ passed, failed }));
+		if (process.env.UI_SUMMARY_FILE)
+			fs.writeFileSync(process.env.UI_SUMMARY_FILE, JSON.stringify({ passed, failed }));
 		else console.log(`${passed} passed, ${failed} failed`);
 		process.exit(failed ? 1 : 0);
 	});
