@@ -1,0 +1,606 @@
+#!/usr/bin/env node
+'use strict';
+
+/**
+ * The package in n8n's editor, in a real browser (Chromium driven by playwright-core), as a user
+ * meets it: log in, find the node in the nodes panel, add it as Submit and Wait, pick a project
+ * and a document type from the lists the emulator serves, run the example workflow and read the
+ * extracted fields, and open the trigger. Each step asserts what is on screen; a broken node
+ * icon, a missing field or an empty list fails it. Run by test/ui/run.sh against `npm start`.
+ *
+ *   UI_EDITOR_URL, UI_EMAIL, UI_PASSWORD   the editor and the login npm start printed
+ *   UI_CHROMIUM (/usr/bin/chromium)        the browser; never downloaded
+ *   UI_PROFILE_DIR                         a fresh, empty user-data-dir (removed afterwards)
+ *   UI_SCREENSHOTS_DIR (test/ui/out)       screenshots of the key steps, and of failures
+ *   UI_SUMMARY_FILE                        where to write {"passed":N,"failed":N} (else printed)
+ *   UI_WAIT_MS (60000)                     how long to wait for something to appear
+ */
+
+const fs = require('fs');
+const os = require('os');
+const path = require('path');
+const { chromium, selectors } = require('playwright-core');
+
+const ROOT = path.resolve(__dirname, '../..');
+const BASE = (process.env.UI_EDITOR_URL || 'http://127.0.0.1:5678/').replace(/\/+$/, '');
+const EMAIL = process.env.UI_EMAIL;
+const PASSWORD = process.env.UI_PASSWORD;
+const CHROMIUM = process.env.UI_CHROMIUM || '/usr/bin/chromium';
+const SHOTS = process.env.UI_SCREENSHOTS_DIR || path.join(ROOT, 'test/ui/out');
+const WAIT = Number(process.env.UI_WAIT_MS || 60000);
+const RUN_WAIT = Math.max(WAIT, 180000);
+const CHROMIUM_ARGS = [
+	'--headless',
+	'--no-sandbox',
+	'--disable-gpu',
+	'--disable-quic',
+	'--no-first-run',
+	'--disable-background-networking',
+	'--disable-component-update',
+	'--disable-sync',
+];
+
+const EXAMPLE = JSON.parse(
+	fs.readFileSync(path.join(ROOT, 'examples/submit-and-wait.json'), 'utf8'),
+);
+const PROJECTS = ['Invoices', 'Identity', 'Invoices EU – Zürich (2025)'];
+const CREDENTIAL = 'Document Extraction (local emulator)';
+
+// ---------------------------------------------------------------- small assertion toolkit
+
+function fail(message) {
+	throw new Error(message);
+}
+
+/** Polls `probe` until it returns a truthy value; fails with `what` and the last value seen. */
+async function until(what, probe, timeout = WAIT) {
+	const deadline = Date.now() + timeout;
+	let last;
+	for (;;) {
+		try {
+			last = await probe();
+			if (last) return last;
+		} catch (error) {
+			last = `(${error.message.split('\n')[0]})`;
+		}
+		if (Date.now() > deadline) {
+			fail(`${what}: not true after ${timeout / 1000} s (last seen: ${JSON.stringify(last)})`);
+		}
+		await new Promise((resolve) => setTimeout(resolve, 250));
+	}
+}
+
+/** Reads a value until `accept` takes it; the failure names the last value read. */
+async function untilValue(what, read, accept, timeout = WAIT) {
+	let seen;
+	await until(
+		what,
+		async () => {
+			seen = await read();
+			return accept(seen);
+		},
+		timeout,
+	).catch((error) => {
+		throw new Error(
+			`${error.message.replace(/ \(last seen: .*\)$/s, '')} (on screen: ${JSON.stringify(seen)})`,
+		);
+	});
+	return seen;
+}
+
+const sameList = (expected) => (names) => names.join('\n') === expected.join('\n');
+const includesAll = (expected) => (names) => expected.every((name) => names.includes(name));
+
+async function visible(locator, what, timeout = WAIT) {
+	try {
+		await locator.first().waitFor({ state: 'visible', timeout });
+	} catch {
+		fail(`${what} is not on screen after ${timeout / 1000} s`);
+	}
+	return locator.first();
+}
+
+/**
+ * The package's node icon inside `scope` has loaded: an <img> served from the package's icon
+ * path (n8n shows something else when the file is missing) whose image decoded (naturalWidth > 0).
+ */
+async function iconRendered(scope, what) {
+	const icon = scope.locator('img[src*="/icons/n8n-nodes-document-extraction/"]:visible').first();
+	await untilValue(
+		`${what}: the node icon loads`,
+		() =>
+			icon.evaluate((img) => ({
+				src: img.getAttribute('src'),
+				complete: img.complete,
+				naturalWidth: img.naturalWidth,
+			})),
+		(img) => img.complete && img.naturalWidth > 0,
+	);
+}
+
+const inputValue = (locator) => locator.locator('input').first().inputValue();
+
+/** Saves a screenshot: of the whole window, or cropped to the union of `regions` (locators). */
+async function shot(page, name, ...regions) {
+	fs.mkdirSync(SHOTS, { recursive: true });
+	const file = path.join(SHOTS, `${name}.png`);
+	let clip;
+	for (const region of regions) {
+		const box = await region.first().boundingBox();
+		if (!box) continue;
+		const right = Math.max(box.x + box.width, clip ? clip.x + clip.width : 0);
+		const bottom = Math.max(box.y + box.height, clip ? clip.y + clip.height : 0);
+		const x = Math.min(box.x, clip ? clip.x : Infinity);
+		const y = Math.min(box.y, clip ? clip.y : Infinity);
+		clip = { x, y, width: right - x, height: bottom - y };
+	}
+	await page.screenshot({ path: file, ...(clip && { clip }) });
+	return file;
+}
+
+// ---------------------------------------------------------------- steps
+
+const results = [];
+async function scenario(title, steps) {
+	let blocked = '';
+	for (const [name, run] of steps) {
+		const label = `${title}: ${name}`;
+		if (blocked) {
+			results.push({ label, ok: false, error: `not run: ${blocked}` });
+			console.log(`  FAIL  ${label} (not run: ${blocked})`);
+			continue;
+		}
+		const started = Date.now();
+		try {
+			await run();
+			const seconds = ((Date.now() - started) / 1000).toFixed(1);
+			results.push({ label, ok: true });
+			console.log(`  ok    ${label} (${seconds} s)`);
+		} catch (error) {
+			blocked = `"${name}" failed`;
+			// eslint-disable-next-line no-control-regex
+			const message = error.message.replace(/\x1b\[[0-9;]*m/g, '').trim();
+			results.push({ label, ok: false, error: message });
+			console.log(`  FAIL  ${label}\n        ${message.split('\n').join('\n        ')}`);
+			const page = current.page;
+			if (page && !page.isClosed()) {
+				const safe = label.replace(/[^a-z0-9]+/gi, '-').toLowerCase();
+				await shot(page, `FAILED-${safe}`)
+					.then((file) => console.log(`        screenshot: ${path.relative(ROOT, file)}`))
+					.catch(() => {});
+			}
+		}
+	}
+	return !blocked;
+}
+
+const current = { page: null };
+async function freshPage(context) {
+	const previous = current.page;
+	current.page = await context.newPage();
+	if (previous && !previous.isClosed()) await previous.close();
+	return current.page;
+}
+
+/** Opens the nodes panel on an empty workflow and searches as a user types. */
+async function searchNodes(page, text) {
+	await page.goto(`${BASE}/workflow/new`);
+	await (
+		await visible(page.getByTestId('node-creator-plus-button'), 'the "+" (open nodes panel) button')
+	).click();
+	const search = await visible(
+		page.getByTestId('node-creator-search-bar'),
+		'the nodes panel search box',
+	);
+	await search.fill(text);
+	const item = page
+		.getByTestId('item-iterator-item')
+		.filter({
+			has: page
+				.getByTestId('node-creator-item-name')
+				.getByText('Document Extraction', { exact: true }),
+		});
+	await visible(item, `"Document Extraction" among the results for "${text}"`);
+	return item;
+}
+
+async function openNodeDetails(page, item) {
+	await item.first().click();
+	await visible(page.getByText('Node details', { exact: true }), 'the node details panel');
+}
+
+async function pickAction(page, action) {
+	await (
+		await visible(
+			page.getByTestId('node-creator-item-name').getByText(action, { exact: true }),
+			`the "${action}" entry`,
+		)
+	).click();
+	return visible(page.getByTestId('ndv'), `the node's settings (NDV) after picking "${action}"`);
+}
+
+async function main() {
+	if (!EMAIL || !PASSWORD)
+		fail('UI_EMAIL and UI_PASSWORD are required (the login npm start prints)');
+	if (!fs.existsSync(CHROMIUM)) fail(`no browser at ${CHROMIUM}`);
+	selectors.setTestIdAttribute('data-test-id');
+	const profile =
+		process.env.UI_PROFILE_DIR || fs.mkdtempSync(path.join(os.tmpdir(), 'docex-ui-profile-'));
+	fs.mkdirSync(profile, { recursive: true });
+	fs.mkdirSync(SHOTS, { recursive: true });
+	for (const old of fs.readdirSync(SHOTS))
+		if (old.endsWith('.png')) fs.rmSync(path.join(SHOTS, old));
+	if (fs.readdirSync(profile).length) fail(`the browser profile ${profile} is not empty`);
+
+	console.log(
+		`[ui] ${CHROMIUM} against ${BASE}/; screenshots in ${path.relative(ROOT, SHOTS) || SHOTS}`,
+	);
+	const context = await chromium.launchPersistentContext(profile, {
+		executablePath: CHROMIUM,
+		headless: true,
+		args: CHROMIUM_ARGS,
+		viewport: { width: 1280, height: 800 },
+		timeout: WAIT,
+	});
+	context.setDefaultTimeout(WAIT);
+	try {
+		await run(context);
+	} finally {
+		await context.close().catch(() => {});
+		fs.rmSync(profile, { recursive: true, force: true });
+	}
+}
+
+async function run(context) {
+	const signedIn = await scenario('sign-in', [
+		[
+			'logs in with the printed owner account',
+			async () => {
+				const page = await freshPage(context);
+				await page.goto(`${BASE}/signin`);
+				await (
+					await visible(page.getByTestId('emailOrLdapLoginId').locator('input'), 'the email field')
+				).fill(EMAIL);
+				await page.getByTestId('password').locator('input').fill(PASSWORD);
+				await page.getByTestId('form-submit-button').click();
+				await until(
+					'the editor leaves the sign-in page',
+					() => !new URL(page.url()).pathname.startsWith('/signin'),
+				);
+				await visible(page.getByTestId('project-home-menu-item'), 'the main menu (Overview)');
+			},
+		],
+	]);
+	if (!signedIn) return;
+
+	let page;
+	let item;
+	await scenario('action node', [
+		[
+			'finds Document Extraction in the nodes panel by searching "extract"',
+			async () => {
+				page = await freshPage(context);
+				item = await searchNodes(page, 'extract');
+				await iconRendered(item, 'the result "Document Extraction"');
+				await until('the result describes the node', async () =>
+					/Document Extraction Service/.test(await item.first().innerText()),
+				);
+				await shot(page, 'node-search');
+				await openNodeDetails(page, item);
+				const panel = page.getByTestId('node-creator');
+				await until('the node details list the trigger and the actions', async () => {
+					const text = await panel.innerText();
+					return /On new Document Extraction event/.test(text) && /Actions \(5\)/.test(text);
+				});
+				await page
+					.getByText(/^Actions \(\d+\)/)
+					.first()
+					.click();
+				for (const action of [
+					'Submit a document and wait for the result',
+					'Submit a document',
+					'Get the status of a task',
+					'List projects',
+					'Register a webhook',
+				]) {
+					await visible(
+						panel.getByTestId('node-creator-item-name').getByText(action, { exact: true }),
+						`the action "${action}"`,
+					);
+				}
+				await shot(page, 'node-panel', page.getByTestId('node-creator'));
+			},
+		],
+		[
+			'adds it as Submit and Wait and shows its fields',
+			async () => {
+				const ndv = await pickAction(page, 'Submit a document and wait for the result');
+				await untilValue(
+					'the title reads "Submit a document and wait for the result"',
+					() => ndvTitle(page),
+					(t) => t === 'Submit a document and wait for the result',
+				);
+				await iconRendered(ndv, 'the node settings header');
+				await untilValue(
+					'Operation shows "Submit and Wait"',
+					() => inputValue(ndv.getByTestId('parameter-input-operation')),
+					(v) => v === 'Submit and Wait',
+				);
+				await untilValue(
+					`the credential "${CREDENTIAL}" is preselected`,
+					() => inputValue(ndv.getByTestId('node-credentials-select')),
+					(v) => v === CREDENTIAL,
+				);
+				for (const [testId, label] of [
+					['parameter-input-binaryPropertyName', 'Input Binary Field'],
+					['resource-locator-project', 'Project'],
+					['parameter-input-documentType', 'Document Type Name or ID'],
+					['parameter-input-output', 'Output'],
+				]) {
+					await visible(ndv.getByTestId(testId), `the field "${label}"`);
+					await visible(
+						ndv.getByTestId('node-parameters').getByText(label, { exact: true }),
+						`the label "${label}"`,
+					);
+				}
+				await untilValue(
+					'"Input Binary Field" defaults to "data"',
+					() => inputValue(ndv.getByTestId('parameter-input-binaryPropertyName')),
+					(v) => v === 'data',
+				);
+				const canvasNode = page
+					.getByTestId('canvas-node')
+					.filter({ hasText: 'Submit a document and wait' });
+				await iconRendered(canvasNode, 'the node on the canvas');
+			},
+		],
+		[
+			"opens the Project list and sees the emulator's projects",
+			async () => {
+				await page.getByTestId('resource-locator-project').getByTestId('rlc-input').click();
+				await untilValue(
+					`the Project list shows ${PROJECTS.join(', ')}`,
+					() => projectNames(page),
+					includesAll(PROJECTS),
+				);
+				await shot(page, 'project-list', page.getByTestId('ndv').locator('.node-settings'));
+			},
+		],
+		[
+			'picks Invoices and sees its document types (invoice, receipt)',
+			async () => {
+				const ndv = page.getByTestId('ndv');
+				await page.getByTestId('rlc-item').getByText('Invoices', { exact: true }).click();
+				await untilValue(
+					'Project shows "Invoices"',
+					() => ndv.getByTestId('rlc-input').inputValue(),
+					(v) => v === 'Invoices',
+				);
+				await untilValue(
+					'the document types are invoice and receipt',
+					() => documentTypes(page),
+					sameList(['invoice', 'receipt']),
+				);
+				await shot(
+					page,
+					'submit-and-wait-fields',
+					page.getByTestId('ndv').locator('.node-settings'),
+				);
+				await page
+					.locator('[data-test-id=parameter-input-item]:visible')
+					.getByText('invoice', { exact: true })
+					.click();
+				await untilValue(
+					'Document Type shows "invoice"',
+					() => inputValue(ndv.getByTestId('parameter-input-documentType')),
+					(v) => v === 'invoice',
+				);
+			},
+		],
+		[
+			'picks "Invoices EU – Zürich (2025)" and sees its document type',
+			async () => {
+				const ndv = page.getByTestId('ndv');
+				await ndv.getByTestId('rlc-input').click();
+				await (
+					await visible(
+						page.getByTestId('rlc-item').getByText(PROJECTS[2], { exact: true }),
+						`"${PROJECTS[2]}" in the list`,
+					)
+				).click();
+				await untilValue(
+					`Project shows "${PROJECTS[2]}"`,
+					() => ndv.getByTestId('rlc-input').inputValue(),
+					(v) => v === PROJECTS[2],
+				);
+				await untilValue(
+					'the document types are now only invoice',
+					() => documentTypes(page),
+					sameList(['invoice']),
+				);
+				await page.keyboard.press('Escape');
+			},
+		],
+	]);
+
+	const submitNode = EXAMPLE.nodes.find((n) => n.type.endsWith('.documentExtraction'));
+	await scenario('example workflow', [
+		[
+			`runs "${EXAMPLE.name}" and sees the extracted fields`,
+			async () => {
+				page = await freshPage(context);
+				await page.goto(`${BASE}/home/workflows`);
+				await (
+					await visible(
+						page.getByText(EXAMPLE.name, { exact: true }),
+						`the workflow "${EXAMPLE.name}" in the list`,
+					)
+				).click();
+				await until('the workflow opens', () =>
+					new URL(page.url()).pathname.startsWith('/workflow/'),
+				);
+				const nodes = page.getByTestId('canvas-node');
+				await until(
+					`the canvas shows its ${EXAMPLE.nodes.length} nodes`,
+					async () => (await nodes.count()) === EXAMPLE.nodes.length,
+				);
+				const node = nodes.filter({ hasText: submitNode.name });
+				await iconRendered(node, `the canvas node "${submitNode.name}"`);
+
+				await (
+					await visible(
+						page.getByTestId('execute-workflow-button'),
+						'the "Execute workflow" button',
+					)
+				).click();
+				await until(
+					'every node ran successfully',
+					async () => {
+						const errors = await nodes
+							.filter({ has: page.locator('[data-test-id^=canvas-node-status-error]') })
+							.allInnerTexts();
+						if (errors.length) fail(`a node failed: ${errors.join(' | ')}`);
+						return (
+							(await nodes
+								.filter({ has: page.getByTestId('canvas-node-status-success') })
+								.count()) === EXAMPLE.nodes.length
+						);
+					},
+					RUN_WAIT,
+				);
+				const toast = page
+					.locator('.el-notification')
+					.filter({ hasText: 'Workflow executed successfully' });
+				await visible(toast, 'the message "Workflow executed successfully"');
+				await toast.locator('.el-notification__closeBtn').click();
+				await toast.waitFor({ state: 'hidden' });
+				await shot(page, 'workflow-run');
+
+				await node.first().dblclick();
+				const ndv = await visible(page.getByTestId('ndv'), `the settings of "${submitNode.name}"`);
+				const output = ndv.getByTestId('output-panel');
+				await (
+					await visible(output.getByTestId('radio-button-json'), "the output panel's JSON view")
+				).click();
+				const text = await until(
+					'the output panel shows the extracted invoice fields',
+					async () => {
+						const t = await output.innerText();
+						return (
+							/"invoice_number":\s*"INV-2024-\d{5}"/.test(t) &&
+							/"vendor_name":\s*"\S/.test(t) &&
+							/"total_amount":\s*\d/.test(t) &&
+							/"document_type":\s*"invoice"/.test(t) &&
+							/"fields":/.test(t) &&
+							t
+						);
+					},
+				);
+				if (!/1 item/.test(text))
+					fail(`the output panel does not say "1 item": ${text.slice(0, 200)}`);
+				await shot(page, 'output', ndv.locator('.node-settings'), output);
+			},
+		],
+	]);
+
+	await scenario('trigger', [
+		[
+			'opens the Document Extraction Trigger and sees its fields',
+			async () => {
+				page = await freshPage(context);
+				const result = await searchNodes(page, 'extract');
+				await openNodeDetails(page, result);
+				const ndv = await pickAction(page, 'On new Document Extraction event');
+				await untilValue(
+					'the title reads "Document Extraction Trigger"',
+					() => ndvTitle(page),
+					(t) => t === 'Document Extraction Trigger',
+				);
+				await iconRendered(ndv, 'the trigger settings header');
+				await untilValue(
+					`the credential "${CREDENTIAL}" is preselected`,
+					() => inputValue(ndv.getByTestId('node-credentials-select')),
+					(v) => v === CREDENTIAL,
+				);
+				await visible(ndv.getByText('Webhook URLs'), 'the Webhook URLs section');
+				await visible(ndv.getByTestId('resource-locator-project'), 'the field "Project"');
+				await visible(
+					ndv.getByTestId('parameter-input-useExistingRegistration'),
+					'the field "Use Existing Registration"',
+				);
+				await shot(page, 'trigger-fields', ndv.locator('.node-settings'));
+
+				await ndv.getByTestId('resource-locator-project').getByTestId('rlc-input').click();
+				await untilValue(
+					"the trigger's Project list shows the projects",
+					() => projectNames(page),
+					includesAll(PROJECTS),
+				);
+				await page.keyboard.press('Escape');
+
+				await (
+					await visible(ndv.getByTestId('collection-parameter-add'), 'the "Add option" button')
+				).click();
+				for (const option of ['Fetch Error Details', 'Status']) {
+					await visible(
+						page.getByTestId('collection-parameter-option').getByText(option, { exact: true }),
+						`the option "${option}"`,
+					);
+				}
+				await page.keyboard.press('Escape');
+
+				await ndv
+					.getByTestId('parameter-input-useExistingRegistration')
+					.locator('.el-switch')
+					.first()
+					.click();
+				await visible(
+					ndv.getByTestId('parameter-input-webhookSecret'),
+					'the field "Webhook Secret" once "Use Existing Registration" is on',
+				);
+				await until(
+					'"Project" is hidden once "Use Existing Registration" is on',
+					async () => !(await ndv.getByTestId('resource-locator-project').isVisible()),
+				);
+			},
+		],
+	]);
+}
+
+const projectNames = async (page) =>
+	(await page.getByTestId('rlc-item').allInnerTexts()).map((s) => s.trim());
+
+/** The names the Document Type dropdown lists; opens it when it is closed. */
+async function documentTypes(page) {
+	const names = (
+		await page.locator('[data-test-id=parameter-input-item]:visible').allInnerTexts()
+	).map((s) => s.trim());
+	if (!names.length && !(await page.locator('.el-select-dropdown:visible').count())) {
+		await page
+			.getByTestId('ndv')
+			.getByTestId('parameter-input-documentType')
+			.locator('input')
+			.first()
+			.click();
+	}
+	return names;
+}
+
+/** The node name in the title of the open node settings (NDV). */
+const ndvTitle = async (page) =>
+	(await page.getByTestId('ndv').getByTestId('node-title-container').innerText()).trim();
+
+main()
+	.catch((error) => {
+		results.push({ label: 'browser', ok: false, error: error.message });
+		console.log(`  FAIL  ${error.message}`);
+	})
+	.finally(() => {
+		const passed = results.filter((r) => r.ok).length;
+		const failed = results.length - passed || (results.length ? 0 : 1);
+		// run.sh prints the summary last, after it has stopped n8n and the emulator
+		if (process.env.UI_SUMMARY_FILE)
+			fs.writeFileSync(process.env.UI_SUMMARY_FILE, JSON.stringify({ passed, failed }));
+		else console.log(`${passed} passed, ${failed} failed`);
+		process.exit(failed ? 1 : 0);
+	});
