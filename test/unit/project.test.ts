@@ -7,7 +7,7 @@ import { execute as list } from '../../nodes/DocumentExtraction/actions/project/
 import { execute as registerWebhook } from '../../nodes/DocumentExtraction/actions/project/registerWebhook.operation';
 import { getDocumentTypes } from '../../nodes/DocumentExtraction/methods/loadOptions';
 import { searchProjects } from '../../nodes/DocumentExtraction/methods/listSearch';
-import { API_KEY, BASE_URL, createContext, failureOf } from './helpers/context';
+import { API_KEY, BASE_URL, createContext, failureOf, parameterValue } from './helpers/context';
 
 const INVOICES = '3f1c2a9e-5b7d-4c1e-9a2b-6d8e0f4a1b2c';
 const IDENTITY = '8a4b6c2d-1e3f-4a5b-8c7d-9e0f1a2b3c4d';
@@ -142,7 +142,8 @@ describe('Project list search and document types', () => {
 	const loadContext = (project?: unknown) =>
 		({
 			...createContext({ params: {} }),
-			getCurrentNodeParameter: () => project,
+			getCurrentNodeParameter: (_name: string, extra?: { extractValue?: boolean }) =>
+				parameterValue(project, extra),
 		}) as unknown as ILoadOptionsFunctions;
 
 	it('lists projects with their document types and filters by name', async () => {

@@ -28,6 +28,14 @@ export const node: INode = {
 	parameters: {},
 };
 
+/** A parameter value as n8n's getNodeParameter returns it: a resource locator's value with extractValue. */
+export function parameterValue(value: unknown, extra?: { extractValue?: boolean }): unknown {
+	if (extra?.extractValue && value && typeof value === 'object' && '__rl' in value) {
+		return (value as IDataObject).value;
+	}
+	return value;
+}
+
 type Params = Record<string, unknown> | ((name: string, itemIndex: number) => unknown);
 
 export interface ContextOptions {
@@ -148,10 +156,7 @@ export function createContext(options: ContextOptions) {
 				if (arguments.length >= 3) return fallback;
 				throw new Error(`Could not get parameter "${name}"`);
 			}
-			if (extra?.extractValue && value && typeof value === 'object' && '__rl' in value) {
-				return (value as IDataObject).value;
-			}
-			return value;
+			return parameterValue(value, extra);
 		},
 		helpers: {
 			httpRequestWithAuthentication: async (_type: string, request: IHttpRequestOptions) => {

@@ -12,7 +12,7 @@ import { Workflow } from 'n8n-workflow';
 
 import { DocumentExtractionTrigger } from '../../../nodes/DocumentExtractionTrigger/DocumentExtractionTrigger.node';
 import { computeSignature } from '../../../nodes/DocumentExtractionTrigger/signature';
-import { sendWithCredential } from '../helpers/context';
+import { parameterValue, sendWithCredential } from '../helpers/context';
 
 export const BASE_URL = 'http://127.0.0.1:9';
 export const API_KEY = 'vnd_test';
@@ -165,13 +165,13 @@ export class Host {
 			getActivationMode: () => 'activate',
 			getWorkflowStaticData: (type: string) => workflow.getStaticData(type, node),
 			getCredentials: async () => this.credentials,
-			getNodeParameter(name: string, fallback?: unknown) {
+			getNodeParameter(name: string, fallback?: unknown, extra?: { extractValue?: boolean }) {
 				const value = node.parameters[name];
 				if (value === undefined) {
 					if (arguments.length >= 2) return fallback;
 					throw new Error(`Could not get parameter "${name}"`);
 				}
-				return value;
+				return parameterValue(value, extra);
 			},
 			helpers: {
 				httpRequestWithAuthentication: async (_type: string, options: IHttpRequestOptions) =>
