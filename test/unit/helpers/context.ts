@@ -7,6 +7,7 @@ import type {
 	IDataObject,
 	IExecuteFunctions,
 	IHttpRequestOptions,
+	ILoadOptionsFunctions,
 	INode,
 	INodeExecutionData,
 } from 'n8n-workflow';
@@ -193,6 +194,15 @@ export function createContext(options: ContextOptions) {
 		},
 	};
 	return context as unknown as IExecuteFunctions;
+}
+
+/** A load-options context whose Project field holds `project`. */
+export function loadOptionsContext(project?: unknown) {
+	return {
+		...createContext({ params: {} }),
+		getCurrentNodeParameter: (_name: string, extra?: { extractValue?: boolean }) =>
+			parameterValue(project, extra),
+	} as unknown as ILoadOptionsFunctions;
 }
 
 /** The error a promise rejects with; fails the test when it resolves. */

@@ -12,7 +12,7 @@ import { Workflow } from 'n8n-workflow';
 
 import { DocumentExtractionTrigger } from '../../../nodes/DocumentExtractionTrigger/DocumentExtractionTrigger.node';
 import { computeSignature } from '../../../nodes/DocumentExtractionTrigger/signature';
-import { parameterValue, sendWithCredential } from '../helpers/context';
+import { parameterValue, sendWithCredential } from './context';
 
 export const BASE_URL = 'http://127.0.0.1:9';
 export const API_KEY = 'vnd_test';

@@ -16,8 +16,8 @@ import {
 	apiRequest,
 	formatValidationDetail,
 	parseRetryAfter,
-} from '../../nodes/DocumentExtraction/transport';
-import { API_KEY, BASE_URL, createContext, failureOf } from './helpers/context';
+} from '../../../../../nodes/DocumentExtraction/transport';
+import { API_KEY, BASE_URL, createContext, failureOf } from '../../../helpers/context';
 
 const ctx = (credentials?: Record<string, string>) => createContext({ params: {}, credentials });
 

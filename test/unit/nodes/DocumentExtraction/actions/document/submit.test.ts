@@ -4,8 +4,14 @@ import nock from 'nock';
 
 import type { INodeExecutionData } from 'n8n-workflow';
 
-import { execute as submit } from '../../nodes/DocumentExtraction/actions/document/submit.operation';
-import { BASE_URL, binaryItem, createContext, storedItem, failureOf } from './helpers/context';
+import { execute as submit } from '../../../../../../nodes/DocumentExtraction/actions/document/submit.operation';
+import {
+	BASE_URL,
+	binaryItem,
+	createContext,
+	storedItem,
+	failureOf,
+} from '../../../../helpers/context';
 
 const project = { __rl: true, mode: 'id', value: 'Invoices' };
 const params = (extra: Record<string, unknown> = {}) => ({

@@ -25,7 +25,7 @@ import {
 	signedDelivery,
 	TEST_URL,
 	strictNock,
-} from './host';
+} from '../../helpers/triggerHost';
 
 const SECRET_PATTERN = /^whsec_[0-9a-f]{64}$/;
 const methods = nodeType.webhookMethods.default;

@@ -1,0 +1,19 @@
+import nock from 'nock';
+
+import { getDocumentTypes } from '../../../../../nodes/DocumentExtraction/methods/loadOptions';
+import { BASE_URL, loadOptionsContext } from '../../../helpers/context';
+import { projects } from '../../../helpers/fixtures';
+
+beforeAll(() => nock.disableNetConnect());
+afterAll(() => nock.enableNetConnect());
+beforeEach(() => nock.cleanAll());
+
+describe('Document types of the chosen project', () => {
+	it('offers the document types of the chosen project', async () => {
+		nock(BASE_URL).get('/projects').reply(200, projects);
+		const types = await getDocumentTypes.call(
+			loadOptionsContext({ __rl: true, mode: 'id', value: 'identity' }),
+		);
+		expect(types.map((t) => t.value)).toEqual(['id_card', 'passport']);
+	});
+});
