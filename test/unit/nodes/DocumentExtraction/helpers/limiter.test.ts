@@ -1,6 +1,8 @@
+import { sleep } from 'n8n-workflow';
+
 import { ConcurrencyLimiter } from '../../../../../nodes/DocumentExtraction/helpers/limiter';
 
-const tick = async () => await new Promise((resolve) => setImmediate(resolve));
+const tick = async () => await sleep(0);
 
 describe('ConcurrencyLimiter', () => {
 	it('never runs more tasks at once than its limit, and starts waiting ones in order', async () => {

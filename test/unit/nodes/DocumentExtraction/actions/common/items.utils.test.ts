@@ -1,4 +1,5 @@
 import type { INodeExecutionData } from 'n8n-workflow';
+import { sleep } from 'n8n-workflow';
 
 import {
 	numberOption,
@@ -53,7 +54,7 @@ describe('processItems', () => {
 
 	it('outputs items in input order, paired, whatever order they finish in', async () => {
 		const out = await processItems.call(ctx(), items, async (i) => {
-			await new Promise((resolve) => setImmediate(resolve));
+			await sleep(0);
 			return { json: { i }, pairedItem: { item: i } };
 		});
 		expect(out.map((o) => o.json.i)).toEqual([0, 1, 2]);
@@ -67,7 +68,7 @@ describe('processItems', () => {
 			items,
 			async (i) => {
 				maxInFlight = Math.max(maxInFlight, ++inFlight);
-				await new Promise((resolve) => setImmediate(resolve));
+				await sleep(0);
 				inFlight--;
 				return { json: { i } };
 			},
