@@ -1,6 +1,8 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-imports -- test code: runs under jest on Node, is never shipped or loaded by n8n */
 import { Readable } from 'node:stream';
 
+import nock from 'nock';
+
 import type {
 	IBinaryData,
 	ICredentialDataDecryptedObject,
@@ -215,4 +217,11 @@ export async function failureOf<E = NodeOperationError & NodeApiError>(
 		return error as E;
 	}
 	throw new Error('expected a failure');
+}
+
+/** No real network in this test file, and no mocked request left over from the test before. */
+export function useOfflineNock(): void {
+	beforeAll(() => nock.disableNetConnect());
+	afterAll(() => nock.enableNetConnect());
+	beforeEach(() => nock.cleanAll());
 }

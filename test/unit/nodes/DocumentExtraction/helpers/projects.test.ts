@@ -6,12 +6,10 @@ import {
 	resolveProjectId,
 	summarizeProjects,
 } from '../../../../../nodes/DocumentExtraction/helpers/projects';
-import { BASE_URL, createContext } from '../../../helpers/context';
+import { BASE_URL, createContext, useOfflineNock } from '../../../helpers/context';
 import { IDENTITY, INVOICES, projects } from '../../../helpers/fixtures';
 
-beforeAll(() => nock.disableNetConnect());
-afterAll(() => nock.enableNetConnect());
-beforeEach(() => nock.cleanAll());
+useOfflineNock();
 
 describe('project parsing', () => {
 	it('finds the list in a nested wrapper and reads each record whatever it calls its fields', () => {

@@ -1,12 +1,10 @@
 import nock from 'nock';
 
 import { searchProjects } from '../../../../../nodes/DocumentExtraction/methods/listSearch';
-import { BASE_URL, loadOptionsContext } from '../../../helpers/context';
+import { BASE_URL, loadOptionsContext, useOfflineNock } from '../../../helpers/context';
 import { IDENTITY, INVOICES, projects } from '../../../helpers/fixtures';
 
-beforeAll(() => nock.disableNetConnect());
-afterAll(() => nock.enableNetConnect());
-beforeEach(() => nock.cleanAll());
+useOfflineNock();
 
 describe('Project list search', () => {
 	it('lists projects with their document types and filters by name', async () => {

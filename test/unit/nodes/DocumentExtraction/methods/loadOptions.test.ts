@@ -1,12 +1,10 @@
 import nock from 'nock';
 
 import { getDocumentTypes } from '../../../../../nodes/DocumentExtraction/methods/loadOptions';
-import { BASE_URL, loadOptionsContext } from '../../../helpers/context';
+import { BASE_URL, loadOptionsContext, useOfflineNock } from '../../../helpers/context';
 import { projects } from '../../../helpers/fixtures';
 
-beforeAll(() => nock.disableNetConnect());
-afterAll(() => nock.enableNetConnect());
-beforeEach(() => nock.cleanAll());
+useOfflineNock();
 
 describe('Document types of the chosen project', () => {
 	it('offers the document types of the chosen project', async () => {

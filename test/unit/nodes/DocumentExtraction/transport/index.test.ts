@@ -1,16 +1,11 @@
 /* eslint-disable @n8n/community-nodes/no-hardcoded-secrets -- test code: runs under jest on Node, is never shipped or loaded by n8n */
 import nock from 'nock';
 
-const sleepCalls: number[] = [];
-jest.mock('n8n-workflow', () => {
-	const actual = jest.requireActual('n8n-workflow');
-	return {
-		...actual,
-		sleep: jest.fn(async (ms: number) => {
-			sleepCalls.push(ms);
-		}),
-	};
-});
+jest.mock('n8n-workflow', () =>
+	jest.requireActual('../../../helpers/sleep').workflowWithFakeSleep(),
+);
+
+import { sleeps as sleepCalls } from '../../../helpers/sleep';
 
 import {
 	apiRequest,

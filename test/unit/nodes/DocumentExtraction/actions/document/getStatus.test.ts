@@ -1,12 +1,10 @@
 import nock from 'nock';
 
 import { execute as getStatus } from '../../../../../../nodes/DocumentExtraction/actions/document/getStatus.operation';
-import { BASE_URL, createContext, failureOf } from '../../../../helpers/context';
+import { BASE_URL, createContext, failureOf, useOfflineNock } from '../../../../helpers/context';
 import { TASK, task } from '../../../../helpers/fixtures';
 
-beforeAll(() => nock.disableNetConnect());
-afterAll(() => nock.enableNetConnect());
-beforeEach(() => nock.cleanAll());
+useOfflineNock();
 
 describe('Get Status', () => {
 	const statusParams = (taskId: string, output = 'result') => ({

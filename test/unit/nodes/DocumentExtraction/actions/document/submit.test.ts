@@ -9,8 +9,9 @@ import {
 	BASE_URL,
 	binaryItem,
 	createContext,
-	storedItem,
 	failureOf,
+	storedItem,
+	useOfflineNock,
 } from '../../../../helpers/context';
 
 const project = { __rl: true, mode: 'id', value: 'Invoices' };
@@ -24,9 +25,7 @@ const params = (extra: Record<string, unknown> = {}) => ({
 	...extra,
 });
 
-beforeAll(() => nock.disableNetConnect());
-afterAll(() => nock.enableNetConnect());
-beforeEach(() => nock.cleanAll());
+useOfflineNock();
 
 describe('Submit Document', () => {
 	it('posts the file as base64 with project and document type and returns the task', async () => {

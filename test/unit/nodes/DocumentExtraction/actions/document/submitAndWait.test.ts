@@ -4,7 +4,13 @@ import nock from 'nock';
 import type { IDataObject } from 'n8n-workflow';
 
 import { execute as submitAndWait } from '../../../../../../nodes/DocumentExtraction/actions/document/submitAndWait.operation';
-import { BASE_URL, binaryItem, createContext, failureOf } from '../../../../helpers/context';
+import {
+	BASE_URL,
+	binaryItem,
+	createContext,
+	failureOf,
+	useOfflineNock,
+} from '../../../../helpers/context';
 import { TASK, task } from '../../../../helpers/fixtures';
 
 const params = (options: IDataObject = {}, output = 'full') => ({
@@ -23,9 +29,7 @@ function serviceReports(...tasks: IDataObject[]) {
 	for (const reply of tasks) nock(BASE_URL).get(`/task_status/${TASK}`).reply(200, reply);
 }
 
-beforeAll(() => nock.disableNetConnect());
-afterAll(() => nock.enableNetConnect());
-beforeEach(() => nock.cleanAll());
+useOfflineNock();
 
 describe('Submit and Wait', () => {
 	it('keeps polling through status names it does not know, then outputs the result', async () => {

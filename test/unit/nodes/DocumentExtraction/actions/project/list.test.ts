@@ -1,12 +1,10 @@
 import nock from 'nock';
 
 import { execute as list } from '../../../../../../nodes/DocumentExtraction/actions/project/list.operation';
-import { BASE_URL, createContext } from '../../../../helpers/context';
+import { BASE_URL, createContext, useOfflineNock } from '../../../../helpers/context';
 import { projects } from '../../../../helpers/fixtures';
 
-beforeAll(() => nock.disableNetConnect());
-afterAll(() => nock.enableNetConnect());
-beforeEach(() => nock.cleanAll());
+useOfflineNock();
 
 describe('List Projects', () => {
 	const run = async () =>

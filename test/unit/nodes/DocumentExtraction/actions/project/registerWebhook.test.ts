@@ -1,12 +1,10 @@
 import nock from 'nock';
 
 import { execute as registerWebhook } from '../../../../../../nodes/DocumentExtraction/actions/project/registerWebhook.operation';
-import { BASE_URL, createContext, failureOf } from '../../../../helpers/context';
+import { BASE_URL, createContext, failureOf, useOfflineNock } from '../../../../helpers/context';
 import { IDENTITY, INVOICES, projects } from '../../../../helpers/fixtures';
 
-beforeAll(() => nock.disableNetConnect());
-afterAll(() => nock.enableNetConnect());
-beforeEach(() => nock.cleanAll());
+useOfflineNock();
 
 describe('Register Webhook', () => {
 	const params = (extra: Record<string, unknown> = {}) => ({
