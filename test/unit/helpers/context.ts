@@ -219,9 +219,16 @@ export async function failureOf<E = NodeOperationError & NodeApiError>(
 	throw new Error('expected a failure');
 }
 
-/** No real network in this test file, and no mocked request left over from the test before. */
+/**
+ * No real network in this test file, and no mocked request left over from the test before.
+ * Afterwards nock is taken out of Node's http module, which later test files in the same
+ * process (npm run test:jest runs in band) share.
+ */
 export function useOfflineNock(): void {
 	beforeAll(() => nock.disableNetConnect());
-	afterAll(() => nock.enableNetConnect());
+	afterAll(() => {
+		nock.enableNetConnect();
+		nock.restore();
+	});
 	beforeEach(() => nock.cleanAll());
 }

@@ -12,15 +12,19 @@ import {
 	formatValidationDetail,
 	parseRetryAfter,
 } from '../../../../../nodes/DocumentExtraction/transport';
-import { API_KEY, BASE_URL, createContext, failureOf } from '../../../helpers/context';
+import {
+	API_KEY,
+	BASE_URL,
+	createContext,
+	failureOf,
+	useOfflineNock,
+} from '../../../helpers/context';
 
 const ctx = (credentials?: Record<string, string>) => createContext({ params: {}, credentials });
 
-beforeAll(() => nock.disableNetConnect());
-afterAll(() => nock.enableNetConnect());
+useOfflineNock();
 beforeEach(() => {
 	sleepCalls.length = 0;
-	nock.cleanAll();
 });
 afterEach(() => expect(nock.pendingMocks()).toEqual([]));
 
