@@ -8,16 +8,15 @@ import type {
 } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
-import { projectLocator } from '../DocumentExtraction/helpers/projects';
+import { optionsCollection, projectLocator } from '../DocumentExtraction/descriptions';
 import { searchProjects } from '../DocumentExtraction/methods/listSearch';
-import { apiRequest } from '../DocumentExtraction/transport';
+import { getTask, TASK_COMPLETED } from '../DocumentExtraction/transport/service';
 import {
 	deliveryItem,
 	deliveryKey,
 	parseDeliveryBody,
 	passesStatusFilter,
 	rememberDelivery,
-	TASK_COMPLETED,
 	wasDelivered,
 	type StatusFilter,
 } from './delivery';
@@ -56,11 +55,7 @@ async function addErrorDetails(this: IWebhookFunctions, item: IDataObject): Prom
 		return;
 	}
 	try {
-		const task = (await apiRequest.call(this, {
-			method: 'GET',
-			path: `/task_status/${encodeURIComponent(taskId)}`,
-			subject: `task ${taskId}`,
-		})) as IDataObject | undefined;
+		const task = (await getTask.call(this, taskId)) as IDataObject | undefined;
 		const error = task && typeof task === 'object' ? task.error : undefined;
 		if (typeof error === 'string' && error !== '') {
 			item.error = error;
@@ -82,7 +77,7 @@ export class DocumentExtractionTrigger implements INodeType {
 		},
 		group: ['trigger'],
 		version: 1,
-		subtitle: '=task.completed',
+		subtitle: `=${TASK_COMPLETED}`,
 		description: 'Starts the workflow when the Document Extraction Service finishes a document',
 		defaults: { name: 'Document Extraction Trigger' },
 		inputs: [],
@@ -123,36 +118,29 @@ export class DocumentExtractionTrigger implements INodeType {
 					'The secret the existing webhook was registered with. Deliveries signed with another key are refused.',
 				displayOptions: { show: { useExistingRegistration: [true] } },
 			},
-			{
-				displayName: 'Options',
-				name: 'options',
-				type: 'collection',
-				placeholder: 'Add option',
-				default: {},
-				options: [
-					{
-						displayName: 'Fetch Error Details',
-						name: 'fetchErrorDetails',
-						type: 'boolean',
-						default: true,
-						description:
-							'Whether to look up the error message of a failed task (GET /task_status) and add it as "error"',
-					},
-					{
-						displayName: 'Status',
-						name: 'statusFilter',
-						type: 'options',
-						default: 'both',
-						options: [
-							{ name: 'Complete or Failed', value: 'both' },
-							{ name: 'Complete Only', value: 'complete' },
-							{ name: 'Failed Only', value: 'failed' },
-						],
-						description:
-							'Which finished tasks start the workflow; the others are acknowledged and ignored',
-					},
-				],
-			},
+			optionsCollection([
+				{
+					displayName: 'Fetch Error Details',
+					name: 'fetchErrorDetails',
+					type: 'boolean',
+					default: true,
+					description:
+						'Whether to look up the error message of a failed task (GET /task_status) and add it as "error"',
+				},
+				{
+					displayName: 'Status',
+					name: 'statusFilter',
+					type: 'options',
+					default: 'both',
+					options: [
+						{ name: 'Complete or Failed', value: 'both' },
+						{ name: 'Complete Only', value: 'complete' },
+						{ name: 'Failed Only', value: 'failed' },
+					],
+					description:
+						'Which finished tasks start the workflow; the others are acknowledged and ignored',
+				},
+			]),
 		],
 	};
 

@@ -1,8 +1,5 @@
 import type { IDataObject } from 'n8n-workflow';
 
-/** The event this trigger starts workflows for. */
-export const TASK_COMPLETED = 'task.completed';
-
 /** The documented fields of a task.completed delivery, in the order they are output. */
 export const DELIVERY_FIELDS = [
 	'event',

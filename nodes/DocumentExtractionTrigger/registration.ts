@@ -1,13 +1,13 @@
 import type { IDataObject, IHookFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { generateWebhookSecret } from '../DocumentExtraction/actions/project/registerWebhook.operation';
-import { projectValue, resolveProjectId } from '../DocumentExtraction/helpers/projects';
-import { isUuid } from '../DocumentExtraction/helpers/utils';
-import { apiRequest } from '../DocumentExtraction/transport';
-
-/** The only event the service can deliver, and so the only one the trigger subscribes to. */
-export const TRIGGER_EVENTS = ['task.completed'];
+import { projectText, resolveProjectId } from '../DocumentExtraction/helpers/projects';
+import { isUuid } from '../DocumentExtraction/helpers/uuid';
+import {
+	generateWebhookSecret,
+	registerWebhook,
+	WEBHOOK_EVENTS,
+} from '../DocumentExtraction/transport/service';
 
 /** How many earlier registrations are remembered so that publishing again can reuse them. */
 export const MAX_RETIRED_REGISTRATIONS = 10;
@@ -109,7 +109,7 @@ function readWebhookUrl(this: IHookFunctions): string {
 }
 
 function readProject(this: IHookFunctions): string {
-	return projectValue(this.getNodeParameter('project', ''));
+	return projectText(this.getNodeParameter('project', undefined, { extractValue: true }));
 }
 
 /**
@@ -155,11 +155,11 @@ export async function createRegistration(this: IHookFunctions): Promise<boolean>
 	}
 
 	const secret = generateWebhookSecret();
-	const response = await apiRequest.call(this, {
-		method: 'POST',
-		path: `/projects/${encodeURIComponent(projectId)}/webhooks`,
-		body: { url, events: TRIGGER_EVENTS, secret },
-		subject: `project ${projectId}`,
+	// The trigger subscribes to every event the service can deliver: task.completed.
+	const response = await registerWebhook.call(this, projectId, {
+		url,
+		events: [...WEBHOOK_EVENTS],
+		secret,
 	});
 	const registration: Registration = {
 		url,

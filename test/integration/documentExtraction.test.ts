@@ -24,6 +24,8 @@ beforeAll(() => {
 });
 afterAll(() => {
 	nock.enableNetConnect();
+	// Later test files in this process share Node's http module: take nock out of it.
+	nock.restore();
 	disposeHarness();
 });
 beforeEach(() => nock.cleanAll());

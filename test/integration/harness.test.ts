@@ -227,6 +227,8 @@ beforeAll(() => nock.disableNetConnect());
 afterEach(() => nock.cleanAll());
 afterAll(() => {
 	nock.enableNetConnect();
+	// Later test files in this process share Node's http module: take nock out of it.
+	nock.restore();
 	disposeHarness();
 });
 

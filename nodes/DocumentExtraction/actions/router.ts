@@ -2,17 +2,17 @@ import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
 import * as document from './document/Document.resource';
-import type { DocumentExtractionType } from './node.type';
+import type { NodeMap } from './node.type';
 import * as project from './project/Project.resource';
 
-type Operation = (
-	this: IExecuteFunctions,
-	items: INodeExecutionData[],
-) => Promise<INodeExecutionData[]>;
+export interface OperationModule {
+	execute(this: IExecuteFunctions, items: INodeExecutionData[]): Promise<INodeExecutionData[]>;
+}
 
-const operations: {
-	[R in DocumentExtractionType['resource']]: Record<string, { execute: Operation }>;
-} = {
+/** One handler per resource and operation of NodeMap: a missing or extra one does not compile. */
+type OperationMap = { [R in keyof NodeMap]: { [O in NodeMap[R]]: OperationModule } };
+
+export const operations: OperationMap = {
 	document: {
 		submit: document.submit,
 		getStatus: document.getStatus,
@@ -24,11 +24,22 @@ const operations: {
 	},
 };
 
+function hasKey<T extends object>(map: T, key: string): key is Extract<keyof T, string> {
+	return Object.prototype.hasOwnProperty.call(map, key);
+}
+
+/** The handler for a resource and operation, or undefined when the node has no such operation. */
+export function findOperation(resource: string, operation: string): OperationModule | undefined {
+	if (!hasKey(operations, resource)) return undefined;
+	const byOperation: Record<string, OperationModule> = operations[resource];
+	return hasKey(byOperation, operation) ? byOperation[operation] : undefined;
+}
+
 export async function router(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 	const items = this.getInputData();
-	const resource = this.getNodeParameter('resource', 0) as DocumentExtractionType['resource'];
+	const resource = this.getNodeParameter('resource', 0) as string;
 	const operation = this.getNodeParameter('operation', 0) as string;
-	const handler = operations[resource]?.[operation];
+	const handler = findOperation(resource, operation);
 	if (!handler) {
 		throw new NodeOperationError(
 			this.getNode(),

@@ -1,46 +1,79 @@
-import type { IDataObject, INodeProperties } from 'n8n-workflow';
+import type { IDataObject } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { apiRequest, type ApiContext } from '../transport';
-import { isUuid, summarizeProjects, type ProjectSummary } from './utils';
+import type { ApiContext } from '../transport';
+import { listProjects } from '../transport/service';
+import { isUuid } from './uuid';
 
-/** The Project field shared by the action node and the trigger: a list, or an ID or name. */
-export const projectLocator: INodeProperties = {
-	displayName: 'Project',
-	name: 'project',
-	type: 'resourceLocator',
-	default: { mode: 'list', value: '' },
-	required: true,
-	description: 'The project whose schema shapes the extracted data',
-	modes: [
-		{
-			displayName: 'From List',
-			name: 'list',
-			type: 'list',
-			placeholder: 'Select a project...',
-			typeOptions: { searchListMethod: 'searchProjects', searchable: true },
-		},
-		{
-			displayName: 'By ID or Name',
-			name: 'id',
-			type: 'string',
-			placeholder: 'e.g. Invoices or 3f1c2a9e-5b7d-4c1e-9a2b-6d8e0f4a1b2c',
-			validation: [
-				{
-					type: 'regex',
-					properties: { regex: '\\S+', errorMessage: 'Enter a project ID or name' },
-				},
-			],
-		},
-	],
-};
+/** One project as the nodes use it, whatever the service calls its fields. */
+export interface ProjectSummary {
+	id: string;
+	name: string;
+	documentTypes: string[];
+	raw: IDataObject;
+}
+
+const LIST_KEYS = ['projects', 'items', 'data', 'results'];
+
+/**
+ * The list of projects inside a GET /projects answer: a bare array, or an object that wraps it
+ * under projects, items, data or results. Undefined when the shape is not recognised.
+ */
+export function extractProjectList(body: unknown): IDataObject[] | undefined {
+	if (Array.isArray(body)) return body as IDataObject[];
+	if (body && typeof body === 'object') {
+		for (const key of LIST_KEYS) {
+			const value = (body as IDataObject)[key];
+			if (Array.isArray(value)) return value as IDataObject[];
+			if (value && typeof value === 'object') {
+				const nested = extractProjectList(value);
+				if (nested) return nested;
+			}
+		}
+	}
+	return undefined;
+}
+
+function documentTypeName(entry: unknown): string | undefined {
+	if (typeof entry === 'string') return entry;
+	if (entry && typeof entry === 'object') {
+		const { name, document_type, id } = entry as IDataObject;
+		const value = name ?? document_type ?? id;
+		return value === undefined ? undefined : String(value);
+	}
+	return undefined;
+}
+
+/** Reads id, name and document types from one project record, whatever it calls them. */
+export function summarizeProject(record: unknown): ProjectSummary | undefined {
+	if (typeof record === 'string') return { id: record, name: record, documentTypes: [], raw: {} };
+	if (!record || typeof record !== 'object') return undefined;
+	const raw = record as IDataObject;
+	const id = raw.project_id ?? raw.id ?? raw.uuid;
+	if (id === undefined || id === null) return undefined;
+	const name = raw.name ?? raw.project_name ?? raw.title ?? id;
+	const types = raw.document_types ?? raw.documentTypes ?? raw.types;
+	return {
+		id: String(id),
+		name: String(name),
+		documentTypes: Array.isArray(types)
+			? types.map(documentTypeName).filter((t): t is string => t !== undefined)
+			: [],
+		raw,
+	};
+}
+
+export function summarizeProjects(body: unknown): ProjectSummary[] {
+	return (extractProjectList(body) ?? [])
+		.map(summarizeProject)
+		.filter((p): p is ProjectSummary => p !== undefined);
+}
 
 export async function fetchProjects(
 	this: ApiContext,
 	itemIndex?: number,
 ): Promise<ProjectSummary[]> {
-	const body = await apiRequest.call(this, { method: 'GET', path: '/projects', itemIndex });
-	return summarizeProjects(body);
+	return summarizeProjects(await listProjects.call(this, itemIndex));
 }
 
 /**
@@ -68,7 +101,7 @@ export async function resolveProjectId(
 	});
 }
 
-export function projectValue(value: unknown): string {
-	if (value && typeof value === 'object') return String((value as IDataObject).value ?? '').trim();
+/** The value of the Project field (read with extractValue) as trimmed text: an ID or a name. */
+export function projectText(value: unknown): string {
 	return String(value ?? '').trim();
 }

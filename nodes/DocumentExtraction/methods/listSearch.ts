@@ -15,7 +15,7 @@ export async function searchProjects(
 					!needle || p.name.toLowerCase().includes(needle) || p.id.toLowerCase().includes(needle),
 			)
 			.map((p) => ({
-				name: p.name === p.id ? p.id : `${p.name}`,
+				name: p.name,
 				value: p.id,
 				description: p.documentTypes.length
 					? `Document types: ${p.documentTypes.join(', ')}`

@@ -1,12 +1,14 @@
 import type { ILoadOptionsFunctions, INodePropertyOptions } from 'n8n-workflow';
 
-import { fetchProjects, projectValue } from '../helpers/projects';
+import { fetchProjects, projectText } from '../helpers/projects';
 
-/** The document types of the project chosen in the Project field. */
+/** The document types of the project chosen in the Project field (all projects' when none is). */
 export async function getDocumentTypes(
 	this: ILoadOptionsFunctions,
 ): Promise<INodePropertyOptions[]> {
-	const selected = projectValue(this.getCurrentNodeParameter('project')).toLowerCase();
+	const selected = projectText(
+		this.getCurrentNodeParameter('project', { extractValue: true }),
+	).toLowerCase();
 	const projects = await fetchProjects.call(this);
 	const chosen = projects.filter(
 		(p) => !selected || p.id.toLowerCase() === selected || p.name.toLowerCase() === selected,

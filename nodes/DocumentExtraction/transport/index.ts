@@ -182,9 +182,10 @@ function isCancelled(signal: AbortSignal | undefined): boolean {
 
 /**
  * Sends one request to the Document Extraction Service through n8n's authenticated request
- * helper. This is the only place that talks to the service: it retries 5xx answers and network
- * errors (after 1, 2 and 4 s, or the server's Retry-After), never retries a 4xx, and turns
- * every failure into a NodeApiError carrying the service's `detail` and what to do about it.
+ * helper. This is the only place that sends requests to the service (`service.ts` names the
+ * calls): it retries 5xx answers (after 1, 2 and 4 s, or the server's Retry-After) and network
+ * errors (after 1, 2 and 4 s), never retries a 4xx, and turns every failure into a
+ * NodeApiError carrying the service's `detail` and what to do about it.
  */
 export async function apiRequest<T = unknown>(
 	this: ApiContext,

@@ -1,12 +1,15 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-imports -- test code: runs under jest on Node, is never shipped or loaded by n8n */
 import { Readable } from 'node:stream';
 
+import nock from 'nock';
+
 import type {
 	IBinaryData,
 	ICredentialDataDecryptedObject,
 	IDataObject,
 	IExecuteFunctions,
 	IHttpRequestOptions,
+	ILoadOptionsFunctions,
 	INode,
 	INodeExecutionData,
 } from 'n8n-workflow';
@@ -27,6 +30,14 @@ export const node: INode = {
 	position: [0, 0],
 	parameters: {},
 };
+
+/** A parameter value as n8n's getNodeParameter returns it: a resource locator's value with extractValue. */
+export function parameterValue(value: unknown, extra?: { extractValue?: boolean }): unknown {
+	if (extra?.extractValue && value && typeof value === 'object' && '__rl' in value) {
+		return (value as IDataObject).value;
+	}
+	return value;
+}
 
 type Params = Record<string, unknown> | ((name: string, itemIndex: number) => unknown);
 
@@ -148,10 +159,7 @@ export function createContext(options: ContextOptions) {
 				if (arguments.length >= 3) return fallback;
 				throw new Error(`Could not get parameter "${name}"`);
 			}
-			if (extra?.extractValue && value && typeof value === 'object' && '__rl' in value) {
-				return (value as IDataObject).value;
-			}
-			return value;
+			return parameterValue(value, extra);
 		},
 		helpers: {
 			httpRequestWithAuthentication: async (_type: string, request: IHttpRequestOptions) => {
@@ -190,6 +198,15 @@ export function createContext(options: ContextOptions) {
 	return context as unknown as IExecuteFunctions;
 }
 
+/** A load-options context whose Project field holds `project`. */
+export function loadOptionsContext(project?: unknown) {
+	return {
+		...createContext({ params: {} }),
+		getCurrentNodeParameter: (_name: string, extra?: { extractValue?: boolean }) =>
+			parameterValue(project, extra),
+	} as unknown as ILoadOptionsFunctions;
+}
+
 /** The error a promise rejects with; fails the test when it resolves. */
 export async function failureOf<E = NodeOperationError & NodeApiError>(
 	promise: Promise<unknown>,
@@ -200,4 +217,18 @@ export async function failureOf<E = NodeOperationError & NodeApiError>(
 		return error as E;
 	}
 	throw new Error('expected a failure');
+}
+
+/**
+ * No real network in this test file, and no mocked request left over from the test before.
+ * Afterwards nock is taken out of Node's http module, which later test files in the same
+ * process (npm run test:jest runs in band) share.
+ */
+export function useOfflineNock(): void {
+	beforeAll(() => nock.disableNetConnect());
+	afterAll(() => {
+		nock.enableNetConnect();
+		nock.restore();
+	});
+	beforeEach(() => nock.cleanAll());
 }

@@ -6,22 +6,20 @@ import type {
 } from 'n8n-workflow';
 import { NodeOperationError, sleep, updateDisplayOptions } from 'n8n-workflow';
 
-import { isTerminal, RequestLimiter } from '../../helpers/utils';
-import { projectLocator } from '../../helpers/projects';
 import {
 	binaryPropertyField,
 	documentTypeField,
-	getOptions,
-	optionsCollection,
 	includeInputBinaryOption,
 	maxConcurrencyOption,
 	maxPagesOption,
+	optionsCollection,
 	outputField,
-	positiveNumberOption,
-	withInputBinary,
-} from '../common';
-import { fetchTask, shapeTask } from './getStatus.operation';
-import { processSubmissions } from './submit.operation';
+	projectLocator,
+} from '../../descriptions';
+import type { ConcurrencyLimiter } from '../../helpers/limiter';
+import { isTerminal } from '../../transport/service';
+import { getOptions, positiveNumberOption, withInputBinary } from '../common/items.utils';
+import { fetchTask, processSubmissions, shapeTask } from '../common/task.utils';
 
 export const DEFAULT_POLL_INTERVAL_S = 2;
 export const MIN_POLL_INTERVAL_S = 1;
@@ -79,7 +77,7 @@ export async function waitForTask(
 	this: IExecuteFunctions,
 	taskId: string,
 	itemIndex: number,
-	limiter: RequestLimiter,
+	limiter: ConcurrencyLimiter,
 	intervalMs: number,
 	maxWaitMs: number,
 ): Promise<WaitOutcome> {
@@ -101,23 +99,19 @@ export async function execute(
 ): Promise<INodeExecutionData[]> {
 	return await processSubmissions.call(this, items, async (itemIndex, submit, limiter) => {
 		const options = getOptions.call(this, itemIndex);
-		const intervalS = positiveNumberOption.call(
-			this,
-			options,
-			'pollInterval',
-			'Poll Interval',
-			DEFAULT_POLL_INTERVAL_S,
+		const intervalS = positiveNumberOption.call(this, options, {
+			name: 'pollInterval',
+			label: 'Poll Interval',
+			fallback: DEFAULT_POLL_INTERVAL_S,
+			minimum: MIN_POLL_INTERVAL_S,
 			itemIndex,
-			MIN_POLL_INTERVAL_S,
-		);
-		const maxWaitS = positiveNumberOption.call(
-			this,
-			options,
-			'maxWait',
-			'Max Wait',
-			DEFAULT_MAX_WAIT_S,
+		});
+		const maxWaitS = positiveNumberOption.call(this, options, {
+			name: 'maxWait',
+			label: 'Max Wait',
+			fallback: DEFAULT_MAX_WAIT_S,
 			itemIndex,
-		);
+		});
 		const output = this.getNodeParameter('output', itemIndex, 'result') as string;
 		const includeBinary = options.includeInputBinary !== false;
 

@@ -14,7 +14,7 @@ export const description: INodeProperties[] = [
 		displayOptions: { show: { resource: ['project'] } },
 		options: [
 			{
-				name: 'List',
+				name: 'List Projects',
 				value: 'list',
 				description: 'List the projects of the account',
 				action: 'List projects',

@@ -6,9 +6,9 @@ import type {
 } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { extractProjectList } from '../../helpers/utils';
-import { apiRequest } from '../../transport';
-import { processItems } from '../common';
+import { extractProjectList } from '../../helpers/projects';
+import { listProjects } from '../../transport/service';
+import { processItems } from '../common/items.utils';
 
 const properties: INodeProperties[] = [];
 
@@ -39,8 +39,10 @@ export async function execute(
 	this: IExecuteFunctions,
 	items: INodeExecutionData[],
 ): Promise<INodeExecutionData[]> {
-	return await processItems.call(this, items, 1, async (itemIndex) => {
-		const body = await apiRequest.call(this, { method: 'GET', path: '/projects', itemIndex });
-		return projectItems(body, itemIndex);
-	});
+	return await processItems.call(
+		this,
+		items,
+		async (itemIndex) => projectItems(await listProjects.call(this, itemIndex), itemIndex),
+		{ concurrency: 1 },
+	);
 }

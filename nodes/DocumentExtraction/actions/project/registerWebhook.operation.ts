@@ -1,4 +1,3 @@
-import { randomBytes } from 'crypto';
 import type {
 	IDataObject,
 	IExecuteFunctions,
@@ -7,16 +6,10 @@ import type {
 } from 'n8n-workflow';
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
-import { projectLocator, projectValue, resolveProjectId } from '../../helpers/projects';
-import { apiRequest } from '../../transport';
-import { processItems } from '../common';
-
-export const WEBHOOK_EVENTS = ['task.completed'];
-
-/** A strong signing secret: whsec_ followed by 32 random bytes in hex. */
-export function generateWebhookSecret(): string {
-	return `whsec_${randomBytes(32).toString('hex')}`;
-}
+import { eventsField, projectLocator } from '../../descriptions';
+import { projectText, resolveProjectId } from '../../helpers/projects';
+import { generateWebhookSecret, registerWebhook, WEBHOOK_EVENTS } from '../../transport/service';
+import { processItems } from '../common/items.utils';
 
 const properties: INodeProperties[] = [
 	projectLocator,
@@ -30,21 +23,7 @@ const properties: INodeProperties[] = [
 		description:
 			'The HTTPS endpoint the service POSTs task.completed events to. It must answer with a 2xx status within 10 seconds.',
 	},
-	{
-		displayName: 'Events',
-		name: 'events',
-		type: 'multiOptions',
-		default: ['task.completed'],
-		required: true,
-		options: [
-			{
-				name: 'Task Completed',
-				value: 'task.completed',
-				description: 'A document finished processing, with success or failure',
-			},
-		],
-		description: 'The events to subscribe to. The service supports only task.completed for now.',
-	},
+	eventsField,
 	{
 		displayName: 'Secret',
 		name: 'secret',
@@ -82,38 +61,44 @@ export async function execute(
 	this: IExecuteFunctions,
 	items: INodeExecutionData[],
 ): Promise<INodeExecutionData[]> {
-	return await processItems.call(this, items, 1, async (itemIndex) => {
-		const project = projectValue(this.getNodeParameter('project', itemIndex));
-		const url = readWebhookUrl.call(this, itemIndex);
-		const events = (this.getNodeParameter('events', itemIndex, WEBHOOK_EVENTS) as string[]).filter(
-			(e) => WEBHOOK_EVENTS.includes(e),
-		);
-		if (!events.length) {
-			throw new NodeOperationError(this.getNode(), 'No event selected', {
+	return await processItems.call(
+		this,
+		items,
+		async (itemIndex) => {
+			const project = projectText(
+				this.getNodeParameter('project', itemIndex, undefined, { extractValue: true }),
+			);
+			const url = readWebhookUrl.call(this, itemIndex);
+			const events = (
+				this.getNodeParameter('events', itemIndex, [...WEBHOOK_EVENTS]) as string[]
+			).filter((e) => WEBHOOK_EVENTS.includes(e));
+			if (!events.length) {
+				throw new NodeOperationError(this.getNode(), 'No event selected', {
+					itemIndex,
+					description: 'Select Task Completed: it is the only event the service can deliver.',
+				});
+			}
+			const given = String(this.getNodeParameter('secret', itemIndex, '') ?? '').trim();
+			const secret = given || generateWebhookSecret();
+			const projectId = await resolveProjectId.call(this, project, itemIndex);
+			const response = await registerWebhook.call(
+				this,
+				projectId,
+				{ url, events, secret },
 				itemIndex,
-				description: 'Select Task Completed: it is the only event the service can deliver.',
-			});
-		}
-		const given = String(this.getNodeParameter('secret', itemIndex, '') ?? '').trim();
-		const secret = given || generateWebhookSecret();
-		const projectId = await resolveProjectId.call(this, project, itemIndex);
-		const response = await apiRequest.call(this, {
-			method: 'POST',
-			path: `/projects/${encodeURIComponent(projectId)}/webhooks`,
-			body: { url, events, secret },
-			itemIndex,
-			subject: `project ${projectId}`,
-		});
-		const json: IDataObject = {
-			project_id: projectId,
-			url,
-			events,
-			...(response && typeof response === 'object' && !Array.isArray(response)
-				? (response as IDataObject)
-				: { response: response as IDataObject }),
-			secret,
-			secretGenerated: !given,
-		};
-		return { json, pairedItem: { item: itemIndex } };
-	});
+			);
+			const json: IDataObject = {
+				project_id: projectId,
+				url,
+				events,
+				...(response && typeof response === 'object' && !Array.isArray(response)
+					? (response as IDataObject)
+					: { response: response as IDataObject }),
+				secret,
+				secretGenerated: !given,
+			};
+			return { json, pairedItem: { item: itemIndex } };
+		},
+		{ concurrency: 1 },
+	);
 }

@@ -12,10 +12,9 @@ import { Workflow } from 'n8n-workflow';
 
 import { DocumentExtractionTrigger } from '../../../nodes/DocumentExtractionTrigger/DocumentExtractionTrigger.node';
 import { computeSignature } from '../../../nodes/DocumentExtractionTrigger/signature';
-import { sendWithCredential } from '../helpers/context';
+import { API_KEY, BASE_URL, parameterValue, sendWithCredential, useOfflineNock } from './context';
 
-export const BASE_URL = 'http://127.0.0.1:9';
-export const API_KEY = 'vnd_test';
+export { API_KEY, BASE_URL } from './context';
 export const PROJECT_ID = '3f1c2a9e-5b7d-4c1e-9a2b-6d8e0f4a1b2c';
 export const OTHER_PROJECT_ID = '7a0d4c55-2e1b-4f3a-8c9d-0b1e2f3a4b5c';
 export const PRODUCTION_URL = 'https://n8n.example.com/webhook/0b7e6c1d/webhook';
@@ -165,13 +164,13 @@ export class Host {
 			getActivationMode: () => 'activate',
 			getWorkflowStaticData: (type: string) => workflow.getStaticData(type, node),
 			getCredentials: async () => this.credentials,
-			getNodeParameter(name: string, fallback?: unknown) {
+			getNodeParameter(name: string, fallback?: unknown, extra?: { extractValue?: boolean }) {
 				const value = node.parameters[name];
 				if (value === undefined) {
 					if (arguments.length >= 2) return fallback;
 					throw new Error(`Could not get parameter "${name}"`);
 				}
-				return value;
+				return parameterValue(value, extra);
 			},
 			helpers: {
 				httpRequestWithAuthentication: async (_type: string, options: IHttpRequestOptions) =>
@@ -247,10 +246,8 @@ export function strictNock(onReset: () => void = () => {}): void {
 	nock.emitter.on('no match', (req: { method?: string; path?: string }) => {
 		unmatched.push(`${req.method} ${req.path}`);
 	});
-	beforeAll(() => nock.disableNetConnect());
-	afterAll(() => nock.enableNetConnect());
+	useOfflineNock();
 	beforeEach(() => {
-		nock.cleanAll();
 		unmatched.length = 0;
 		onReset();
 	});

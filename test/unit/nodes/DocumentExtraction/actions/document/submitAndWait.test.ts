@@ -3,11 +3,16 @@ import nock from 'nock';
 
 import type { IDataObject } from 'n8n-workflow';
 
-import { execute as getStatus } from '../../nodes/DocumentExtraction/actions/document/getStatus.operation';
-import { execute as submitAndWait } from '../../nodes/DocumentExtraction/actions/document/submitAndWait.operation';
-import { BASE_URL, binaryItem, createContext, failureOf } from './helpers/context';
+import { execute as submitAndWait } from '../../../../../../nodes/DocumentExtraction/actions/document/submitAndWait.operation';
+import {
+	BASE_URL,
+	binaryItem,
+	createContext,
+	failureOf,
+	useOfflineNock,
+} from '../../../../helpers/context';
+import { TASK, task } from '../../../../helpers/fixtures';
 
-const TASK = '0b8f2f9e-4a8c-4d1e-9f3a-2c6b7d8e9f01';
 const params = (options: IDataObject = {}, output = 'full') => ({
 	resource: 'document',
 	operation: 'submitAndWait',
@@ -18,24 +23,13 @@ const params = (options: IDataObject = {}, output = 'full') => ({
 	options: { pollInterval: 1, ...options },
 });
 
-const task = (status: string, extra: IDataObject = {}) => ({
-	task_id: TASK,
-	status,
-	result: null,
-	created_at: '2026-11-21T10:00:00Z',
-	updated_at: '2026-11-21T10:00:01Z',
-	...extra,
-});
-
 /** The service accepts one document as TASK, then answers each status request with the next task. */
 function serviceReports(...tasks: IDataObject[]) {
 	nock(BASE_URL).post('/process_file').reply(200, { task_id: TASK });
 	for (const reply of tasks) nock(BASE_URL).get(`/task_status/${TASK}`).reply(200, reply);
 }
 
-beforeAll(() => nock.disableNetConnect());
-afterAll(() => nock.enableNetConnect());
-beforeEach(() => nock.cleanAll());
+useOfflineNock();
 
 describe('Submit and Wait', () => {
 	it('keeps polling through status names it does not know, then outputs the result', async () => {
@@ -194,54 +188,5 @@ describe('Submit and Wait', () => {
 		expect(new Set(out.map((o) => o.json.id)).size).toBe(10);
 		expect(maxInFlight).toBeLessThanOrEqual(3);
 		expect(maxInFlight).toBeGreaterThan(1);
-	});
-});
-
-describe('Get Status', () => {
-	const statusParams = (taskId: string, output = 'result') => ({
-		resource: 'document',
-		operation: 'getStatus',
-		taskId,
-		output,
-		options: {},
-	});
-
-	it('refuses a task ID that is not a UUID without sending a request', async () => {
-		const scope = nock(BASE_URL).get(/.*/).reply(200, {});
-		const error = await failureOf(
-			getStatus.call(createContext({ params: statusParams('INV-2024-17') }), [{ json: {} }]),
-		);
-		expect(error.message).toBe('"INV-2024-17" is not a task ID');
-		expect(scope.isDone()).toBe(false);
-	});
-
-	it('returns the result fields of a complete task, or the whole task', async () => {
-		nock(BASE_URL)
-			.get(`/task_status/${TASK}`)
-			.twice()
-			.reply(200, task('complete', { result: { total: 9 } }));
-		const result = await getStatus.call(createContext({ params: statusParams(TASK) }), [
-			{ json: {} },
-		]);
-		expect(result[0].json).toEqual({ total: 9 });
-		const full = await getStatus.call(createContext({ params: statusParams(TASK, 'full') }), [
-			{ json: {} },
-		]);
-		expect(full[0].json).toMatchObject({ task_id: TASK, status: 'complete', result: { total: 9 } });
-	});
-
-	it('returns a running task whole even in Result Only mode', async () => {
-		nock(BASE_URL).get(`/task_status/${TASK}`).reply(200, task('processing'));
-		const out = await getStatus.call(createContext({ params: statusParams(TASK) }), [{ json: {} }]);
-		expect(out[0].json).toMatchObject({ task_id: TASK, status: 'processing' });
-	});
-
-	it('maps an unknown task to a 404 that names it', async () => {
-		nock(BASE_URL).get(`/task_status/${TASK}`).reply(404, { detail: 'Task not found' });
-		const error = await failureOf(
-			getStatus.call(createContext({ params: statusParams(TASK) }), [{ json: {} }]),
-		);
-		expect(error.message).toContain('Not found (404): Task not found');
-		expect(error.description).toContain(`task ${TASK}`);
 	});
 });

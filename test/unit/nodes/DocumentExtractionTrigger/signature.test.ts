@@ -3,7 +3,7 @@ import { createHmac } from 'node:crypto';
 import {
 	computeSignature,
 	verifySignature,
-} from '../../../nodes/DocumentExtractionTrigger/signature';
+} from '../../../../nodes/DocumentExtractionTrigger/signature';
 
 const SECRET = 'whsec_' + 'ab'.repeat(32);
 const BODY = Buffer.from('{"event":"task.completed","task_id":"t-1","status":"complete"}');

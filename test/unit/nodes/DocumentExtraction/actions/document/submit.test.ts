@@ -4,8 +4,15 @@ import nock from 'nock';
 
 import type { INodeExecutionData } from 'n8n-workflow';
 
-import { execute as submit } from '../../nodes/DocumentExtraction/actions/document/submit.operation';
-import { BASE_URL, binaryItem, createContext, storedItem, failureOf } from './helpers/context';
+import { execute as submit } from '../../../../../../nodes/DocumentExtraction/actions/document/submit.operation';
+import {
+	BASE_URL,
+	binaryItem,
+	createContext,
+	failureOf,
+	storedItem,
+	useOfflineNock,
+} from '../../../../helpers/context';
 
 const project = { __rl: true, mode: 'id', value: 'Invoices' };
 const params = (extra: Record<string, unknown> = {}) => ({
@@ -18,9 +25,7 @@ const params = (extra: Record<string, unknown> = {}) => ({
 	...extra,
 });
 
-beforeAll(() => nock.disableNetConnect());
-afterAll(() => nock.enableNetConnect());
-beforeEach(() => nock.cleanAll());
+useOfflineNock();
 
 describe('Submit Document', () => {
 	it('posts the file as base64 with project and document type and returns the task', async () => {

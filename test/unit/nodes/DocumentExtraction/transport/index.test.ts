@@ -1,31 +1,30 @@
 /* eslint-disable @n8n/community-nodes/no-hardcoded-secrets -- test code: runs under jest on Node, is never shipped or loaded by n8n */
 import nock from 'nock';
 
-const sleepCalls: number[] = [];
-jest.mock('n8n-workflow', () => {
-	const actual = jest.requireActual('n8n-workflow');
-	return {
-		...actual,
-		sleep: jest.fn(async (ms: number) => {
-			sleepCalls.push(ms);
-		}),
-	};
-});
+jest.mock('n8n-workflow', () =>
+	jest.requireActual('../../../helpers/sleep').workflowWithFakeSleep(),
+);
+
+import { sleeps as sleepCalls } from '../../../helpers/sleep';
 
 import {
 	apiRequest,
 	formatValidationDetail,
 	parseRetryAfter,
-} from '../../nodes/DocumentExtraction/transport';
-import { API_KEY, BASE_URL, createContext, failureOf } from './helpers/context';
+} from '../../../../../nodes/DocumentExtraction/transport';
+import {
+	API_KEY,
+	BASE_URL,
+	createContext,
+	failureOf,
+	useOfflineNock,
+} from '../../../helpers/context';
 
 const ctx = (credentials?: Record<string, string>) => createContext({ params: {}, credentials });
 
-beforeAll(() => nock.disableNetConnect());
-afterAll(() => nock.enableNetConnect());
+useOfflineNock();
 beforeEach(() => {
 	sleepCalls.length = 0;
-	nock.cleanAll();
 });
 afterEach(() => expect(nock.pendingMocks()).toEqual([]));
 

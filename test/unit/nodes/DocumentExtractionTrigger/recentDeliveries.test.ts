@@ -1,4 +1,4 @@
-import { RecentDeliveries } from '../../../nodes/DocumentExtractionTrigger/recentDeliveries';
+import { RecentDeliveries } from '../../../../nodes/DocumentExtractionTrigger/recentDeliveries';
 
 describe('RecentDeliveries', () => {
 	let now = 0;

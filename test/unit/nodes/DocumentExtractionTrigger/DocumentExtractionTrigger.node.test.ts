@@ -2,23 +2,11 @@ import nock from 'nock';
 
 import type { IDataObject } from 'n8n-workflow';
 
-const sleeps: number[] = [];
-jest.mock('n8n-workflow', () => {
-	const actual = jest.requireActual('n8n-workflow');
-	return {
-		...actual,
-		sleep: jest.fn(async (ms: number) => {
-			sleeps.push(ms);
-		}),
-	};
-});
+jest.mock('n8n-workflow', () => jest.requireActual('../../helpers/sleep').workflowWithFakeSleep());
 
-import {
-	MAX_REMEMBERED_DELIVERIES,
-	rememberDelivery,
-	wasDelivered,
-} from '../../../nodes/DocumentExtractionTrigger/delivery';
-import { computeSignature } from '../../../nodes/DocumentExtractionTrigger/signature';
+import { sleeps } from '../../helpers/sleep';
+
+import { computeSignature } from '../../../../nodes/DocumentExtractionTrigger/signature';
 import {
 	API_KEY,
 	BASE_URL,
@@ -30,7 +18,7 @@ import {
 	PROJECT_ID,
 	signedDelivery,
 	strictNock,
-} from './host';
+} from '../../helpers/triggerHost';
 
 const SECRET = 'whsec_' + '5e'.repeat(32);
 const FAILED_TASK = 'c0ffee00-1111-4222-8333-944445555666';
@@ -229,16 +217,6 @@ describe('duplicates', () => {
 			signedDelivery(completedPayload({ task_id: 'another-task' }), SECRET),
 		);
 		expect(itemsOf(other.result)).toHaveLength(1);
-	});
-
-	it('remembers a bounded number of deliveries, forgetting the oldest', () => {
-		const data: IDataObject = {};
-		for (let i = 0; i <= MAX_REMEMBERED_DELIVERIES; i++)
-			rememberDelivery(data, `task-${i}|complete`);
-		expect(data.recentDeliveries).toHaveLength(MAX_REMEMBERED_DELIVERIES);
-		expect(wasDelivered(data, 'task-0|complete')).toBe(false);
-		expect(wasDelivered(data, 'task-1|complete')).toBe(true);
-		expect(wasDelivered(data, `task-${MAX_REMEMBERED_DELIVERIES}|complete`)).toBe(true);
 	});
 });
 

@@ -2,16 +2,9 @@ import nock from 'nock';
 
 import type { IDataObject } from 'n8n-workflow';
 
-const sleeps: number[] = [];
-jest.mock('n8n-workflow', () => {
-	const actual = jest.requireActual('n8n-workflow');
-	return {
-		...actual,
-		sleep: jest.fn(async (ms: number) => {
-			sleeps.push(ms);
-		}),
-	};
-});
+jest.mock('n8n-workflow', () => jest.requireActual('../../helpers/sleep').workflowWithFakeSleep());
+
+import { sleeps } from '../../helpers/sleep';
 
 import {
 	API_KEY,
@@ -25,7 +18,7 @@ import {
 	signedDelivery,
 	TEST_URL,
 	strictNock,
-} from './host';
+} from '../../helpers/triggerHost';
 
 const SECRET_PATTERN = /^whsec_[0-9a-f]{64}$/;
 const methods = nodeType.webhookMethods.default;

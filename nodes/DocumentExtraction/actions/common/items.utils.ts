@@ -1,0 +1,143 @@
+import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
+import { NodeApiError, NodeOperationError } from 'n8n-workflow';
+
+import { ConcurrencyLimiter } from '../../helpers/limiter';
+
+type ItemError = Error & { description?: string | null };
+
+export interface ProcessItemsOptions {
+	/** How many items run at once; all of them when not set. */
+	concurrency?: number;
+	/** Task ids submitted so far, by item index, to name in a failure that stops the run. */
+	submittedTasks?: Map<number, string>;
+}
+
+/** The "Options" collection of an operation, read for one item. */
+export function getOptions(this: IExecuteFunctions, itemIndex: number): IDataObject {
+	return this.getNodeParameter('options', itemIndex, {}) as IDataObject;
+}
+
+export interface NumberOptionSpec {
+	/** The option's name in the Options collection. */
+	name: string;
+	/** The option's display name, used in the error message. */
+	label: string;
+	itemIndex: number;
+	/** The smallest value allowed; 1 unless set. */
+	minimum?: number;
+	/** Whether only whole numbers are allowed. */
+	integer?: boolean;
+}
+
+/**
+ * A number from the Options collection that is at least `minimum` (and whole, with
+ * `integer`), or undefined when the option is not set. A bad value is a clear error.
+ */
+export function numberOption(
+	this: IExecuteFunctions,
+	options: IDataObject,
+	{ name, label, itemIndex, minimum = 1, integer = false }: NumberOptionSpec,
+): number | undefined {
+	const raw = options[name];
+	if (raw === undefined || raw === null || raw === '') return undefined;
+	const value = Number(raw);
+	if (!Number.isFinite(value) || value < minimum) {
+		throw new NodeOperationError(
+			this.getNode(),
+			`${label} must be a number of at least ${minimum}`,
+			{
+				itemIndex,
+				description: `Got "${String(raw)}". Change the "${label}" option.`,
+			},
+		);
+	}
+	if (integer && !Number.isInteger(value)) {
+		throw new NodeOperationError(this.getNode(), `${label} must be a whole number`, {
+			itemIndex,
+			description: `Got ${value}. Enter a whole number, ${minimum} or more.`,
+		});
+	}
+	return value;
+}
+
+/** Like `numberOption`, with `fallback` when the option is not set. */
+export function positiveNumberOption(
+	this: IExecuteFunctions,
+	options: IDataObject,
+	spec: NumberOptionSpec & { fallback: number },
+): number {
+	return numberOption.call(this, options, spec) ?? spec.fallback;
+}
+
+/** An output item paired with its input, carrying the input's binary data when asked. */
+export function withInputBinary(
+	item: INodeExecutionData,
+	json: IDataObject,
+	includeBinary: boolean,
+	itemIndex: number,
+): INodeExecutionData {
+	const output: INodeExecutionData = { json, pairedItem: { item: itemIndex } };
+	if (includeBinary && item.binary) output.binary = item.binary;
+	return output;
+}
+
+/**
+ * The item runner of every operation. Runs `worker` for every input item (`concurrency` at a
+ * time, or all side by side) and returns the output items in input order, each paired with
+ * its input. With "Continue On Fail" a failed item becomes an error item; otherwise the first
+ * failure (by item order) is thrown once all items have settled, naming the tasks other items
+ * had already submitted.
+ */
+export async function processItems(
+	this: IExecuteFunctions,
+	items: INodeExecutionData[],
+	worker: (itemIndex: number) => Promise<INodeExecutionData | INodeExecutionData[]>,
+	{ concurrency, submittedTasks }: ProcessItemsOptions = {},
+): Promise<INodeExecutionData[]> {
+	const limiter = concurrency === undefined ? undefined : new ConcurrencyLimiter(concurrency);
+	const settled = await Promise.all(
+		items.map(async (_item, itemIndex) => {
+			try {
+				const value = limiter
+					? await limiter.run(async () => await worker(itemIndex))
+					: await worker(itemIndex);
+				return { ok: true as const, value };
+			} catch (error) {
+				return { ok: false as const, error: error as ItemError };
+			}
+		}),
+	);
+
+	const firstFailure = settled.findIndex((entry) => !entry.ok);
+	if (firstFailure !== -1 && !this.continueOnFail()) {
+		const { error } = settled[firstFailure] as { error: ItemError };
+		const thrown =
+			error instanceof NodeOperationError || error instanceof NodeApiError
+				? error
+				: new NodeOperationError(this.getNode(), error, { itemIndex: firstFailure });
+		const others = [...(submittedTasks ?? [])]
+			.filter(([index]) => index !== firstFailure)
+			.sort(([a], [b]) => a - b);
+		if (others.length) {
+			const list = others.map(([index, taskId]) => `item ${index}: ${taskId}`).join(', ');
+			thrown.description = [
+				thrown.description,
+				`Tasks submitted for other items in this run (fetch them with Get Status): ${list}`,
+			]
+				.filter(Boolean)
+				.join('\n');
+		}
+		throw thrown;
+	}
+
+	return settled.flatMap((entry, itemIndex) => {
+		if (entry.ok) return entry.value;
+		const taskId = submittedTasks?.get(itemIndex);
+		return [
+			{
+				json: { error: entry.error.message, ...(taskId ? { task_id: taskId } : {}) },
+				pairedItem: { item: itemIndex },
+			},
+		];
+	});
+}

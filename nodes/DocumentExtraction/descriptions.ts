@@ -1,0 +1,146 @@
+import type { INodeProperties } from 'n8n-workflow';
+
+import { TASK_COMPLETED } from './transport/service';
+
+/**
+ * Field descriptions of the Document Extraction node, and the Project field that the trigger
+ * shares with it. Nothing here runs at execution time.
+ */
+
+/** The Project field shared by the action node and the trigger: a list, or an ID or name. */
+export const projectLocator: INodeProperties = {
+	displayName: 'Project',
+	name: 'project',
+	type: 'resourceLocator',
+	default: { mode: 'list', value: '' },
+	required: true,
+	description: 'The project whose schema shapes the extracted data',
+	modes: [
+		{
+			displayName: 'From List',
+			name: 'list',
+			type: 'list',
+			placeholder: 'Select a project...',
+			typeOptions: { searchListMethod: 'searchProjects', searchable: true },
+		},
+		{
+			displayName: 'By ID or Name',
+			name: 'id',
+			type: 'string',
+			placeholder: 'e.g. Invoices or 3f1c2a9e-5b7d-4c1e-9a2b-6d8e0f4a1b2c',
+			validation: [
+				{
+					type: 'regex',
+					properties: { regex: '\\S+', errorMessage: 'Enter a project ID or name' },
+				},
+			],
+		},
+	],
+};
+
+export const binaryPropertyField: INodeProperties = {
+	displayName: 'Input Binary Field',
+	name: 'binaryPropertyName',
+	type: 'string',
+	default: 'data',
+	required: true,
+	placeholder: 'e.g. data',
+	hint: 'The name of the input binary field holding the PDF or image to process',
+};
+
+export const documentTypeField: INodeProperties = {
+	displayName: 'Document Type Name or ID',
+	name: 'documentType',
+	type: 'options',
+	typeOptions: { loadOptionsMethod: 'getDocumentTypes', loadOptionsDependsOn: ['project.value'] },
+	default: '',
+	required: true,
+	description:
+		'The document type within the project, for example invoice. Choose from the list, or specify an ID using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
+};
+
+export const outputField: INodeProperties = {
+	displayName: 'Output',
+	name: 'output',
+	type: 'options',
+	default: 'result',
+	options: [
+		{
+			name: 'Result Only',
+			value: 'result',
+			description:
+				'The extracted fields, flat at the top level, ready to map into the next step. Tasks that are not complete are output whole.',
+		},
+		{
+			name: 'Full Task',
+			value: 'full',
+			description: 'The whole task: task_id, status, result, error and timestamps',
+		},
+	],
+};
+
+export const taskIdField: INodeProperties = {
+	displayName: 'Task ID',
+	name: 'taskId',
+	type: 'string',
+	default: '',
+	required: true,
+	placeholder: 'e.g. 0b8f2f9e-4a8c-4d1e-9f3a-2c6b7d8e9f01',
+	description: 'The task_id returned when the document was submitted',
+};
+
+export const eventsField: INodeProperties = {
+	displayName: 'Events',
+	name: 'events',
+	type: 'multiOptions',
+	default: [TASK_COMPLETED],
+	required: true,
+	options: [
+		{
+			name: 'Task Completed',
+			value: TASK_COMPLETED,
+			description: 'A document finished processing, with success or failure',
+		},
+	],
+	description: 'The events to subscribe to. The service supports only task.completed for now.',
+};
+
+export const includeInputBinaryOption: INodeProperties = {
+	displayName: 'Include Input Binary',
+	name: 'includeInputBinary',
+	type: 'boolean',
+	default: true,
+	description:
+		'Whether to pass the input binary data through to the output item, so a later node can still archive the original file',
+};
+
+export const maxPagesOption: INodeProperties = {
+	displayName: 'Max Pages',
+	name: 'maxPages',
+	type: 'number',
+	typeOptions: { minValue: 1, numberPrecision: 0 },
+	default: 1,
+	description: 'How many pages the service reads at most. Sent as max_pages only when set.',
+};
+
+export const maxConcurrencyOption: INodeProperties = {
+	displayName: 'Max Concurrent Requests',
+	name: 'maxConcurrency',
+	type: 'number',
+	typeOptions: { minValue: 1, numberPrecision: 0 },
+	default: 5,
+	description:
+		'The largest number of requests this node has open at the same time, across all items',
+};
+
+/** An "Options" collection (used by both nodes); keep `options` sorted by display name. */
+export function optionsCollection(options: INodeProperties[]): INodeProperties {
+	return {
+		displayName: 'Options',
+		name: 'options',
+		type: 'collection',
+		placeholder: 'Add Option',
+		default: {},
+		options,
+	};
+}

@@ -1,0 +1,88 @@
+import { randomBytes } from 'crypto';
+import type { IDataObject } from 'n8n-workflow';
+
+import { apiRequest, type ApiContext, type RequestBody } from './index';
+
+/**
+ * The Document Extraction Service as named calls. Every endpoint path is written here and
+ * nowhere else; both nodes call the service through these functions, which send their
+ * requests through `apiRequest`.
+ */
+
+/** The event the service delivers when a task finishes, with success or failure. */
+export const TASK_COMPLETED = 'task.completed';
+
+/** The events a webhook can subscribe to: the service delivers only task.completed. */
+export const WEBHOOK_EVENTS: readonly string[] = [TASK_COMPLETED];
+
+/** Task statuses that end a task; any other status means it is still running. */
+export const TERMINAL_STATUSES = ['complete', 'failed'] as const;
+
+export type TerminalStatus = (typeof TERMINAL_STATUSES)[number];
+
+export function isTerminal(status: unknown): status is TerminalStatus {
+	return (TERMINAL_STATUSES as readonly unknown[]).includes(status);
+}
+
+/** A strong signing secret for a webhook: whsec_ followed by 32 random bytes in hex. */
+export function generateWebhookSecret(): string {
+	return `whsec_${randomBytes(32).toString('hex')}`;
+}
+
+/** What a webhook registration sends: the receiving URL, its events and the signing secret. */
+export interface WebhookRegistration extends IDataObject {
+	url: string;
+	events: string[];
+	secret: string;
+}
+
+/** GET /task_status/{task_id}: the task's status, result and error. */
+export async function getTask(
+	this: ApiContext,
+	taskId: string,
+	itemIndex?: number,
+): Promise<unknown> {
+	return await apiRequest.call(this, {
+		method: 'GET',
+		path: `/task_status/${encodeURIComponent(taskId)}`,
+		itemIndex,
+		subject: `task ${taskId}`,
+	});
+}
+
+/** POST /process_file: submits a document; the answer carries the new task_id. */
+export async function submitDocument(
+	this: ApiContext,
+	body: RequestBody,
+	fields: { project: string; document_type: string },
+	itemIndex?: number,
+): Promise<unknown> {
+	return await apiRequest.call(this, {
+		method: 'POST',
+		path: '/process_file',
+		body,
+		itemIndex,
+		subject: `project "${fields.project}" or document type "${fields.document_type}"`,
+	});
+}
+
+/** GET /projects: the projects of the account, in whatever shape the service sends them. */
+export async function listProjects(this: ApiContext, itemIndex?: number): Promise<unknown> {
+	return await apiRequest.call(this, { method: 'GET', path: '/projects', itemIndex });
+}
+
+/** POST /projects/{project_id}/webhooks: registers a URL for the project's events. */
+export async function registerWebhook(
+	this: ApiContext,
+	projectId: string,
+	registration: WebhookRegistration,
+	itemIndex?: number,
+): Promise<unknown> {
+	return await apiRequest.call(this, {
+		method: 'POST',
+		path: `/projects/${encodeURIComponent(projectId)}/webhooks`,
+		body: registration,
+		itemIndex,
+		subject: `project ${projectId}`,
+	});
+}

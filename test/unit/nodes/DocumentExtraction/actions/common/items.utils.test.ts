@@ -1,0 +1,112 @@
+import type { INodeExecutionData } from 'n8n-workflow';
+import { sleep } from 'n8n-workflow';
+
+import {
+	numberOption,
+	positiveNumberOption,
+	processItems,
+	withInputBinary,
+} from '../../../../../../nodes/DocumentExtraction/actions/common/items.utils';
+import { binaryItem, createContext, failureOf } from '../../../../helpers/context';
+
+const ctx = (continueOnFail = false) => createContext({ params: {}, continueOnFail });
+
+describe('numberOption and positiveNumberOption', () => {
+	const spec = { name: 'maxPages', label: 'Max Pages', itemIndex: 2 };
+
+	it('reads a set option and leaves an unset one to the fallback', () => {
+		expect(numberOption.call(ctx(), { maxPages: 3 }, spec)).toBe(3);
+		expect(numberOption.call(ctx(), { maxPages: '' }, spec)).toBeUndefined();
+		expect(positiveNumberOption.call(ctx(), {}, { ...spec, fallback: 7 })).toBe(7);
+	});
+
+	it('refuses a value below the minimum', () => {
+		expect(() => numberOption.call(ctx(), { maxPages: 0 }, spec)).toThrow(
+			'Max Pages must be a number of at least 1',
+		);
+		expect(() => numberOption.call(ctx(), { maxPages: 1 }, { ...spec, minimum: 2 })).toThrow(
+			'Max Pages must be a number of at least 2',
+		);
+	});
+
+	it('refuses a fraction only when whole numbers are asked for', () => {
+		expect(numberOption.call(ctx(), { maxPages: 1.5 }, spec)).toBe(1.5);
+		expect(() => numberOption.call(ctx(), { maxPages: 1.5 }, { ...spec, integer: true })).toThrow(
+			'Max Pages must be a whole number',
+		);
+	});
+});
+
+describe('withInputBinary', () => {
+	it('pairs the output with its input and carries the binary only when asked', () => {
+		const item = binaryItem('pdf');
+		expect(withInputBinary(item, { a: 1 }, true, 3)).toEqual({
+			json: { a: 1 },
+			pairedItem: { item: 3 },
+			binary: item.binary,
+		});
+		expect(withInputBinary(item, { a: 1 }, false, 3).binary).toBeUndefined();
+	});
+});
+
+describe('processItems', () => {
+	const items: INodeExecutionData[] = [{ json: {} }, { json: {} }, { json: {} }];
+
+	it('outputs items in input order, paired, whatever order they finish in', async () => {
+		const out = await processItems.call(ctx(), items, async (i) => {
+			await sleep(0);
+			return { json: { i }, pairedItem: { item: i } };
+		});
+		expect(out.map((o) => o.json.i)).toEqual([0, 1, 2]);
+	});
+
+	it('runs one item at a time with concurrency 1', async () => {
+		let inFlight = 0;
+		let maxInFlight = 0;
+		await processItems.call(
+			ctx(),
+			items,
+			async (i) => {
+				maxInFlight = Math.max(maxInFlight, ++inFlight);
+				await sleep(0);
+				inFlight--;
+				return { json: { i } };
+			},
+			{ concurrency: 1 },
+		);
+		expect(maxInFlight).toBe(1);
+	});
+
+	it('makes a failed item an error item under continueOnFail, with its task id', async () => {
+		const out = await processItems.call(
+			ctx(true),
+			items,
+			async (i) => {
+				if (i === 1) throw new Error('broken');
+				return { json: { i }, pairedItem: { item: i } };
+			},
+			{ submittedTasks: new Map([[1, 'task-1']]) },
+		);
+		expect(out[1]).toEqual({
+			json: { error: 'broken', task_id: 'task-1' },
+			pairedItem: { item: 1 },
+		});
+	});
+
+	it('otherwise throws the first failure with its item index, naming the other tasks', async () => {
+		const error = await failureOf(
+			processItems.call(
+				ctx(),
+				items,
+				async (i) => {
+					if (i > 0) throw new Error(`broken ${i}`);
+					return { json: {} };
+				},
+				{ submittedTasks: new Map([[0, 'task-0']]) },
+			),
+		);
+		expect(error.message).toBe('broken 1');
+		expect((error as unknown as { context: { itemIndex: number } }).context.itemIndex).toBe(1);
+		expect(error.description).toContain('item 0: task-0');
+	});
+});

@@ -1,0 +1,37 @@
+import {
+	readTaskId,
+	shapeTask,
+} from '../../../../../../nodes/DocumentExtraction/actions/common/task.utils';
+import { createContext } from '../../../../helpers/context';
+import { TASK, task } from '../../../../helpers/fixtures';
+
+describe('shapeTask', () => {
+	it('gives the result fields of a complete task for Result Only', () => {
+		expect(shapeTask(task('complete', { result: { total: 9 } }), 'result')).toEqual({ total: 9 });
+	});
+
+	it('wraps a result that is not an object', () => {
+		expect(shapeTask(task('complete', { result: [1, 2] }), 'result')).toEqual({ result: [1, 2] });
+		expect(shapeTask(task('complete', { result: undefined }), 'result')).toEqual({ result: null });
+	});
+
+	it('gives the whole task for Full Task, and for a task that is not complete', () => {
+		const complete = task('complete', { result: { total: 9 } });
+		expect(shapeTask(complete, 'full')).toBe(complete);
+		const failed = task('failed', { error: 'Unreadable' });
+		expect(shapeTask(failed, 'result')).toBe(failed);
+	});
+});
+
+describe('readTaskId', () => {
+	const read = (taskId: unknown) => readTaskId.call(createContext({ params: { taskId } }), 0);
+
+	it('takes a UUID, trimmed', () => {
+		expect(read(`  ${TASK} `)).toBe(TASK);
+	});
+
+	it('refuses anything else, saying what a task ID is', () => {
+		expect(() => read('INV-2024-17')).toThrow('"INV-2024-17" is not a task ID');
+		expect(() => read('')).toThrow('"" is not a task ID');
+	});
+});
