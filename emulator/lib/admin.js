@@ -1,0 +1,147 @@
+'use strict';
+
+/**
+ * Fault switches, request statistics and the admin endpoints under /_emulator/
+ * (no authentication). Every function takes the shared context `ctx`
+ * (lib/context.js) first.
+ */
+
+const { ENDPOINTS, cancelWork, sleep } = require('./context.js');
+const { ADMIN_BODY_LIMIT, sendJson, readJsonObject } = require('./http.js');
+const { adminTask } = require('./tasks.js');
+const { handleManualDeliver, listDeliveries, publicWebhook } = require('./deliveries.js');
+
+// ------------------------------------------------------------------ faults
+
+/** Checks the body of POST /_emulator/faults; returns {error} or {fault}. */
+function parseFault(b) {
+	if (!ENDPOINTS.includes(b.endpoint)) return { error: `endpoint must be one of ${ENDPOINTS.join(', ')}` };
+	const count = b.count === undefined ? 1 : b.count;
+	if (!Number.isInteger(count) || count < 1) return { error: 'count must be an integer >= 1' };
+	const status = b.status ?? null;
+	if (status !== null && (!Number.isInteger(status) || status < 100 || status > 599)) {
+		return { error: 'status must be an integer 100..599' };
+	}
+	const delayMs = b.delay_ms ?? 0;
+	if (typeof delayMs !== 'number' || !(delayMs >= 0)) return { error: 'delay_ms must be a number >= 0' };
+	const retryAfter = b.retry_after ?? null;
+	const retryAfterOk =
+		retryAfter === null || (typeof retryAfter === 'number' && retryAfter >= 0) || (typeof retryAfter === 'string' && retryAfter);
+	if (!retryAfterOk) return { error: 'retry_after must be a number of seconds >= 0 or a non-empty string' };
+	if (status === null && delayMs === 0) return { error: 'a fault needs a status, a delay_ms, or both' };
+	return { fault: { endpoint: b.endpoint, remaining: count, count, status, delay_ms: delayMs, retry_after: retryAfter } };
+}
+
+async function handleAddFault(ctx, req, res) {
+	const b = await readJsonObject(req, res, ADMIN_BODY_LIMIT);
+	if (!b) return;
+	const { error, fault } = parseFault(b);
+	if (error) {
+		sendJson(res, 422, { detail: error });
+		return;
+	}
+	ctx.state.faults.push(fault);
+	ctx.log(`fault added: ${JSON.stringify(fault)}`);
+	sendJson(res, 201, { fault: { ...fault }, faults: ctx.state.faults.map((f) => ({ ...f })) });
+}
+
+/** Uses up one pending fault of `endpoint`, if any. */
+function takeFault(ctx, endpoint) {
+	const { faults } = ctx.state;
+	const idx = faults.findIndex((f) => f.endpoint === endpoint && f.remaining > 0);
+	if (idx === -1) return null;
+	const fault = faults[idx];
+	fault.remaining -= 1;
+	if (fault.remaining <= 0) faults.splice(idx, 1);
+	return fault;
+}
+
+/**
+ * Applies the next fault of `endpoint`: waits its delay, then answers its status.
+ * Returns true when the request was answered.
+ */
+async function applyFault(ctx, endpoint, res) {
+	const fault = takeFault(ctx, endpoint);
+	if (!fault) return false;
+	if (fault.delay_ms > 0) await sleep(ctx, fault.delay_ms);
+	if (fault.status === null) return false;
+	const headers = fault.retry_after !== null ? { 'Retry-After': String(fault.retry_after) } : {};
+	sendJson(res, fault.status, { detail: 'Injected fault' }, headers);
+	return true;
+}
+
+// ------------------------------------------------------------------- stats
+
+/** Counts a service request and tracks how many are in flight until `res` closes. */
+function countRequest(ctx, route, res) {
+	const stats = ctx.state.stats;
+	stats.requests[route.endpoint] += 1;
+	if (route.endpoint === 'task_status') {
+		const id = route.params.taskId;
+		stats.status_polls_by_task[id] = (stats.status_polls_by_task[id] || 0) + 1;
+	}
+	stats.in_flight += 1;
+	if (stats.in_flight > stats.max_in_flight) stats.max_in_flight = stats.in_flight;
+	res.once('close', () => {
+		stats.in_flight -= 1;
+	});
+}
+
+function resetStats(ctx) {
+	const s = ctx.state.stats;
+	for (const k of ENDPOINTS) s.requests[k] = 0;
+	for (const k of Object.keys(s.status_polls_by_task)) delete s.status_polls_by_task[k];
+	s.max_in_flight = s.in_flight;
+}
+
+/** POST /_emulator/reset: cancels pending work and clears all data (the projects stay). */
+function resetAll(ctx) {
+	cancelWork(ctx);
+	const { state } = ctx;
+	state.tasks.clear();
+	state.webhooks.clear();
+	state.deliveries.length = 0;
+	state.attempts.length = 0;
+	state.faults.length = 0;
+	resetStats(ctx);
+	ctx.log('state reset');
+}
+
+// ------------------------------------------------------------------- admin
+
+/** Routes `/_emulator/...`; `url.pathname` has no trailing slash. */
+async function handleAdmin(ctx, req, res, url) {
+	const { state } = ctx;
+	const p = url.pathname.replace(/^\/_emulator/, '') || '/';
+	switch (`${req.method} ${p}`) {
+		case 'GET /health':
+			return sendJson(res, 200, { ok: true });
+		case 'GET /deliveries':
+			return sendJson(res, 200, listDeliveries(ctx, url));
+		case 'GET /webhooks':
+			return sendJson(res, 200, { webhooks: [...state.webhooks.values()].map(publicWebhook) });
+		case 'GET /tasks':
+			return sendJson(res, 200, { tasks: [...state.tasks.values()].map(adminTask) });
+		case 'GET /faults':
+			return sendJson(res, 200, { faults: state.faults.map((f) => ({ ...f })) });
+		case 'POST /faults':
+			return handleAddFault(ctx, req, res);
+		case 'DELETE /faults':
+			state.faults.length = 0;
+			return sendJson(res, 200, { ok: true, faults: [] });
+		case 'GET /stats':
+			return sendJson(res, 200, state.stats);
+		case 'POST /stats/reset':
+			resetStats(ctx);
+			return sendJson(res, 200, state.stats);
+		case 'POST /deliver':
+			return handleManualDeliver(ctx, req, res);
+		case 'POST /reset':
+			resetAll(ctx);
+			return sendJson(res, 200, { ok: true });
+		default:
+			return sendJson(res, 404, { detail: 'Not Found' });
+	}
+}
+
+module.exports = { handleAdmin, applyFault, countRequest };

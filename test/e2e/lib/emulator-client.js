@@ -1,0 +1,115 @@
+'use strict';
+
+/** Calls to the emulator the suite runs: the service API and the /_emulator/ admin API. */
+
+const { GOOD_KEY } = require('./fixtures.js');
+const { waitFor } = require('./n8n.js');
+const state = require('./state.js');
+
+async function emuJson(method, urlPath, body, key) {
+	const headers = { 'content-type': 'application/json' };
+	if (key) headers.authorization = `Bearer ${key}`;
+	const res = await fetch(`${state.emulatorUrl}${urlPath}`, {
+		method,
+		headers,
+		body: body === undefined ? undefined : JSON.stringify(body),
+	});
+	const text = await res.text();
+	if (res.status >= 300) throw new Error(`emulator ${method} ${urlPath}: HTTP ${res.status} ${text}`);
+	return JSON.parse(text);
+}
+
+/** Submits a file to the Invoices project directly (not through n8n); returns the task id. */
+async function submitDirect(file, documentType = 'invoice') {
+	const body = { file_base64: file.bytes.toString('base64'), project: 'Invoices', document_type: documentType };
+	const { task_id: taskId } = await emuJson('POST', '/process_file', body, GOOD_KEY);
+	return taskId;
+}
+
+/** Polls task_status until the task is complete or failed. */
+async function waitTask(taskId, timeoutMs = 30000) {
+	let task;
+	return await waitFor(
+		() => `task ${taskId} (still ${task?.status})`,
+		async () => {
+			task = await emuJson('GET', `/task_status/${taskId}`, undefined, GOOD_KEY);
+			return task.status === 'complete' || task.status === 'failed' ? task : undefined;
+		},
+		timeoutMs,
+		250,
+	);
+}
+
+async function emulatorTask(taskId) {
+	const { tasks } = await emuJson('GET', '/_emulator/tasks');
+	return tasks.find((t) => t.task_id === taskId);
+}
+
+async function requestCount(endpoint) {
+	return (await emuJson('GET', '/_emulator/stats')).requests[endpoint];
+}
+
+async function addFault(fault) {
+	return await emuJson('POST', '/_emulator/faults', fault);
+}
+
+async function listFaults() {
+	return (await emuJson('GET', '/_emulator/faults')).faults;
+}
+
+async function registeredWebhooks() {
+	return (await emuJson('GET', '/_emulator/webhooks')).webhooks;
+}
+
+/** The webhooks registered for the suite's n8n server. */
+async function triggerRegistrations() {
+	return (await registeredWebhooks()).filter((w) => w.url.startsWith(`http://127.0.0.1:${state.n8nPort}/`));
+}
+
+/** One raw POST through /_emulator/deliver; returns {status_code, body, error, …}. */
+async function deliverRaw(request) {
+	return await emuJson('POST', '/_emulator/deliver', request);
+}
+
+/** Waits until every delivery of the task is delivered or failed. */
+async function waitDelivered(taskId, timeoutMs = 30000) {
+	let found;
+	return await waitFor(
+		() => `the delivery of ${taskId} (still pending: ${JSON.stringify(found?.deliveries)})`,
+		async () => {
+			found = await emuJson('GET', `/_emulator/deliveries?task_id=${taskId}`);
+			const { deliveries } = found;
+			return deliveries.length && deliveries.every((d) => d.state !== 'pending') ? found : undefined;
+		},
+		timeoutMs,
+		300,
+	);
+}
+
+/** A badly signed probe: n8n answers 404 until it serves the trigger's webhook (then 401). Starts nothing. */
+async function probeWebhook(url) {
+	const res = await deliverRaw({ url, body: '{"probe":true}', signature: '0'.repeat(64) });
+	return res.status_code;
+}
+
+async function waitWebhookLive(url) {
+	await waitFor(`${url} to be served`, async () => {
+		const code = await probeWebhook(url);
+		return code !== null && code !== 404;
+	});
+}
+
+module.exports = {
+	submitDirect,
+	waitTask,
+	emulatorTask,
+	requestCount,
+	addFault,
+	listFaults,
+	registeredWebhooks,
+	triggerRegistrations,
+	deliverRaw,
+	waitDelivered,
+	probeWebhook,
+	waitWebhookLive,
+};

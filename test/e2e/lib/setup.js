@@ -1,0 +1,124 @@
+'use strict';
+
+/**
+ * Suite setup and teardown, shared by every case file: a work folder with an n8n user
+ * folder, the packed package installed in it as a community package, the emulator on a
+ * free port, the credentials and workflows imported. The n8n server itself is started by
+ * the cases that need it (lib/n8n.js startN8n) and stopped by teardown.
+ *
+ * Each case file calls useSuite(); setup runs once per process and teardown once at its end.
+ */
+
+const assert = require('node:assert/strict');
+const fs = require('node:fs');
+const os = require('node:os');
+const path = require('node:path');
+const { execFileSync } = require('node:child_process');
+const { before, after } = require('node:test');
+
+const { installPackage, waitReady } = require('../../../scripts/n8n-local.js');
+const { CRED, CRED_INACTIVE, FILES, GOOD_KEY, INACTIVE_KEY } = require('./fixtures.js');
+const { ROOT, N8N_BIN, N8N_DIR, freePort, startProcess, stopProcess, stopN8n, n8nCliOk } = require('./n8n.js');
+const { submitDirect, waitTask } = require('./emulator-client.js');
+const { buildWorkflows } = require('./workflows.js');
+const state = require('./state.js');
+
+const PROCESSING_MS = Number(process.env.E2E_PROCESSING_MS || 1500);
+const KEEP = process.env.E2E_KEEP === '1';
+
+/** Packs the package and installs the tarball as Settings > Community Nodes does. */
+function installPacked(nodesDir) {
+	const tarball = execFileSync('npm', ['pack', '--silent', '--pack-destination', state.tmp], {
+		cwd: ROOT,
+		encoding: 'utf8',
+	})
+		.trim()
+		.split('\n')
+		.pop();
+	const installed = installPackage(path.join(state.tmp, tarball), nodesDir);
+	console.log(`# installed ${installed.name}@${installed.version} from ${tarball}`);
+}
+
+async function startEmulator() {
+	const emulatorPort = await freePort();
+	state.emulatorUrl = `http://127.0.0.1:${emulatorPort}`;
+	state.emulator = startProcess(
+		process.execPath,
+		[path.join(ROOT, 'emulator/server.js')],
+		{ ...process.env, EMULATOR_PORT: String(emulatorPort), EMULATOR_PROCESSING_MS: String(PROCESSING_MS) },
+		path.join(state.tmp, 'emulator.log'),
+	);
+	await waitReady(`${state.emulatorUrl}/_emulator/health`, 30000, () => state.emulator.alive);
+}
+
+/** Both credentials with fixed ids (good key, inactive key), imported with the n8n CLI. */
+async function importCredentials() {
+	const credFile = path.join(state.tmp, 'credentials.json');
+	const credentials = [
+		[CRED, GOOD_KEY],
+		[CRED_INACTIVE, INACTIVE_KEY],
+	].map(([{ documentExtractionApi: c }, apiKey]) => ({
+		id: c.id,
+		name: c.name,
+		type: 'documentExtractionApi',
+		data: { apiKey, baseUrl: state.emulatorUrl },
+	}));
+	fs.writeFileSync(credFile, JSON.stringify(credentials, null, 2));
+	await n8nCliOk(['import:credentials', `--input=${credFile}`]);
+}
+
+/** The workflows of the cases and the two examples. */
+async function importWorkflows() {
+	const workflowsDir = path.join(state.tmp, 'workflows');
+	fs.mkdirSync(workflowsDir);
+	for (const wf of buildWorkflows({ statusTaskId: state.statusTaskId }))
+		fs.writeFileSync(path.join(workflowsDir, `${wf.id}.json`), JSON.stringify(wf, null, 2));
+	for (const example of ['submit-and-wait.json', 'trigger-to-crm.json']) {
+		fs.copyFileSync(path.join(ROOT, 'examples', example), path.join(workflowsDir, example));
+	}
+	await n8nCliOk(['import:workflow', '--separate', `--input=${workflowsDir}`]);
+}
+
+async function setup() {
+	assert.ok(N8N_BIN && fs.existsSync(N8N_BIN), 'N8N_BIN is not set; run test/e2e/run.sh');
+	assert.ok(N8N_DIR, 'N8N_DIR is not set; run test/e2e/run.sh');
+	assert.ok(
+		fs.existsSync(path.join(ROOT, 'dist/nodes/DocumentExtraction/DocumentExtraction.node.js')),
+		'dist/ missing: npm run build',
+	);
+	state.tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'docex-e2e-'));
+	state.userFolder = path.join(state.tmp, 'home');
+	const nodesDir = path.join(state.userFolder, '.n8n', 'nodes');
+	fs.mkdirSync(nodesDir, { recursive: true });
+	console.log(`# work folder ${state.tmp}`);
+
+	installPacked(nodesDir);
+	await startEmulator();
+	state.n8nPort = await freePort();
+
+	// a finished task for Get Status
+	state.statusTaskId = await submitDirect(FILES.s);
+	await waitTask(state.statusTaskId);
+
+	await importCredentials();
+	await importWorkflows();
+}
+
+/** Stops the n8n server and the emulator, removes the work folder (kept with E2E_KEEP=1). Never throws. */
+async function teardown() {
+	await stopN8n().catch(() => {});
+	await stopProcess(state.emulator).catch(() => {});
+	if (state.tmp && !KEEP) fs.rmSync(state.tmp, { recursive: true, force: true });
+	else if (state.tmp) console.log(`# kept ${state.tmp}`);
+}
+
+let settingUp;
+let tearingDown;
+
+/** Registers the shared setup and teardown hooks (each runs once however many files call this). */
+function useSuite() {
+	before(() => (settingUp ??= setup()));
+	after(() => (tearingDown ??= teardown()));
+}
+
+module.exports = { useSuite, teardown: () => (tearingDown ??= teardown()) };
