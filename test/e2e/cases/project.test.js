@@ -18,9 +18,9 @@ test('List Projects', async (t) => {
 	expectSuccess(res);
 	const items = nodeItems(res.run, 'List Projects').map((i) => i.json);
 	const text = JSON.stringify(items);
-	for (const needle of [INVOICES_ID, IDENTITY_ID, 'Invoices', 'Identity'])
+	for (const needle of [INVOICES_ID, IDENTITY_ID, 'Invoices', 'Identity', 'Invoices EU – Zürich (2025)'])
 		assert.ok(text.includes(needle), `${needle} missing in ${text}`);
-	assert.equal(items.length, 2, `expected one item per project, got ${items.length}`);
+	assert.equal(items.length, 3, `expected one item per project, got ${items.length}`);
 	t.diagnostic(`${items.length} projects`);
 });
 
