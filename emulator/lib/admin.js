@@ -10,6 +10,7 @@ const { ENDPOINTS, cancelWork, sleep } = require('./context.js');
 const { ADMIN_BODY_LIMIT, sendJson, readJsonObject } = require('./http.js');
 const { adminTask } = require('./tasks.js');
 const { handleManualDeliver, listDeliveries, publicWebhook } = require('./deliveries.js');
+const { handleFile } = require('./files.js');
 
 // ------------------------------------------------------------------ faults
 
@@ -103,6 +104,7 @@ function resetAll(ctx) {
 	state.deliveries.length = 0;
 	state.attempts.length = 0;
 	state.faults.length = 0;
+	state.files.length = 0;
 	resetStats(ctx);
 	ctx.log('state reset');
 }
@@ -113,6 +115,16 @@ function resetAll(ctx) {
 async function handleAdmin(ctx, req, res, url) {
 	const { state } = ctx;
 	const p = url.pathname.replace(/^\/_emulator/, '') || '/';
+	const file = /^\/files\/([^/]+)$/.exec(p);
+	if (file && (req.method === 'GET' || req.method === 'HEAD')) {
+		let name;
+		try {
+			name = decodeURIComponent(file[1]);
+		} catch {
+			name = file[1];
+		}
+		return handleFile(ctx, req, res, url, name);
+	}
 	switch (`${req.method} ${p}`) {
 		case 'GET /health':
 			return sendJson(res, 200, { ok: true });
@@ -129,6 +141,8 @@ async function handleAdmin(ctx, req, res, url) {
 		case 'DELETE /faults':
 			state.faults.length = 0;
 			return sendJson(res, 200, { ok: true, faults: [] });
+		case 'GET /files':
+			return sendJson(res, 200, { files: state.files.map((f) => ({ ...f })) });
 		case 'GET /stats':
 			return sendJson(res, 200, state.stats);
 		case 'POST /stats/reset':

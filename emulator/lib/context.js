@@ -7,7 +7,8 @@
  *   ctx.opts            normalized options (lib/options.js)
  *   ctx.log(line)       logger (a no-op unless logging is on)
  *   ctx.state           the live data, also exposed as `emu.state`:
- *                       projects, tasks (Map), webhooks (Map), deliveries, attempts, faults, stats
+ *                       projects, tasks (Map), webhooks (Map), deliveries, attempts, faults,
+ *                       files (served by URL), stats
  *   ctx.generation      bumped by reset and close; timer callbacks of an older generation do nothing
  *   ctx.closed          true once close() started
  *   ctx.workTimers      task progress and delivery retries (cleared by reset and close)
@@ -35,6 +36,7 @@ function createContext(opts) {
 			deliveries: [],
 			attempts: [],
 			faults: [],
+			files: [],
 			stats: emptyStats(),
 		},
 		generation: 0,

@@ -1,5 +1,6 @@
 import type { INodeProperties } from 'n8n-workflow';
 
+import { DEFAULT_DOWNLOAD_TIMEOUT_S, DEFAULT_MAX_DOWNLOAD_MB } from './transport/download';
 import { TASK_COMPLETED } from './transport/service';
 
 /**
@@ -38,6 +39,28 @@ export const projectLocator: INodeProperties = {
 	],
 };
 
+export const inputSourceField: INodeProperties = {
+	displayName: 'Input Source',
+	name: 'inputSource',
+	type: 'options',
+	noDataExpression: true,
+	default: 'binary',
+	options: [
+		{
+			name: 'Binary File',
+			value: 'binary',
+			description: 'A PDF or image in a binary field of the input item',
+		},
+		{
+			name: 'URL',
+			value: 'url',
+			description:
+				'A public http(s) address of a PDF or image: the node downloads the file and sends it',
+		},
+	],
+	description: 'The source of the document to extract',
+};
+
 export const binaryPropertyField: INodeProperties = {
 	displayName: 'Input Binary Field',
 	name: 'binaryPropertyName',
@@ -46,6 +69,49 @@ export const binaryPropertyField: INodeProperties = {
 	required: true,
 	placeholder: 'e.g. data',
 	hint: 'The name of the input binary field holding the PDF or image to process',
+	displayOptions: { show: { inputSource: ['binary'] } },
+};
+
+export const documentUrlField: INodeProperties = {
+	displayName: 'Document URL',
+	name: 'documentUrl',
+	type: 'string',
+	default: '',
+	required: true,
+	placeholder: 'e.g. https://example.com/invoices/2024-001.pdf',
+	description:
+		'The full http:// or https:// address of the document file itself: a PDF or an image (JPEG, PNG, TIFF, WebP). Not a web page that shows or links to it. Redirects are followed.',
+	displayOptions: { show: { inputSource: ['url'] } },
+};
+
+export const maxDownloadSizeOption: INodeProperties = {
+	displayName: 'Max Download Size (MB)',
+	name: 'maxDownloadSize',
+	type: 'number',
+	typeOptions: { minValue: 1 },
+	default: DEFAULT_MAX_DOWNLOAD_MB,
+	description: 'The largest document accepted from a URL. A larger file fails the item.',
+	displayOptions: { show: { '/inputSource': ['url'] } },
+};
+
+export const downloadTimeoutOption: INodeProperties = {
+	displayName: 'Download Timeout (Seconds)',
+	name: 'downloadTimeout',
+	type: 'number',
+	typeOptions: { minValue: 1 },
+	default: DEFAULT_DOWNLOAD_TIMEOUT_S,
+	description: 'How long downloading the document from its URL may take in all',
+	displayOptions: { show: { '/inputSource': ['url'] } },
+};
+
+export const includeDownloadedFileOption: INodeProperties = {
+	displayName: 'Include Downloaded File',
+	name: 'includeDownloadedFile',
+	type: 'boolean',
+	default: false,
+	description:
+		'Whether to output the downloaded document as binary field "data", so a later node can archive it',
+	displayOptions: { show: { '/inputSource': ['url'] } },
 };
 
 export const documentTypeField: INodeProperties = {
@@ -112,6 +178,7 @@ export const includeInputBinaryOption: INodeProperties = {
 	default: true,
 	description:
 		'Whether to pass the input binary data through to the output item, so a later node can still archive the original file',
+	displayOptions: { hide: { '/inputSource': ['url'] } },
 };
 
 export const maxPagesOption: INodeProperties = {

@@ -35,10 +35,33 @@ export function findOperation(resource: string, operation: string): OperationMod
 	return hasKey(byOperation, operation) ? byOperation[operation] : undefined;
 }
 
+/** Operations an AI agent or MCP client may not run through the node's tool variant. */
+export const NOT_FOR_TOOLS: ReadonlyArray<readonly [string, string]> = [
+	['project', 'registerWebhook'],
+];
+
+/** Whether the node runs as a tool of an AI agent or an MCP server (the …Tool node variant). */
+export function isToolRun(this: IExecuteFunctions): boolean {
+	const context = this as IExecuteFunctions & { isToolExecution?: () => boolean };
+	if (typeof context.isToolExecution === 'function' && context.isToolExecution()) return true;
+	return String(this.getNode().type ?? '').endsWith('Tool');
+}
+
 export async function router(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 	const items = this.getInputData();
 	const resource = this.getNodeParameter('resource', 0) as string;
 	const operation = this.getNodeParameter('operation', 0) as string;
+	if (NOT_FOR_TOOLS.some(([r, o]) => r === resource && o === operation) && isToolRun.call(this)) {
+		// Hiding the option in the editor does not stop a tool node saved with it.
+		throw new NodeOperationError(
+			this.getNode(),
+			'Register Webhook is not available when the node is used as a tool',
+			{
+				description:
+					'Registering a webhook creates a signing secret, which must not reach an AI agent or MCP client. Register webhooks in a regular workflow, or use the Document Extraction Trigger.',
+			},
+		);
+	}
 	const handler = findOperation(resource, operation);
 	if (!handler) {
 		throw new NodeOperationError(

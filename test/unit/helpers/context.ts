@@ -1,6 +1,7 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-imports -- test code: runs under jest on Node, is never shipped or loaded by n8n */
 import { Readable } from 'node:stream';
 
+import { httpRequest as n8nHttpRequest } from '@n8n/backend-network/testing';
 import nock from 'nock';
 
 import type {
@@ -49,6 +50,10 @@ export interface ContextOptions {
 	signal?: AbortSignal;
 	/** Binary stored outside memory (filesystem mode): binary id → bytes. */
 	store?: Map<string, Buffer>;
+	/** Where prepareBinaryData keeps what it is given: in the store (filesystem mode) or inline. */
+	binaryMode?: 'filesystem' | 'default';
+	/** The node type, e.g. …documentExtractionTool for the tool variant. */
+	nodeType?: string;
 }
 
 /** Sends a request the way n8n's httpRequestWithAuthentication does: credential's authenticate, then HTTP. */
@@ -142,8 +147,10 @@ export function createContext(options: ContextOptions) {
 	const param = (name: string, itemIndex: number) =>
 		typeof options.params === 'function' ? options.params(name, itemIndex) : options.params[name];
 
+	const thisNode = options.nodeType ? { ...node, type: options.nodeType } : node;
+	let stored = 0;
 	const context = {
-		getNode: () => node,
+		getNode: () => thisNode,
 		getInputData: () => items,
 		continueOnFail: () => options.continueOnFail === true,
 		getExecutionCancelSignal: () => signal,
@@ -162,6 +169,22 @@ export function createContext(options: ContextOptions) {
 			return parameterValue(value, extra);
 		},
 		helpers: {
+			/** n8n's own plain request function (axios), as this.helpers.httpRequest sends it. */
+			httpRequest: async (request: IHttpRequestOptions) =>
+				await n8nHttpRequest(request as Parameters<typeof n8nHttpRequest>[0]),
+			async prepareBinaryData(data: Buffer | Readable, fileName?: string, mimeType?: string) {
+				const chunks: Buffer[] = [];
+				if (Buffer.isBuffer(data)) chunks.push(data);
+				else for await (const chunk of data) chunks.push(Buffer.from(chunk));
+				const bytes = Buffer.concat(chunks);
+				const binary = { mimeType: mimeType ?? 'text/plain', fileName, data: '' } as IBinaryData;
+				if (options.binaryMode === 'filesystem') {
+					const id = `filesystem-v2:download-${++stored}`;
+					store.set(id, bytes);
+					return { ...binary, id, data: 'filesystem-v2', fileSize: String(bytes.length) };
+				}
+				return { ...binary, data: bytes.toString('base64') };
+			},
 			httpRequestWithAuthentication: async (_type: string, request: IHttpRequestOptions) => {
 				try {
 					return await sendWithCredential(credentials, request, signal);

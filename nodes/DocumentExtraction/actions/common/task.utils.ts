@@ -1,11 +1,8 @@
-import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
+import type { IBinaryData, IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import {
-	getDocumentSource,
-	submissionBodyFactory,
-	type SubmissionFields,
-} from '../../helpers/binary';
+import { submissionBodyFactory, type SubmissionFields } from '../../helpers/binary';
+import { readDocumentInput } from '../../helpers/documentInput';
 import { ConcurrencyLimiter } from '../../helpers/limiter';
 import { projectText } from '../../helpers/projects';
 import { isUuid } from '../../helpers/uuid';
@@ -16,6 +13,8 @@ import { getOptions, numberOption, positiveNumberOption, processItems } from './
 export interface Submission {
 	taskId: string;
 	fields: SubmissionFields;
+	/** The document downloaded from the Document URL (URL input source). */
+	downloaded?: IBinaryData;
 }
 
 /**
@@ -78,7 +77,6 @@ export async function submitItem(
 	itemIndex: number,
 	limiter: ConcurrencyLimiter,
 ): Promise<Submission> {
-	const binaryPropertyName = this.getNodeParameter('binaryPropertyName', itemIndex) as string;
 	const project = projectText(
 		this.getNodeParameter('project', itemIndex, undefined, { extractValue: true }),
 	);
@@ -105,7 +103,7 @@ export async function submitItem(
 	});
 	if (maxPages !== undefined) fields.max_pages = maxPages;
 
-	const source = await getDocumentSource.call(this, itemIndex, binaryPropertyName);
+	const { source, downloaded } = await readDocumentInput.call(this, itemIndex, options);
 	const body = submissionBodyFactory.call(this, source, fields);
 	const response = (await limiter.run(
 		async () => await submitDocument.call(this, body, fields, itemIndex),
@@ -121,7 +119,7 @@ export async function submitItem(
 			},
 		);
 	}
-	return { taskId, fields };
+	return { taskId, fields, downloaded };
 }
 
 /**

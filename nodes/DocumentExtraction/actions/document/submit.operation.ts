@@ -4,20 +4,35 @@ import { updateDisplayOptions } from 'n8n-workflow';
 import {
 	binaryPropertyField,
 	documentTypeField,
+	documentUrlField,
+	downloadTimeoutOption,
+	includeDownloadedFileOption,
 	includeInputBinaryOption,
+	inputSourceField,
 	maxConcurrencyOption,
+	maxDownloadSizeOption,
 	maxPagesOption,
 	optionsCollection,
 	projectLocator,
 } from '../../descriptions';
-import { getOptions, withInputBinary } from '../common/items.utils';
+import { documentOutput } from '../../helpers/documentInput';
+import { getOptions } from '../common/items.utils';
 import { processSubmissions } from '../common/task.utils';
 
 const properties: INodeProperties[] = [
+	inputSourceField,
 	binaryPropertyField,
+	documentUrlField,
 	projectLocator,
 	documentTypeField,
-	optionsCollection([includeInputBinaryOption, maxConcurrencyOption, maxPagesOption]),
+	optionsCollection([
+		downloadTimeoutOption,
+		includeDownloadedFileOption,
+		includeInputBinaryOption,
+		maxConcurrencyOption,
+		maxDownloadSizeOption,
+		maxPagesOption,
+	]),
 ];
 
 const displayOptions = { show: { resource: ['document'], operation: ['submit'] } };
@@ -29,13 +44,13 @@ export async function execute(
 	items: INodeExecutionData[],
 ): Promise<INodeExecutionData[]> {
 	return await processSubmissions.call(this, items, async (itemIndex, submit) => {
-		const { taskId, fields } = await submit();
-		const includeBinary = getOptions.call(this, itemIndex).includeInputBinary !== false;
-		return withInputBinary(
+		const { taskId, fields, downloaded } = await submit();
+		return documentOutput(
 			items[itemIndex],
 			{ task_id: taskId, project: fields.project, document_type: fields.document_type },
-			includeBinary,
 			itemIndex,
+			getOptions.call(this, itemIndex),
+			downloaded,
 		);
 	});
 }

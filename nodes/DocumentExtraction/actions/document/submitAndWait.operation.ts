@@ -9,16 +9,22 @@ import { NodeOperationError, sleep, updateDisplayOptions } from 'n8n-workflow';
 import {
 	binaryPropertyField,
 	documentTypeField,
+	documentUrlField,
+	downloadTimeoutOption,
+	includeDownloadedFileOption,
 	includeInputBinaryOption,
+	inputSourceField,
 	maxConcurrencyOption,
+	maxDownloadSizeOption,
 	maxPagesOption,
 	optionsCollection,
 	outputField,
 	projectLocator,
 } from '../../descriptions';
+import { documentOutput } from '../../helpers/documentInput';
 import type { ConcurrencyLimiter } from '../../helpers/limiter';
 import { isTerminal } from '../../transport/service';
-import { getOptions, positiveNumberOption, withInputBinary } from '../common/items.utils';
+import { getOptions, positiveNumberOption } from '../common/items.utils';
 import { fetchTask, processSubmissions, shapeTask } from '../common/task.utils';
 
 export const DEFAULT_POLL_INTERVAL_S = 2;
@@ -26,13 +32,18 @@ export const MIN_POLL_INTERVAL_S = 1;
 export const DEFAULT_MAX_WAIT_S = 600;
 
 const properties: INodeProperties[] = [
+	inputSourceField,
 	binaryPropertyField,
+	documentUrlField,
 	projectLocator,
 	documentTypeField,
 	outputField,
 	optionsCollection([
+		downloadTimeoutOption,
+		includeDownloadedFileOption,
 		includeInputBinaryOption,
 		maxConcurrencyOption,
+		maxDownloadSizeOption,
 		{
 			displayName: 'Max Wait (Seconds)',
 			name: 'maxWait',
@@ -113,9 +124,8 @@ export async function execute(
 			itemIndex,
 		});
 		const output = this.getNodeParameter('output', itemIndex, 'result') as string;
-		const includeBinary = options.includeInputBinary !== false;
 
-		const { taskId } = await submit();
+		const { taskId, downloaded } = await submit();
 		const { task, timedOut, waitedMs } = await waitForTask.call(
 			this,
 			taskId,
@@ -148,6 +158,6 @@ export async function execute(
 		} else {
 			json = shapeTask(task, output);
 		}
-		return withInputBinary(items[itemIndex], json, includeBinary, itemIndex);
+		return documentOutput(items[itemIndex], json, itemIndex, options, downloaded);
 	});
 }

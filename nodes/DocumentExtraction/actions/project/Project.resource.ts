@@ -24,6 +24,8 @@ export const description: INodeProperties[] = [
 				value: 'registerWebhook',
 				description: 'Register a URL that receives task.completed events for a project',
 				action: 'Register a webhook',
+				// Not offered to AI agents: its output holds the webhook's signing secret.
+				displayOptions: { hide: { '@tool': [true] } },
 			},
 		],
 		default: 'list',

@@ -58,3 +58,42 @@ describe('router', () => {
 		expect(error.message).toBe(`The operation "${operation}" of "${resource}" is not supported`);
 	});
 });
+
+describe('tool mode', () => {
+	const TOOL = 'n8n-nodes-document-extraction.documentExtractionTool';
+	const registerParams = {
+		resource: 'project',
+		operation: 'registerWebhook',
+		project: { __rl: true, mode: 'id', value: 'Invoices' },
+		webhookUrl: 'https://example.com/hook',
+		events: ['task.completed'],
+		secret: '',
+	};
+
+	it('refuses Register Webhook when the node runs as a tool, before any request', async () => {
+		const handler = findOperation('project', 'registerWebhook')!;
+		const execute = jest.spyOn(handler, 'execute');
+		const ctx = createContext({ params: registerParams, nodeType: TOOL });
+		const error = await failureOf(router.call(ctx));
+		expect(error.message).toBe('Register Webhook is not available when the node is used as a tool');
+		expect(execute).not.toHaveBeenCalled();
+		execute.mockRestore();
+	});
+
+	it('refuses it too when n8n reports a tool execution (isToolExecution)', async () => {
+		const ctx = Object.assign(createContext({ params: registerParams }), {
+			isToolExecution: () => true,
+		});
+		await expect(router.call(ctx)).rejects.toThrow(/not available when the node is used as a tool/);
+	});
+
+	it('hides the Register Webhook option from the tool variant in the editor', () => {
+		const operation = properties.find(
+			(p) => p.name === 'operation' && p.displayOptions?.show?.resource?.includes('project'),
+		);
+		const register = optionsOf(operation).find((o) => o.value === 'registerWebhook') as
+			| (INodePropertyOptions & { displayOptions?: { hide?: Record<string, unknown[]> } })
+			| undefined;
+		expect(register?.displayOptions).toEqual({ hide: { '@tool': [true] } });
+	});
+});

@@ -156,3 +156,85 @@ describe('Submit Document', () => {
 		expect((error as unknown as { context: { itemIndex: number } }).context.itemIndex).toBe(1);
 	});
 });
+
+describe('Submit Document from a URL', () => {
+	const FILE_HOST = 'http://files.example.test';
+	const urlParams = (extra: Record<string, unknown> = {}): Record<string, unknown> => {
+		const all: Record<string, unknown> = params({
+			inputSource: 'url',
+			documentUrl: `${FILE_HOST}/a/scan`,
+			...extra,
+		});
+		delete all.binaryPropertyName;
+		return all;
+	};
+
+	it('downloads the file (redirect followed) and streams it to the service from the binary store', async () => {
+		const pdf = Buffer.alloc(300 * 1024, 7);
+		pdf.write('%PDF-1.7');
+		let received: Record<string, unknown> = {};
+		nock(FILE_HOST)
+			.get('/a/scan')
+			.reply(302, '', { Location: '/b/scan' })
+			.get('/b/scan')
+			.reply(200, pdf, {
+				'Content-Type': 'application/pdf',
+				'Content-Disposition': 'attachment; filename="march.pdf"',
+			});
+		nock(BASE_URL)
+			.post('/process_file', (body) => {
+				received = body;
+				return true;
+			})
+			.reply(200, { task_id: '0b8f2f9e-4a8c-4d1e-9f3a-2c6b7d8e9f01' });
+		const store = new Map<string, Buffer>();
+		const items: INodeExecutionData[] = [{ json: {} }];
+		const ctx = createContext({
+			params: urlParams({ options: { includeDownloadedFile: true } }),
+			items,
+			store,
+			binaryMode: 'filesystem',
+		});
+		const out = await submit.call(ctx, items);
+		expect(
+			createHash('sha256')
+				.update(Buffer.from(received.file_base64 as string, 'base64'))
+				.digest('hex'),
+		).toBe(createHash('sha256').update(pdf).digest('hex'));
+		expect(out[0].json.task_id).toBe('0b8f2f9e-4a8c-4d1e-9f3a-2c6b7d8e9f01');
+		expect(out[0].binary?.data).toMatchObject({
+			fileName: 'march.pdf',
+			mimeType: 'application/pdf',
+		});
+		expect(store.get(out[0].binary!.data.id!)).toEqual(pdf);
+	});
+
+	it('outputs no binary unless asked, and refuses a bad URL before any request', async () => {
+		nock(FILE_HOST).get('/a/scan').reply(200, 'PDF', { 'Content-Type': 'application/pdf' });
+		nock(BASE_URL).post('/process_file').reply(200, { task_id: 't-1' });
+		const items: INodeExecutionData[] = [{ json: {} }, { json: {} }];
+		const ctx = createContext({
+			params: (name, i) =>
+				(i === 1 ? urlParams({ documentUrl: 'ftp://x/y.pdf' }) : urlParams())[name],
+			items,
+			continueOnFail: true,
+		});
+		const out = await submit.call(ctx, items);
+		expect(out[0].json.task_id).toBe('t-1');
+		expect(out[0].binary).toBeUndefined();
+		expect(out[1].json.error).toBe('"ftp://x/y.pdf" is not an http(s) URL');
+		expect(nock.pendingMocks()).toEqual([]);
+	});
+
+	it('a 404 fails the item without sending anything to the service', async () => {
+		nock(FILE_HOST).get('/a/scan').reply(404);
+		const scope = nock(BASE_URL).post('/process_file').reply(200, { task_id: 't' });
+		const items: INodeExecutionData[] = [{ json: {} }];
+		const error = await failureOf(
+			submit.call(createContext({ params: urlParams(), items }), items),
+		);
+		expect(error.message).toContain('the host answered 404');
+		expect(scope.isDone()).toBe(false);
+		nock.cleanAll();
+	});
+});

@@ -1,0 +1,296 @@
+import type { IBinaryData, IExecuteFunctions, IHttpRequestOptions } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
+
+/**
+ * Downloads a document from a URL given to the node (URL input source). This is the only
+ * request the node sends to a host other than the Document Extraction Service: it goes
+ * through n8n's plain request helper (the credential is for the service, not for the
+ * document's host), streams the body into n8n's binary data store and checks it on the way.
+ */
+
+type BinaryStream = Awaited<ReturnType<IExecuteFunctions['helpers']['getBinaryStream']>>;
+
+/** Redirects followed for a download at most. */
+export const MAX_DOWNLOAD_REDIRECTS = 5;
+export const DEFAULT_MAX_DOWNLOAD_MB = 50;
+export const DEFAULT_DOWNLOAD_TIMEOUT_S = 60;
+
+export interface DownloadOptions {
+	itemIndex: number;
+	/** The largest file accepted, in bytes. */
+	maxBytes: number;
+	/** Time for the whole download, headers and body, in milliseconds. */
+	timeoutMs: number;
+}
+
+interface StreamResponse {
+	statusCode: number;
+	statusMessage?: string;
+	headers: Record<string, string | string[] | undefined>;
+	body: BinaryStream;
+}
+
+/** MIME types accepted as documents; application/octet-stream and no type are judged by the file name. */
+const DOCUMENT_TYPE = /^(application\/(pdf|x-pdf)|image\/[a-z0-9.+-]+)$/;
+const UNTYPED = ['', 'application/octet-stream', 'binary/octet-stream', 'application/binary'];
+
+const EXTENSION_TYPES: Record<string, string> = {
+	pdf: 'application/pdf',
+	png: 'image/png',
+	jpg: 'image/jpeg',
+	jpeg: 'image/jpeg',
+	gif: 'image/gif',
+	webp: 'image/webp',
+	tif: 'image/tiff',
+	tiff: 'image/tiff',
+	bmp: 'image/bmp',
+	heic: 'image/heic',
+};
+
+const TYPE_EXTENSIONS: Record<string, string> = {
+	'application/pdf': 'pdf',
+	'application/x-pdf': 'pdf',
+	'image/png': 'png',
+	'image/jpeg': 'jpg',
+	'image/gif': 'gif',
+	'image/webp': 'webp',
+	'image/tiff': 'tiff',
+	'image/bmp': 'bmp',
+	'image/heic': 'heic',
+};
+
+function header(headers: StreamResponse['headers'], name: string): string {
+	const value = headers?.[name] ?? headers?.[name.toLowerCase()];
+	return (Array.isArray(value) ? value[0] : value) ?? '';
+}
+
+/** The URL without credentials, query or fragment: safe to show in messages and outputs. */
+export function displayUrl(url: URL): string {
+	return `${url.protocol}//${url.host}${url.pathname}`;
+}
+
+/** Parses and checks the address: http or https with a host, else a clear error. */
+export function parseDocumentUrl(this: IExecuteFunctions, raw: unknown, itemIndex: number): URL {
+	const text = typeof raw === 'string' ? raw.trim() : '';
+	let url: URL | undefined;
+	try {
+		url = new URL(text);
+	} catch {
+		url = undefined;
+	}
+	if (!url || !['http:', 'https:'].includes(url.protocol) || !url.hostname) {
+		throw new NodeOperationError(
+			this.getNode(),
+			text ? `"${text.slice(0, 200)}" is not an http(s) URL` : 'No document URL given',
+			{
+				itemIndex,
+				description:
+					'Document URL must be a full http:// or https:// address of a PDF or image, for example https://example.com/invoice.pdf.',
+			},
+		);
+	}
+	return url;
+}
+
+/** The file name of a Content-Disposition header (filename* first), if any. */
+export function fileNameFromDisposition(disposition: string): string | undefined {
+	const extended = /filename\*\s*=\s*([^;]+)/i.exec(disposition);
+	if (extended) {
+		const value = extended[1].trim().replace(/^"(.*)"$/, '$1');
+		const encoded = value.replace(/^[^']*'[^']*'/, '');
+		try {
+			const name = decodeURIComponent(encoded);
+			if (name) return baseName(name);
+		} catch {
+			// fall back to the plain filename parameter
+		}
+	}
+	const plain = /filename\s*=\s*("((?:[^"\\]|\\.)*)"|[^;]+)/i.exec(disposition);
+	if (plain) {
+		const name = (plain[2] ?? plain[1]).replace(/\\(.)/g, '$1').trim();
+		if (name) return baseName(name);
+	}
+	return undefined;
+}
+
+function baseName(name: string): string {
+	return name.split(/[\\/]/).pop() ?? name;
+}
+
+function extensionOf(name: string): string {
+	const match = /\.([a-z0-9]+)$/i.exec(name);
+	return match ? match[1].toLowerCase() : '';
+}
+
+/** The file name and MIME type of a download: from the response when it has them, else from the URL. */
+export function describeDownload(
+	url: URL,
+	headers: StreamResponse['headers'],
+): { fileName: string; mimeType: string; declaredType: string } {
+	const declaredType = header(headers, 'content-type').split(';')[0].trim().toLowerCase();
+	let fileName = fileNameFromDisposition(header(headers, 'content-disposition'));
+	if (!fileName) {
+		let last = '';
+		try {
+			last = decodeURIComponent(url.pathname.split('/').pop() ?? '');
+		} catch {
+			last = url.pathname.split('/').pop() ?? '';
+		}
+		fileName = last || 'document';
+	}
+	let mimeType = UNTYPED.includes(declaredType)
+		? (EXTENSION_TYPES[extensionOf(fileName)] ?? (declaredType || 'application/octet-stream'))
+		: declaredType;
+	if (mimeType === 'application/x-pdf') mimeType = 'application/pdf';
+	if (!extensionOf(fileName) && TYPE_EXTENSIONS[mimeType]) {
+		fileName = `${fileName}.${TYPE_EXTENSIONS[mimeType]}`;
+	}
+	return { fileName, mimeType, declaredType };
+}
+
+function megabytes(bytes: number): string {
+	return `${Math.round((bytes / (1024 * 1024)) * 10) / 10} MB`;
+}
+
+class DownloadTooLarge extends Error {}
+
+/**
+ * Downloads the document at `url` into n8n's binary data store and returns its binary data.
+ * Redirects are followed (up to 5); the whole download must finish within `timeoutMs`;
+ * a 4xx/5xx answer, a content type that is not a PDF or an image, a file over `maxBytes`
+ * (declared or streamed) and an empty body are clear errors. The body is streamed: in the
+ * filesystem and database binary modes only a chunk at a time is in memory.
+ */
+export async function downloadDocument(
+	this: IExecuteFunctions,
+	url: URL,
+	{ itemIndex, maxBytes, timeoutMs }: DownloadOptions,
+): Promise<IBinaryData> {
+	const shown = displayUrl(url);
+	const fail = (message: string, description: string) =>
+		new NodeOperationError(this.getNode(), message, { itemIndex, description });
+
+	const timeout = AbortSignal.timeout(timeoutMs);
+	const cancel =
+		typeof this.getExecutionCancelSignal === 'function'
+			? this.getExecutionCancelSignal()
+			: undefined;
+	const signal = cancel ? AbortSignal.any([timeout, cancel]) : timeout;
+	const timedOut = () =>
+		fail(
+			`Downloading the document from ${shown} took longer than ${timeoutMs / 1000} s`,
+			'The host did not send the whole file in time. Check the URL, or raise the "Download Timeout" option.',
+		);
+
+	const request: IHttpRequestOptions = {
+		method: 'GET',
+		url: url.toString(),
+		encoding: 'stream',
+		returnFullResponse: true,
+		ignoreHttpStatusErrors: true,
+		timeout: timeoutMs,
+		maxRedirects: MAX_DOWNLOAD_REDIRECTS,
+		abortSignal: signal,
+		headers: { Accept: 'application/pdf, image/*;q=0.9, */*;q=0.1' },
+	};
+
+	let response: StreamResponse;
+	try {
+		response = (await this.helpers.httpRequest(request)) as StreamResponse;
+	} catch (error) {
+		if (timeout.aborted) throw timedOut();
+		if (cancel?.aborted)
+			throw new NodeOperationError(this.getNode(), error as Error, { itemIndex });
+		const reason = (error as Error).message || 'network error';
+		throw fail(
+			`Could not download the document from ${shown}`,
+			`${reason}. Check that the URL is right and that the host is reachable from n8n.`,
+		);
+	}
+
+	const body = response.body;
+	const discard = () => {
+		if (body && typeof body.destroy === 'function') body.destroy();
+	};
+	const status = response.statusCode;
+	if (status < 200 || status >= 300) {
+		discard();
+		const text = `${status}${response.statusMessage ? ` ${response.statusMessage}` : ''}`;
+		throw fail(
+			`The document could not be downloaded from ${shown}: the host answered ${text}`,
+			status === 404
+				? 'There is no file at this address. Check the URL.'
+				: status >= 300 && status < 400
+					? `Too many redirects or a redirect without a target (more than ${MAX_DOWNLOAD_REDIRECTS} are not followed).`
+					: status === 401 || status === 403
+						? 'The host refused access. Use a public URL, or a pre-signed one that is still valid.'
+						: 'Check the URL, or try again later.',
+		);
+	}
+
+	const { fileName, mimeType, declaredType } = describeDownload(url, response.headers);
+	if (!DOCUMENT_TYPE.test(mimeType)) {
+		discard();
+		throw fail(
+			`The URL ${shown} did not return a PDF or an image (content type ${declaredType || 'unknown'})`,
+			'Give the address of the file itself (application/pdf or image/*), not of a web page that shows or links to it.',
+		);
+	}
+
+	const declaredLength = Number(header(response.headers, 'content-length'));
+	if (header(response.headers, 'content-length') !== '' && Number.isFinite(declaredLength)) {
+		if (declaredLength > maxBytes) {
+			discard();
+			throw fail(
+				`The document at ${shown} is too large: ${megabytes(declaredLength)}, the limit is ${megabytes(maxBytes)}`,
+				'Raise the "Max Download Size" option, or use a smaller file.',
+			);
+		}
+		if (declaredLength === 0) {
+			discard();
+			throw fail(
+				`The document at ${shown} is empty (0 bytes)`,
+				'The host sent no content. Check the URL.',
+			);
+		}
+	}
+
+	let received = 0;
+	const counted = body.compose(async function* (chunks: AsyncIterable<Buffer>) {
+		for await (const chunk of chunks) {
+			received += chunk.length;
+			if (received > maxBytes) throw new DownloadTooLarge();
+			yield chunk;
+		}
+	}) as unknown as BinaryStream;
+
+	let binary: IBinaryData;
+	try {
+		binary = await this.helpers.prepareBinaryData(counted, fileName, mimeType);
+	} catch (error) {
+		discard();
+		if (error instanceof DownloadTooLarge || received > maxBytes) {
+			throw fail(
+				`The document at ${shown} is too large: more than ${megabytes(maxBytes)}`,
+				'Raise the "Max Download Size" option, or use a smaller file.',
+			);
+		}
+		if (timeout.aborted) throw timedOut();
+		if (cancel?.aborted)
+			throw new NodeOperationError(this.getNode(), error as Error, { itemIndex });
+		throw fail(
+			`Downloading the document from ${shown} failed`,
+			`${(error as Error).message || 'the connection broke'}. Try again.`,
+		);
+	}
+
+	if (received === 0) {
+		throw fail(
+			`The document at ${shown} is empty (0 bytes)`,
+			'The host sent no content. Check the URL.',
+		);
+	}
+	binary.fileName = fileName;
+	binary.mimeType = mimeType;
+	return binary;
+}
