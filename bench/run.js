@@ -18,8 +18,9 @@
  *     in one execution of the node, and "sequential": one workflow execution per item, one after
  *     the other (how a node without in-node concurrency handles the items).
  * P2  Peak extra memory while one Submit sends a 40 MB file, in n8n's memory ("default") and
- *     filesystem binary modes; a fresh process per case, baseline after a full GC when the node
- *     starts (the input item and the stored file exist by then).
+ *     filesystem binary modes, and a 40 MB file the node downloads by URL (filesystem mode);
+ *     a fresh process per case, baseline after a full GC when the node starts (the input item
+ *     and the stored file exist by then; the downloaded file does not).
  * P3  Status requests per task and the most requests ever in flight at the service.
  */
 const { fork } = require('node:child_process');
@@ -191,18 +192,20 @@ async function measureP2(emu, packageRoot) {
 	const cases = [
 		{ binaryMode: 'default', fileBytes: FILE_BYTES },
 		{ binaryMode: 'filesystem', fileBytes: FILE_BYTES },
+		{ binaryMode: 'filesystem', fileBytes: FILE_BYTES, source: 'url' },
 	];
 	if (!QUICK) cases.push({ binaryMode: 'filesystem', fileBytes: LARGE_FILE_BYTES });
 
 	const results = [];
 	for (const c of cases) {
-		log(`P2 Submit of one ${mb(c.fileBytes)} file, ${c.binaryMode} binary mode ...`);
+		log(`P2 Submit of one ${mb(c.fileBytes)} file${c.source === 'url' ? ' by URL' : ''}, ${c.binaryMode} binary mode ...`);
 		await admin(emu, 'POST', 'reset');
 		const worker = await startWorker(packageRoot, ['--expose-gc']);
 		try {
 			const result = await worker.run({ kind: 'submitLarge', url: emu.url, sampleMs: SAMPLE_MS, ...c });
 			const task = emu.state.tasks.get(result.taskId);
-			if (!task || task.file_sha256 !== result.sha256) {
+			if (c.source === 'url') result.sha256 = emu.state.files.at(-1)?.sha256;
+			if (!task || !result.sha256 || task.file_sha256 !== result.sha256) {
 				throw new Error(`P2 ${c.binaryMode}: the service did not receive the file intact`);
 			}
 			log(`  extra RSS ${mb(result.extra.rss)}, heap+external ${mb(result.extra.js)}, ${secs(result.wallMs)}`);
@@ -255,8 +258,9 @@ function report(env, p1, p2, totalMs) {
 	const seq50 = seq(50);
 	const speedup = seq50 ? seq50.ms / c5at50.wallMs : undefined;
 	const memory = p2.find((r) => r.binaryMode === 'default');
-	const fsRun = p2.find((r) => r.binaryMode === 'filesystem' && r.fileBytes === FILE_BYTES);
+	const fsRun = p2.find((r) => r.binaryMode === 'filesystem' && r.fileBytes === FILE_BYTES && r.source !== 'url');
 	const fsLarge = p2.find((r) => r.binaryMode === 'filesystem' && r.fileBytes === LARGE_FILE_BYTES);
+	const urlRun = p2.find((r) => r.source === 'url');
 	const fsLimit = 0.5 * FILE_BYTES;
 	const fsGrows = fsLarge ? fsLarge.extra.rss > fsRun.extra.rss * 1.25 + 5 * MB : undefined;
 	const fsMet = fsRun.extra.rss <= fsLimit && fsGrows !== true;
@@ -276,6 +280,7 @@ function report(env, p1, p2, totalMs) {
 	out(`| P2 memory mode, peak extra heap + external | ${mb(memory.extra.js)} = ${times(memory.extra.js / memory.base64Bytes)} base64 | ≤ 2 × base64 | ${yesNo(memory.extra.js <= 2 * memory.base64Bytes)} |`);
 	out(`| P2 filesystem mode, peak extra RSS | ${mb(fsRun.extra.rss)} = ${times(fsRun.extra.rss / fsRun.base64Bytes)} base64${fsLarge ? `; ${mb(fsLarge.extra.rss)} for a ${mb(fsLarge.fileBytes)} file` : ''} | bounded well below the file size: ≤ 0.5 × file (${mb(fsLimit)}) and not growing with the file | ${yesNo(fsMet)} |`);
 	out(`| P2 filesystem mode, peak extra heap + external | ${mb(fsRun.extra.js)} = ${times(fsRun.extra.js / fsRun.base64Bytes)} base64${fsLarge ? `; ${mb(fsLarge.extra.js)} for ${mb(fsLarge.fileBytes)}` : ''} | (informative, includes garbage not yet collected) | |`);
+	if (urlRun) out(`| P2 filesystem mode, ${mb(urlRun.fileBytes)} document by URL (download + submit), peak extra RSS | ${mb(urlRun.extra.rss)} = ${times(urlRun.extra.rss / urlRun.base64Bytes)} base64 | bounded well below the file size: ≤ 0.5 × file (${mb(fsLimit)}) | ${yesNo(urlRun.extra.rss <= fsLimit)} |`);
 	out(`| P3 status requests per task (worst run) | ${worstPolls} | ≤ minimum + 1 = ${minPolls + 1} (minimum ⌈T / interval⌉ + 1 = ${minPolls}) | ${yesNo(worstPolls <= minPolls + 1)} |`);
 	out(`| P3 most requests in flight, limit 5 / 1 (${LATENCY_MS} ms latency) | ${loaded5.service.maxInFlight} / ${loaded1.service.maxInFlight} | ≤ limit in every run | ${yesNo(inFlightOk)} |`);
 	out();
@@ -304,7 +309,7 @@ function report(env, p1, p2, totalMs) {
 	out('| Binary mode | File | Base64 | Peak extra RSS | × base64 | Peak extra heap + external | × base64 | of which Buffers (arrayBuffers) | Node time |');
 	out('|---|---|---|---|---|---|---|---|---|');
 	for (const r of p2) {
-		const mode = r.binaryMode === 'default' ? 'memory (default)' : 'filesystem';
+		const mode = `${r.binaryMode === 'default' ? 'memory (default)' : 'filesystem'}${r.source === 'url' ? ', by URL (downloaded by the node)' : ''}`;
 		out(`| ${mode} | ${mb(r.fileBytes)} | ${mb(r.base64Bytes)} | ${mb(r.extra.rss)} | ${times(r.extra.rss / r.base64Bytes)} | ${mb(r.extra.js)} | ${times(r.extra.js / r.base64Bytes)} | ${mb(r.extra.arrayBuffers)} | ${secs(r.nodeMs)} |`);
 	}
 	out();
@@ -327,6 +332,7 @@ function report(env, p1, p2, totalMs) {
 	out('## Notes');
 	out();
 	out('- Filesystem mode: the node streams the stored file, base64-encoding it chunk by chunk, and sends requests without following redirects, so n8n\'s HTTP client keeps no copy of the body (following redirects would keep every chunk written, to replay it). Extra memory stays flat as the file grows.');
+	out('- By URL: the node downloads the document as a stream into n8n\'s binary data store (one copy, on disk in filesystem mode), then streams it to the service like a stored input file; both the download and the upload are inside the measurement.');
 	out('- Heap + external counts objects until the garbage collector frees them (in filesystem mode mostly chunks already sent); RSS is what the process takes from the system.');
 	out('- Memory mode: the one large allocation of the node is the request body Buffer (the base64 copied once, see the Buffers column). Heap + external varies between about 1.0× and 1.35× base64 from run to run: about 17 MB of non-Buffer external memory (V8 external strings) is sometimes already counted at the baseline and sometimes only later.');
 	out();

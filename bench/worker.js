@@ -137,16 +137,11 @@ function memorySample() {
 /**
  * P2: Submit of one large file. The baseline is taken when the Extract node starts, after a
  * full GC: the input item (and, in filesystem mode, the stored file) already exist then, so
- * only what the node and n8n's request helper add while sending is measured.
+ * only what the node and n8n's request helper add while sending is measured. With source
+ * "url" the node downloads the file itself (URL input source), so the download is measured too.
  */
-async function submitLarge({ url, binaryMode, fileBytes, sampleMs }) {
+async function submitLarge({ url, binaryMode, fileBytes, sampleMs, source = 'binary' }) {
 	if (typeof global.gc !== 'function') throw new Error('run with --expose-gc');
-	let file = Buffer.concat([Buffer.from('%PDF-1.7\n'), crypto.randomBytes(fileBytes - 9)]);
-	const sha256 = crypto.createHash('sha256').update(file).digest('hex');
-	let items = [harness.binaryItem(file, 'large.pdf', 'application/pdf')];
-	const base64Bytes = items[0].binary.data.data.length;
-	file = null;
-
 	const parameters = {
 		resource: 'document',
 		operation: 'submit',
@@ -154,6 +149,25 @@ async function submitLarge({ url, binaryMode, fileBytes, sampleMs }) {
 		documentType: 'invoice',
 		options: {},
 	};
+	let items;
+	let sha256;
+	let base64Bytes;
+	if (source === 'url') {
+		// The node downloads the file the emulator serves (GET /_emulator/files/<name>) inside the measurement.
+		Object.assign(parameters, {
+			inputSource: 'url',
+			documentUrl: `${url}/_emulator/files/bench-large.pdf?size=${fileBytes}`,
+			options: { maxDownloadSize: Math.ceil((2 * fileBytes) / 2 ** 20) },
+		});
+		items = [{ json: {} }];
+		base64Bytes = Math.ceil(fileBytes / 3) * 4;
+	} else {
+		let file = Buffer.concat([Buffer.from('%PDF-1.7\n'), crypto.randomBytes(fileBytes - 9)]);
+		sha256 = crypto.createHash('sha256').update(file).digest('hex');
+		items = [harness.binaryItem(file, 'large.pdf', 'application/pdf')];
+		base64Bytes = items[0].binary.data.data.length;
+		file = null;
+	}
 
 	let baseline;
 	let peak;
@@ -192,6 +206,7 @@ async function submitLarge({ url, binaryMode, fileBytes, sampleMs }) {
 	for (const key of Object.keys(baseline)) extra[key] = peak[key] - baseline[key];
 	return {
 		binaryMode,
+		source,
 		fileBytes,
 		base64Bytes,
 		sha256,

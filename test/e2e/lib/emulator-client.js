@@ -57,6 +57,11 @@ async function listFaults() {
 	return (await emuJson('GET', '/_emulator/faults')).faults;
 }
 
+/** The files the emulator served by URL since its last reset: [{name, size, sha256, at}]. */
+async function servedFiles() {
+	return (await emuJson('GET', '/_emulator/files')).files;
+}
+
 async function registeredWebhooks() {
 	return (await emuJson('GET', '/_emulator/webhooks')).webhooks;
 }
@@ -106,6 +111,7 @@ module.exports = {
 	requestCount,
 	addFault,
 	listFaults,
+	servedFiles,
 	registeredWebhooks,
 	triggerRegistrations,
 	deliverRaw,

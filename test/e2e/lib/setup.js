@@ -67,13 +67,13 @@ async function importCredentials() {
 	await n8nCliOk(['import:credentials', `--input=${credFile}`]);
 }
 
-/** The workflows of the cases and the two examples. */
+/** The workflows of the cases and the examples. */
 async function importWorkflows() {
 	const workflowsDir = path.join(state.tmp, 'workflows');
 	fs.mkdirSync(workflowsDir);
-	for (const wf of buildWorkflows({ statusTaskId: state.statusTaskId }))
+	for (const wf of buildWorkflows({ statusTaskId: state.statusTaskId, emulatorUrl: state.emulatorUrl }))
 		fs.writeFileSync(path.join(workflowsDir, `${wf.id}.json`), JSON.stringify(wf, null, 2));
-	for (const example of ['submit-and-wait.json', 'trigger-to-crm.json']) {
+	for (const example of ['submit-and-wait.json', 'trigger-to-crm.json', 'mcp-server.json']) {
 		fs.copyFileSync(path.join(ROOT, 'examples', example), path.join(workflowsDir, example));
 	}
 	await n8nCliOk(['import:workflow', '--separate', `--input=${workflowsDir}`]);

@@ -7,6 +7,9 @@
 
 const crypto = require('node:crypto');
 
+const fs = require('node:fs');
+const path = require('node:path');
+
 const { ACTION, CRED, CRED_INACTIVE, FILES, REGISTERED_HOOK_URL, UNKNOWN_PROJECT_ID } = require('./fixtures.js');
 
 const WF = {
@@ -20,7 +23,17 @@ const WF = {
 	register: 'E2eRegisterHook1',
 	inactive: 'E2eInactiveKey01',
 	unknown: 'E2eUnknownProj01',
+	urlOk: 'E2eUrlInputOk001',
+	urlBad: 'E2eUrlBadInputs1',
+	url40mb: 'E2eUrl40MB000001',
+	mcp: 'E2eMcpServer0001',
 };
+
+/** The MCP server path of the suite's MCP workflow: /mcp/<path>. */
+const MCP_PATH = 'docex-e2e';
+
+/** 40 MB, the large document downloaded by URL. */
+const LARGE_URL_BYTES = 40 * 1024 * 1024;
 
 let position = 0;
 function node(name, type, typeVersion, parameters, extra = {}) {
@@ -91,9 +104,93 @@ function submitAndWaitWorkflow(id, name, files, options, extra) {
 	return workflow(id, name, [manual(), ...fileNodes(files), submitAndWait('Submit and Wait', options, extra)]);
 }
 
-/** Every workflow of the cases; `statusTaskId` is the finished task the Get Status case reads. */
-function buildWorkflows({ statusTaskId }) {
+/** A URL of a sample file the emulator serves (see emulator/lib/files.js for the query). */
+function fileUrl(emulatorUrl, name, query = '') {
+	return `${emulatorUrl}/_emulator/files/${encodeURIComponent(name)}${query}`;
+}
+
+/** Submit and Wait with the URL input source. */
+function submitAndWaitUrl(name, documentUrl, options = {}, extra = {}) {
+	return docex(
+		name,
+		{
+			resource: 'document',
+			operation: 'submitAndWait',
+			inputSource: 'url',
+			documentUrl,
+			project: project('Invoices'),
+			documentType: 'invoice',
+			output: 'full',
+			options: { pollInterval: 1, ...options },
+		},
+		extra,
+	);
+}
+
+/** The bad inputs of the URL input source: [case, URL query or full URL, options]. */
+function badUrlCases(emulatorUrl) {
 	return [
+		{ case: 'not-http', url: 'ftp://127.0.0.1/invoice.pdf' },
+		{ case: '404', url: fileUrl(emulatorUrl, 'missing.pdf', '?status=404') },
+		{ case: 'html', url: fileUrl(emulatorUrl, 'page.html') },
+		{ case: 'too-large', url: fileUrl(emulatorUrl, 'big.pdf', `?size=${2 * 1024 * 1024}`) },
+		{ case: 'too-large-streamed', url: fileUrl(emulatorUrl, 'big.pdf', `?size=${2 * 1024 * 1024}&chunked=1`) },
+		{ case: 'empty', url: fileUrl(emulatorUrl, 'empty.pdf', '?empty=1') },
+	];
+}
+
+/** The example MCP workflow (examples/mcp-server.json) on the suite's path, plus a saved Register Webhook tool. */
+function mcpWorkflow() {
+	const example = JSON.parse(fs.readFileSync(path.join(__dirname, '../../../examples/mcp-server.json'), 'utf8'));
+	const nodes = example.nodes.map((n) => ({ ...n, id: crypto.randomUUID() }));
+	const trigger = nodes.find((n) => n.type === '@n8n/n8n-nodes-langchain.mcpTrigger');
+	trigger.webhookId = crypto.randomUUID();
+	trigger.parameters = { ...trigger.parameters, path: MCP_PATH };
+	// A tool node saved with Register Webhook (as an imported workflow can be): refused at run time.
+	nodes.push({
+		id: crypto.randomUUID(),
+		name: 'Register webhook',
+		type: `${ACTION}Tool`,
+		typeVersion: 1,
+		position: [360, 220],
+		parameters: {
+			resource: 'project',
+			operation: 'registerWebhook',
+			project: project('Invoices'),
+			webhookUrl: "={{ $fromAI('url', 'The URL to receive events', 'string') }}",
+			events: ['task.completed'],
+			secret: '',
+		},
+		credentials: CRED,
+	});
+	const connections = { ...example.connections };
+	connections['Register webhook'] = { ai_tool: [[{ node: trigger.name, type: 'ai_tool', index: 0 }]] };
+	return { ...example, id: WF.mcp, name: 'e2e: MCP server with Document Extraction tools', nodes, connections };
+}
+
+/** Every workflow of the cases; `statusTaskId` is the finished task the Get Status case reads. */
+function buildWorkflows({ statusTaskId, emulatorUrl }) {
+	const badCases = { cases: badUrlCases(emulatorUrl) };
+	return [
+		workflow(WF.urlOk, 'e2e: Submit and Wait from a URL (redirected)', [
+			manual(),
+			submitAndWaitUrl('Submit and Wait', fileUrl(emulatorUrl, 'url-invoice.pdf', '?redirect=2&type=none&disposition=March%20invoice.pdf'), {
+				includeDownloadedFile: true,
+			}),
+		]),
+		workflow(WF.urlBad, 'e2e: Submit and Wait from bad URLs', [
+			manual(),
+			node('Cases', 'n8n-nodes-base.set', 3.4, { mode: 'raw', jsonOutput: JSON.stringify(badCases), options: {} }),
+			node('Split Cases', 'n8n-nodes-base.splitOut', 1, { fieldToSplitOut: 'cases', options: {} }),
+			submitAndWaitUrl('Submit and Wait', '={{ $json.url }}', { maxDownloadSize: 1 }, { continueOnFail: true }),
+		]),
+		workflow(WF.url40mb, 'e2e: Submit and Wait, a 40 MB document from a URL', [
+			manual(),
+			submitAndWaitUrl('Submit and Wait', fileUrl(emulatorUrl, 'large.pdf', `?size=${LARGE_URL_BYTES}`), {
+				maxDownloadSize: 100,
+			}),
+		]),
+		mcpWorkflow(),
 		workflow(WF.submit, 'e2e: Submit then Get Status', [
 			manual(),
 			...fileNodes([FILES.a]),
@@ -140,4 +237,4 @@ function buildWorkflows({ statusTaskId }) {
 	];
 }
 
-module.exports = { WF, buildWorkflows };
+module.exports = { WF, MCP_PATH, LARGE_URL_BYTES, buildWorkflows, badUrlCases };
