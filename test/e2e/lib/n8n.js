@@ -140,12 +140,13 @@ async function n8nCli(args, extraEnv = {}, timeoutMs = 180000) {
 		}, timeoutMs);
 	});
 	try {
-		const { code } = await Promise.race([child.exited, timedOut]);
+		const { code, signal } = await Promise.race([child.exited, timedOut]);
+		const exit = signal ? `signal ${signal}` : `exit ${code}`;
 		fs.appendFileSync(
 			path.join(state.tmp, 'cli.log'),
-			`\n$ n8n ${args.join(' ')}  (exit ${code})\n${output}`,
+			`\n$ n8n ${args.join(' ')}  (${exit})\n${output}`,
 		);
-		return { code, output };
+		return { code, signal, output };
 	} finally {
 		clearTimeout(timer);
 	}
@@ -170,13 +171,13 @@ function parseRun(output) {
 
 /** `n8n execute --id`, returning the parsed run (also for failed runs). */
 async function execute(workflowId, extraEnv = {}) {
-	const { code, output } = await n8nCli(['execute', `--id=${workflowId}`], extraEnv);
+	const { code, signal, output } = await n8nCli(['execute', `--id=${workflowId}`], extraEnv);
 	const run = parseRun(output);
 	if (!run)
 		throw new Error(
 			`n8n execute --id=${workflowId} printed no run (exit ${code}):\n${output.slice(-3000)}`,
 		);
-	return { code, run, output };
+	return { code, signal, run, output };
 }
 
 // ------------------------------------------------------------ run output
@@ -207,7 +208,11 @@ function expectSuccess(result) {
 		'success',
 		`execution status ${result.run.status}: ${runError(result.run)}`,
 	);
-	assert.equal(result.code, 0, `n8n execute exited ${result.code}`);
+	assert.equal(
+		result.code,
+		0,
+		`n8n execute exited ${result.code}${result.signal ? ` (${result.signal})` : ''}`,
+	);
 }
 
 /** The run failed, n8n exited non-zero; returns the run's error text. */
