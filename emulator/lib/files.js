@@ -156,7 +156,8 @@ async function handleFile(ctx, req, res, url, name) {
 		res.writeHead(302, { Location: `${next.pathname}${next.search}`, 'Content-Length': 0 });
 		return res.end();
 	}
-	if (params.status) return sendJson(res, params.status, { detail: `Injected status ${params.status}` });
+	if (params.status)
+		return sendJson(res, params.status, { detail: `Injected status ${params.status}` });
 
 	const empty = url.searchParams.get('empty') === '1';
 	const size = empty ? 0 : params.size;
@@ -164,7 +165,8 @@ async function handleFile(ctx, req, res, url, name) {
 	const headers = {};
 	if (type) headers['Content-Type'] = type;
 	const disposition = url.searchParams.get('disposition');
-	if (disposition) headers['Content-Disposition'] = `attachment; filename="${disposition.replace(/"/g, '')}"`;
+	if (disposition)
+		headers['Content-Disposition'] = `attachment; filename="${disposition.replace(/"/g, '')}"`;
 	const total = size ?? sampleHead(name).length;
 	if (url.searchParams.get('chunked') !== '1') headers['Content-Length'] = total;
 	const sha256 = fileDigest(name, size);

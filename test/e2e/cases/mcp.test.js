@@ -10,8 +10,9 @@ const assert = require('node:assert/strict');
 const { test, after } = require('node:test');
 
 const { Client } = require('@modelcontextprotocol/sdk/client/index.js');
-const { StreamableHTTPClientTransport } = require('@modelcontextprotocol/sdk/client/streamableHttp.js');
-
+const {
+	StreamableHTTPClientTransport,
+} = require('@modelcontextprotocol/sdk/client/streamableHttp.js');
 
 const { startN8n, rest, waitFor, waitPublished } = require('../lib/n8n.js');
 const { requestCount, servedFiles, registeredWebhooks } = require('../lib/emulator-client.js');
@@ -58,12 +59,22 @@ test('MCP: the published workflow lists the tools with their descriptions and $f
 	client = await connect();
 	const { tools } = await client.listTools();
 	const byName = Object.fromEntries(tools.map((tool) => [tool.name, tool]));
-	assert.deepEqual(Object.keys(byName).sort(), ['Extract_invoice_from_URL', 'Get_extraction_status', 'Register_webhook']);
+	assert.deepEqual(Object.keys(byName).sort(), [
+		'Extract_invoice_from_URL',
+		'Get_extraction_status',
+		'Register_webhook',
+	]);
 	const extract = byName.Extract_invoice_from_URL;
-	assert.match(extract.description, /^Extract the fields of an invoice .* at a public http\(s\) URL/);
+	assert.match(
+		extract.description,
+		/^Extract the fields of an invoice .* at a public http\(s\) URL/,
+	);
 	assert.deepEqual(Object.keys(extract.inputSchema.properties), ['url']);
 	assert.equal(extract.inputSchema.properties.url.type, 'string');
-	assert.match(extract.inputSchema.properties.url.description, /http:\/\/ or https:\/\/ address of the invoice file itself/);
+	assert.match(
+		extract.inputSchema.properties.url.description,
+		/http:\/\/ or https:\/\/ address of the invoice file itself/,
+	);
 	assert.deepEqual(extract.inputSchema.required, ['url']);
 	const status = byName.Get_extraction_status;
 	assert.deepEqual(Object.keys(status.inputSchema.properties), ['taskId']);
@@ -78,12 +89,23 @@ test('MCP: a tool call extracts a document from a URL and returns the fields com
 	const [output] = JSON.parse(result.content[0].text);
 	const file = (await servedFiles()).filter((f) => f.name === 'mcp-invoice.pdf').pop();
 	assert.ok(file, 'the emulator served no mcp-invoice.pdf');
-	assert.equal(output.file_sha256, file.sha256, 'the service received other bytes than were served');
+	assert.equal(
+		output.file_sha256,
+		file.sha256,
+		'the service received other bytes than were served',
+	);
 	assert.match(String(output.invoice_number), /^INV-/);
-	assert.ok(output.total_amount !== undefined && output.currency && output.vendor_name, JSON.stringify(output));
+	assert.ok(
+		output.total_amount !== undefined && output.currency && output.vendor_name,
+		JSON.stringify(output),
+	);
 	assert.equal(output.result, undefined, 'the fields should be flat, not a whole task');
 	const text = result.content[0].text;
-	assert.doesNotMatch(text, /vnd_|whsec_|Bearer|authorization/i, 'the tool output carries a secret');
+	assert.doesNotMatch(
+		text,
+		/vnd_|whsec_|Bearer|authorization/i,
+		'the tool output carries a secret',
+	);
 	assert.ok(text.length < 2000, `tool output is ${text.length} characters`);
 
 	const again = await callTool('Get_extraction_status', { taskId: 'not-a-task' });
@@ -114,7 +136,10 @@ test('MCP: a tool node saved with Register Webhook is refused and registers noth
 	const before = (await registeredWebhooks()).length;
 	const result = await callTool('Register_webhook', { url: 'http://127.0.0.1:9/agent-hook' });
 	assert.equal(result.isError, true);
-	assert.match(result.content[0].text, /Register Webhook is not available when the node is used as a tool/);
+	assert.match(
+		result.content[0].text,
+		/Register Webhook is not available when the node is used as a tool/,
+	);
 	assert.doesNotMatch(result.content[0].text, /whsec_/);
 	assert.equal((await registeredWebhooks()).length, before);
 });

@@ -28,14 +28,23 @@ test('URL input: Submit and Wait downloads the document (2 redirects), the servi
 	assert.match(item.json.task_id, UUID_RE);
 	assert.equal(item.json.status, 'complete');
 	const file = await served('url-invoice.pdf');
-	assert.equal(item.json.result.file_sha256, file.sha256, 'the service received other bytes than were served');
+	assert.equal(
+		item.json.result.file_sha256,
+		file.sha256,
+		'the service received other bytes than were served',
+	);
 	assert.equal(item.json.result.file_size, file.size);
 	const binary = item.binary?.data;
 	assert.ok(binary, 'the downloaded file is not in the output');
 	assert.equal(binary.fileName, 'March invoice.pdf', 'file name from Content-Disposition');
-	assert.equal(binary.mimeType, 'application/pdf', 'MIME type from the file name when the response has none');
+	assert.equal(
+		binary.mimeType,
+		'application/pdf',
+		'MIME type from the file name when the response has none',
+	);
 	const bytes = binaryBytes(binary);
-	if (bytes) assert.equal(sha256(bytes), file.sha256, 'the output binary differs from the download');
+	if (bytes)
+		assert.equal(sha256(bytes), file.sha256, 'the output binary differs from the download');
 	t.diagnostic(`${file.size} bytes, invoice ${item.json.result.invoice_number}`);
 });
 
@@ -56,11 +65,19 @@ test('URL input: bad inputs get clear item errors (not http, 404, HTML, too larg
 	};
 	items.forEach((item, i) => {
 		const name = cases[i].case;
-		assert.equal(typeof item.json.error, 'string', `case ${name} did not fail: ${JSON.stringify(item.json)}`);
+		assert.equal(
+			typeof item.json.error,
+			'string',
+			`case ${name} did not fail: ${JSON.stringify(item.json)}`,
+		);
 		assert.match(item.json.error, expected[name], `case ${name}`);
 		assert.equal(item.json.task_id, undefined, `case ${name} submitted a task`);
 	});
-	assert.equal(await requestCount('process_file'), submissionsBefore, 'a bad input reached the service');
+	assert.equal(
+		await requestCount('process_file'),
+		submissionsBefore,
+		'a bad input reached the service',
+	);
 	t.diagnostic(items.map((item, i) => `${cases[i].case}: ${item.json.error}`).join(' | '));
 });
 
@@ -73,7 +90,11 @@ test('URL input: a 40 MB document by URL (filesystem binary mode), byte-exact', 
 	const file = await served('large.pdf');
 	assert.equal(file.size, LARGE_URL_BYTES);
 	assert.equal(item.json.result.file_size, LARGE_URL_BYTES);
-	assert.equal(item.json.result.file_sha256, file.sha256, 'the service received other bytes than were served');
+	assert.equal(
+		item.json.result.file_sha256,
+		file.sha256,
+		'the service received other bytes than were served',
+	);
 	assert.equal(item.binary, undefined, 'the downloaded file is output only when asked');
 	t.diagnostic(`${((Date.now() - started) / 1000).toFixed(1)} s including n8n start`);
 });

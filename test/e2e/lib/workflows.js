@@ -10,7 +10,14 @@ const crypto = require('node:crypto');
 const fs = require('node:fs');
 const path = require('node:path');
 
-const { ACTION, CRED, CRED_INACTIVE, FILES, REGISTERED_HOOK_URL, UNKNOWN_PROJECT_ID } = require('./fixtures.js');
+const {
+	ACTION,
+	CRED,
+	CRED_INACTIVE,
+	FILES,
+	REGISTERED_HOOK_URL,
+	UNKNOWN_PROJECT_ID,
+} = require('./fixtures.js');
 
 const WF = {
 	submit: 'E2eSubmit0000001',
@@ -38,7 +45,15 @@ const LARGE_URL_BYTES = 40 * 1024 * 1024;
 let position = 0;
 function node(name, type, typeVersion, parameters, extra = {}) {
 	position += 220;
-	return { id: crypto.randomUUID(), name, type, typeVersion, position: [position, 0], parameters, ...extra };
+	return {
+		id: crypto.randomUUID(),
+		name,
+		type,
+		typeVersion,
+		position: [position, 0],
+		parameters,
+		...extra,
+	};
 }
 
 function manual() {
@@ -49,7 +64,11 @@ function manual() {
 function fileNodes(files) {
 	const json = { files: files.map((f) => ({ name: f.name, b64: f.bytes.toString('base64') })) };
 	return [
-		node('Files', 'n8n-nodes-base.set', 3.4, { mode: 'raw', jsonOutput: JSON.stringify(json), options: {} }),
+		node('Files', 'n8n-nodes-base.set', 3.4, {
+			mode: 'raw',
+			jsonOutput: JSON.stringify(json),
+			options: {},
+		}),
 		node('Split Files', 'n8n-nodes-base.splitOut', 1, { fieldToSplitOut: 'files', options: {} }),
 		node('To File', 'n8n-nodes-base.convertToFile', 1.1, {
 			operation: 'toBinary',
@@ -96,12 +115,24 @@ function workflow(id, name, nodes) {
 	for (let i = 0; i < nodes.length - 1; i++) {
 		connections[nodes[i].name] = { main: [[{ node: nodes[i + 1].name, type: 'main', index: 0 }]] };
 	}
-	return { id, name, nodes, connections, settings: { executionOrder: 'v1' }, active: false, pinData: {} };
+	return {
+		id,
+		name,
+		nodes,
+		connections,
+		settings: { executionOrder: 'v1' },
+		active: false,
+		pinData: {},
+	};
 }
 
 /** Manual trigger, the files as binary items, then Submit and Wait. */
 function submitAndWaitWorkflow(id, name, files, options, extra) {
-	return workflow(id, name, [manual(), ...fileNodes(files), submitAndWait('Submit and Wait', options, extra)]);
+	return workflow(id, name, [
+		manual(),
+		...fileNodes(files),
+		submitAndWait('Submit and Wait', options, extra),
+	]);
 }
 
 /** A URL of a sample file the emulator serves (see emulator/lib/files.js for the query). */
@@ -134,14 +165,19 @@ function badUrlCases(emulatorUrl) {
 		{ case: '404', url: fileUrl(emulatorUrl, 'missing.pdf', '?status=404') },
 		{ case: 'html', url: fileUrl(emulatorUrl, 'page.html') },
 		{ case: 'too-large', url: fileUrl(emulatorUrl, 'big.pdf', `?size=${2 * 1024 * 1024}`) },
-		{ case: 'too-large-streamed', url: fileUrl(emulatorUrl, 'big.pdf', `?size=${2 * 1024 * 1024}&chunked=1`) },
+		{
+			case: 'too-large-streamed',
+			url: fileUrl(emulatorUrl, 'big.pdf', `?size=${2 * 1024 * 1024}&chunked=1`),
+		},
 		{ case: 'empty', url: fileUrl(emulatorUrl, 'empty.pdf', '?empty=1') },
 	];
 }
 
 /** The example MCP workflow (examples/mcp-server.json) on the suite's path, plus a saved Register Webhook tool. */
 function mcpWorkflow() {
-	const example = JSON.parse(fs.readFileSync(path.join(__dirname, '../../../examples/mcp-server.json'), 'utf8'));
+	const example = JSON.parse(
+		fs.readFileSync(path.join(__dirname, '../../../examples/mcp-server.json'), 'utf8'),
+	);
 	const nodes = example.nodes.map((n) => ({ ...n, id: crypto.randomUUID() }));
 	const trigger = nodes.find((n) => n.type === '@n8n/n8n-nodes-langchain.mcpTrigger');
 	trigger.webhookId = crypto.randomUUID();
@@ -164,8 +200,16 @@ function mcpWorkflow() {
 		credentials: CRED,
 	});
 	const connections = { ...example.connections };
-	connections['Register webhook'] = { ai_tool: [[{ node: trigger.name, type: 'ai_tool', index: 0 }]] };
-	return { ...example, id: WF.mcp, name: 'e2e: MCP server with Document Extraction tools', nodes, connections };
+	connections['Register webhook'] = {
+		ai_tool: [[{ node: trigger.name, type: 'ai_tool', index: 0 }]],
+	};
+	return {
+		...example,
+		id: WF.mcp,
+		name: 'e2e: MCP server with Document Extraction tools',
+		nodes,
+		connections,
+	};
 }
 
 /** Every workflow of the cases; `statusTaskId` is the finished task the Get Status case reads. */
@@ -174,21 +218,42 @@ function buildWorkflows({ statusTaskId, emulatorUrl }) {
 	return [
 		workflow(WF.urlOk, 'e2e: Submit and Wait from a URL (redirected)', [
 			manual(),
-			submitAndWaitUrl('Submit and Wait', fileUrl(emulatorUrl, 'url-invoice.pdf', '?redirect=2&type=none&disposition=March%20invoice.pdf'), {
-				includeDownloadedFile: true,
-			}),
+			submitAndWaitUrl(
+				'Submit and Wait',
+				fileUrl(
+					emulatorUrl,
+					'url-invoice.pdf',
+					'?redirect=2&type=none&disposition=March%20invoice.pdf',
+				),
+				{
+					includeDownloadedFile: true,
+				},
+			),
 		]),
 		workflow(WF.urlBad, 'e2e: Submit and Wait from bad URLs', [
 			manual(),
-			node('Cases', 'n8n-nodes-base.set', 3.4, { mode: 'raw', jsonOutput: JSON.stringify(badCases), options: {} }),
+			node('Cases', 'n8n-nodes-base.set', 3.4, {
+				mode: 'raw',
+				jsonOutput: JSON.stringify(badCases),
+				options: {},
+			}),
 			node('Split Cases', 'n8n-nodes-base.splitOut', 1, { fieldToSplitOut: 'cases', options: {} }),
-			submitAndWaitUrl('Submit and Wait', '={{ $json.url }}', { maxDownloadSize: 1 }, { continueOnFail: true }),
+			submitAndWaitUrl(
+				'Submit and Wait',
+				'={{ $json.url }}',
+				{ maxDownloadSize: 1 },
+				{ continueOnFail: true },
+			),
 		]),
 		workflow(WF.url40mb, 'e2e: Submit and Wait, a 40 MB document from a URL', [
 			manual(),
-			submitAndWaitUrl('Submit and Wait', fileUrl(emulatorUrl, 'large.pdf', `?size=${LARGE_URL_BYTES}`), {
-				maxDownloadSize: 100,
-			}),
+			submitAndWaitUrl(
+				'Submit and Wait',
+				fileUrl(emulatorUrl, 'large.pdf', `?size=${LARGE_URL_BYTES}`),
+				{
+					maxDownloadSize: 100,
+				},
+			),
 		]),
 		mcpWorkflow(),
 		workflow(WF.submit, 'e2e: Submit then Get Status', [
@@ -208,19 +273,32 @@ function buildWorkflows({ statusTaskId, emulatorUrl }) {
 			manual(),
 			node('Task', 'n8n-nodes-base.set', 3.4, {
 				mode: 'manual',
-				assignments: { assignments: [{ id: 't1', name: 'taskId', value: statusTaskId, type: 'string' }] },
+				assignments: {
+					assignments: [{ id: 't1', name: 'taskId', value: statusTaskId, type: 'string' }],
+				},
 				options: {},
 			}),
 			getStatus('Get Status (full)', '={{ $json.taskId }}', 'full'),
 			getStatus('Get Status (result)', "={{ $('Task').item.json.taskId }}", 'result'),
 		]),
 		submitAndWaitWorkflow(WF.saw, 'e2e: Submit and Wait', [FILES.a]),
-		submitAndWaitWorkflow(WF.batch, 'e2e: Submit and Wait, three items, one failing', [FILES.a, FILES.b, FILES.c], {}, {
-			continueOnFail: true,
-		}),
+		submitAndWaitWorkflow(
+			WF.batch,
+			'e2e: Submit and Wait, three items, one failing',
+			[FILES.a, FILES.b, FILES.c],
+			{},
+			{
+				continueOnFail: true,
+			},
+		),
 		submitAndWaitWorkflow(WF.failed, 'e2e: failed task fails the item', [FILES.b]),
-		submitAndWaitWorkflow(WF.failedAsItem, 'e2e: failed task as item', [FILES.b], { outputFailedAsItems: true }),
-		workflow(WF.list, 'e2e: List Projects', [manual(), docex('List Projects', { resource: 'project', operation: 'list' })]),
+		submitAndWaitWorkflow(WF.failedAsItem, 'e2e: failed task as item', [FILES.b], {
+			outputFailedAsItems: true,
+		}),
+		workflow(WF.list, 'e2e: List Projects', [
+			manual(),
+			docex('List Projects', { resource: 'project', operation: 'list' }),
+		]),
 		workflow(WF.register, 'e2e: Register Webhook', [
 			manual(),
 			docex('Register Webhook', {
@@ -232,8 +310,20 @@ function buildWorkflows({ statusTaskId, emulatorUrl }) {
 				secret: '',
 			}),
 		]),
-		submitAndWaitWorkflow(WF.inactive, 'e2e: inactive key', [FILES.a], {}, { credentials: CRED_INACTIVE }),
-		submitAndWaitWorkflow(WF.unknown, 'e2e: unknown project', [FILES.a], {}, { project: UNKNOWN_PROJECT_ID }),
+		submitAndWaitWorkflow(
+			WF.inactive,
+			'e2e: inactive key',
+			[FILES.a],
+			{},
+			{ credentials: CRED_INACTIVE },
+		),
+		submitAndWaitWorkflow(
+			WF.unknown,
+			'e2e: unknown project',
+			[FILES.a],
+			{},
+			{ project: UNKNOWN_PROJECT_ID },
+		),
 	];
 }
 
