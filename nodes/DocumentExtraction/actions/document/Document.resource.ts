@@ -23,13 +23,15 @@ export const description: INodeProperties[] = [
 			{
 				name: 'Submit',
 				value: 'submit',
-				description: 'Submit a PDF or image for extraction and return its task ID at once',
+				description:
+					'Submit a PDF or image (a binary file or a URL) for extraction and return its task ID at once',
 				action: 'Submit a document',
 			},
 			{
 				name: 'Submit and Wait',
 				value: 'submitAndWait',
-				description: 'Submit a PDF or image and wait until its extracted data is ready',
+				description:
+					'Submit a PDF or image (a binary file or a URL) and wait until its extracted data is ready',
 				action: 'Submit a document and wait for the result',
 			},
 		],
