@@ -127,8 +127,13 @@ async function writeChunks(res, chunks) {
 		if (res.destroyed) return;
 		if (!res.write(chunk)) {
 			await new Promise((resolve) => {
-				res.once('drain', resolve);
-				res.once('close', resolve);
+				const done = () => {
+					res.off('drain', done);
+					res.off('close', done);
+					resolve();
+				};
+				res.on('drain', done);
+				res.on('close', done);
 			});
 		}
 	}
