@@ -101,6 +101,23 @@ export function networkErrorCode(error: unknown): string | undefined {
 	return undefined;
 }
 
+const NETWORK_REASONS: Record<string, string> = {
+	ECONNREFUSED: 'The connection was refused (ECONNREFUSED)',
+	ENOTFOUND: 'The host name was not found (ENOTFOUND)',
+	EAI_AGAIN: 'The host name could not be looked up (EAI_AGAIN)',
+	ENETUNREACH: 'The network is unreachable (ENETUNREACH)',
+	EHOSTUNREACH: 'The host is unreachable (EHOSTUNREACH)',
+	ECONNRESET: 'The connection was closed unexpectedly (ECONNRESET)',
+	EPIPE: 'The connection was closed while sending (EPIPE)',
+};
+
+/** A short, plain reason for a network failure, without n8n's generic advice. */
+function networkReason(code: string | undefined, failure: unknown): string {
+	if (code && NETWORK_REASONS[code]) return NETWORK_REASONS[code];
+	const message = (failure instanceof Error ? failure.message : '').replace(/[.\s]+$/, '');
+	return message || (code ? `Network error (${code})` : 'Network error');
+}
+
 function isStream(body: unknown): body is { destroy: () => void; destroyed?: boolean } {
 	return !!body && typeof (body as { destroy?: unknown }).destroy === 'function';
 }
@@ -335,7 +352,7 @@ export async function apiRequest<T = unknown>(
 				const timedOut = code !== undefined && TIMEOUT_CODES.includes(code);
 				const reason = timedOut
 					? `No answer within ${Math.round(attemptTimeout / 1000)} s`
-					: (failure as Error)?.message || code || 'network error';
+					: networkReason(code, failure);
 				if (!safeToResend && !(code !== undefined && NOT_SENT_CODES.includes(code))) {
 					const what = options.sending ?? 'the request';
 					throw new NodeApiError(

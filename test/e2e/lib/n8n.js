@@ -312,6 +312,7 @@ module.exports = {
 	killAllSync,
 	n8nCliOk,
 	execute,
+	nodeRun,
 	nodeItems,
 	runError,
 	expectSuccess,
