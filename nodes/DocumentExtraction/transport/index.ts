@@ -268,6 +268,22 @@ function apiError(
 	});
 }
 
+/**
+ * The error as n8n wants it thrown: a NodeApiError or NodeOperationError as is, anything else
+ * as a NodeOperationError with its message only (never the original, which may hold a request).
+ */
+export function asNodeError(
+	ctx: ApiContext,
+	error: unknown,
+	itemIndex: number | undefined,
+): NodeApiError | NodeOperationError {
+	if (error instanceof NodeApiError || error instanceof NodeOperationError) return error;
+	if (error instanceof CancelledError) return cancelled(ctx, itemIndex);
+	return new NodeOperationError(ctx.getNode(), (error as Error)?.message || String(error), {
+		itemIndex,
+	});
+}
+
 function cancelled(ctx: ApiContext, itemIndex: number | undefined): NodeOperationError {
 	return new NodeOperationError(ctx.getNode(), 'The execution was stopped', { itemIndex });
 }
@@ -391,7 +407,6 @@ export async function apiRequest<T = unknown>(
 			await wait(delay, signal);
 		}
 	} catch (error) {
-		if (error instanceof CancelledError) throw cancelled(this, itemIndex);
-		throw error;
+		throw asNodeError(this, error, itemIndex);
 	}
 }

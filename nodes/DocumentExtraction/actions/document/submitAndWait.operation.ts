@@ -18,7 +18,7 @@ import {
 } from '../../descriptions';
 import type { ConcurrencyLimiter } from '../../helpers/limiter';
 import { wait } from '../../helpers/wait';
-import { isTransientError } from '../../transport';
+import { asNodeError, isTransientError } from '../../transport';
 import { isTerminal } from '../../transport/service';
 import { getOptions, positiveNumberOption, withInputBinary } from '../common/items.utils';
 import { fetchTask, processSubmissions, shapeTask } from '../common/task.utils';
@@ -114,7 +114,7 @@ export async function waitForTask(
 			task = await fetchTask.call(this, taskId, itemIndex, limiter, { deadline });
 			lastError = undefined;
 		} catch (error) {
-			if (signal?.aborted || !isTransientError(error)) throw error;
+			if (signal?.aborted || !isTransientError(error)) throw asNodeError(this, error, itemIndex);
 			lastError = (error as Error).message;
 			continue;
 		}

@@ -1,4 +1,3 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-globals -- test code: runs under jest on Node, is never shipped or loaded by n8n */
 import nock from 'nock';
 
 import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
