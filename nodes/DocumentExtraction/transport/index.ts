@@ -29,7 +29,13 @@ export const REQUEST_TIMEOUT_MS = 30_000;
 export const UPLOAD_BYTES_PER_SECOND = 256 * 1024;
 
 /** Network errors that prove a request never reached the service, so that resending it is safe. */
-export const NOT_SENT_CODES = ['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'ENETUNREACH', 'EHOSTUNREACH'];
+export const NOT_SENT_CODES = [
+	'ECONNREFUSED',
+	'ENOTFOUND',
+	'EAI_AGAIN',
+	'ENETUNREACH',
+	'EHOSTUNREACH',
+];
 
 const TIMEOUT_CODES = ['ECONNABORTED', 'ETIMEDOUT', 'ESOCKETTIMEDOUT', 'UND_ERR_HEADERS_TIMEOUT'];
 

@@ -49,10 +49,15 @@ test('Reliability: status requests that never answer end at Max Wait with the ta
 	assert.equal(created.length, 1, `tasks created: ${created.length}`);
 	assert.equal(item.json.task_id, created[0].task_id);
 	assert.equal(item.json.timedOut, true);
-	assert.ok(item.json.waitedSeconds <= 7, `waited ${item.json.waitedSeconds} s for a Max Wait of 6 s`);
+	assert.ok(
+		item.json.waitedSeconds <= 7,
+		`waited ${item.json.waitedSeconds} s for a Max Wait of 6 s`,
+	);
 	// n8n execute itself needs a few seconds to start and stop.
 	assert.ok(elapsed < 40_000, `the run took ${elapsed} ms`);
-	t.diagnostic(`timed out after ${item.json.waitedSeconds} s (${elapsed} ms in all): ${item.json.lastPollError ?? ''}`);
+	t.diagnostic(
+		`timed out after ${item.json.waitedSeconds} s (${elapsed} ms in all): ${item.json.lastPollError ?? ''}`,
+	);
 });
 
 test('Reliability: a process_file that never answers fails with a clear timeout, sent once', async (t) => {
@@ -64,7 +69,11 @@ test('Reliability: a process_file that never answers fails with a clear timeout,
 	});
 	const error = expectFailure(res);
 	assert.match(error, /did not answer in time; it may have received the document/);
-	assert.equal((await requestCount('process_file')) - uploadsBefore, 1, 'the document was sent again');
+	assert.equal(
+		(await requestCount('process_file')) - uploadsBefore,
+		1,
+		'the document was sent again',
+	);
 	assert.equal(created.length, 0);
 	t.diagnostic(error);
 });
@@ -78,7 +87,11 @@ test('Reliability: a connection dropped after the upload was read is not resent:
 	});
 	const error = expectFailure(res);
 	assert.match(error, /broke off; it may have received the document/);
-	assert.equal((await requestCount('process_file')) - uploadsBefore, 1, 'the document was sent again');
+	assert.equal(
+		(await requestCount('process_file')) - uploadsBefore,
+		1,
+		'the document was sent again',
+	);
 	assert.equal(created.length, 1, `tasks created: ${created.length}`);
 	assert.equal(created[0].file_sha256, sha256(FILES.a.bytes));
 	t.diagnostic(error);
@@ -101,9 +114,14 @@ test('Reliability: refused connections are retried, and the document is submitte
 	// The node started while connections were refused, and the task came after the refusal:
 	// the first attempts were refused and a later one went through.
 	const nodeStarted = nodeRun(res.run, 'Submit and Wait').startTime;
-	assert.ok(nodeStarted < Date.parse(refusal.until), `the node started after the refusal: ${new Date(nodeStarted).toISOString()}`);
+	assert.ok(
+		nodeStarted < Date.parse(refusal.until),
+		`the node started after the refusal: ${new Date(nodeStarted).toISOString()}`,
+	);
 	assert.ok(Date.parse(created[0].created_at) >= Date.parse(refusal.until));
-	t.diagnostic(`refused ${refusal.from} .. ${refusal.until}, task created ${created[0].created_at}`);
+	t.diagnostic(
+		`refused ${refusal.from} .. ${refusal.until}, task created ${created[0].created_at}`,
+	);
 });
 
 test('Reliability: a burst of 5xx and dropped connections on task_status longer than 7 s, the item still completes', async (t) => {

@@ -135,7 +135,9 @@ describe('which failures are retried', () => {
 	it.each(['ECONNREFUSED', 'ENOTFOUND'])(
 		'retries an upload that never reached the service (%s): one task',
 		async (code) => {
-			nock(BASE_URL).post('/process_file').replyWithError(netError(`connect ${code}`, code));
+			nock(BASE_URL)
+				.post('/process_file')
+				.replyWithError(netError(`connect ${code}`, code));
 			nock(BASE_URL).post('/process_file').reply(200, { task_id: TASK });
 			await expect(
 				submitDocument.call(createContext({ params: {} }), { file_base64: 'AAAA' }, FIELDS, 0),
@@ -216,8 +218,21 @@ describe('the API key never reaches an error', () => {
 	const key = API_KEY;
 
 	it.each([
-		['a broken upload', () => nock(BASE_URL).post('/process_file').replyWithError(netError('socket hang up', 'ECONNRESET'))],
-		['a refused connection', () => nock(BASE_URL).post('/process_file').times(4).replyWithError(netError('connect ECONNREFUSED', 'ECONNREFUSED'))],
+		[
+			'a broken upload',
+			() =>
+				nock(BASE_URL)
+					.post('/process_file')
+					.replyWithError(netError('socket hang up', 'ECONNRESET')),
+		],
+		[
+			'a refused connection',
+			() =>
+				nock(BASE_URL)
+					.post('/process_file')
+					.times(4)
+					.replyWithError(netError('connect ECONNREFUSED', 'ECONNREFUSED')),
+		],
 		['a 5xx', () => nock(BASE_URL).post('/process_file').times(4).reply(500, { detail: 'down' })],
 		['a 401', () => nock(BASE_URL).post('/process_file').reply(401, { detail: 'bad key' })],
 	])('%s', async (_name, arrange) => {
@@ -233,12 +248,15 @@ describe('the API key never reaches an error', () => {
 	it('when the execution is stopped during a request', async () => {
 		const controller = new AbortController();
 		const { ctx } = recordingContext({ params: {}, signal: controller.signal });
-		ctx.helpers.httpRequestWithAuthentication = async (_type: string, request: IHttpRequestOptions) => {
+		ctx.helpers.httpRequestWithAuthentication = async (
+			_type: string,
+			request: IHttpRequestOptions,
+		) => {
 			controller.abort();
-			throw httpClientError(
-				Object.assign(new Error('canceled'), { code: 'ERR_CANCELED' }),
-				{ ...request, headers: { Authorization: `Bearer ${key}` } },
-			);
+			throw httpClientError(Object.assign(new Error('canceled'), { code: 'ERR_CANCELED' }), {
+				...request,
+				headers: { Authorization: `Bearer ${key}` },
+			});
 		};
 		const error = await failureOf(getTask.call(ctx, TASK, 0));
 		expect(error.message).toBe('The execution was stopped');
@@ -259,12 +277,17 @@ describe('streams', () => {
 		const opened: Readable[] = [];
 		const { ctx } = recordingContext();
 		let calls = 0;
-		ctx.helpers.httpRequestWithAuthentication = async (_type: string, request: IHttpRequestOptions) => {
+		ctx.helpers.httpRequestWithAuthentication = async (
+			_type: string,
+			request: IHttpRequestOptions,
+		) => {
 			calls++;
 			// Refused before the body was read: the client never touches the stream.
 			if (calls < 3) {
 				throw httpClientError(
-					Object.assign(new Error('fetch failed'), { cause: { code: 'ECONNREFUSED', message: 'connect ECONNREFUSED' } }),
+					Object.assign(new Error('fetch failed'), {
+						cause: { code: 'ECONNREFUSED', message: 'connect ECONNREFUSED' },
+					}),
 					request,
 				);
 			}
@@ -276,7 +299,12 @@ describe('streams', () => {
 			return stream;
 		};
 		await failureOf(
-			apiRequest.call(ctx, { method: 'POST', path: '/process_file', body, sending: 'the document' }),
+			apiRequest.call(ctx, {
+				method: 'POST',
+				path: '/process_file',
+				body,
+				sending: 'the document',
+			}),
 		);
 		expect(opened).toHaveLength(4);
 		expect(opened.map((stream) => stream.destroyed)).toEqual([true, true, true, true]);

@@ -58,7 +58,9 @@ describe('Submit and Wait polls through passing failures', () => {
 			.get(`/task_status/${TASK}`)
 			.times(4)
 			.replyWithError(netError('read ECONNRESET', 'ECONNRESET'));
-		nock(BASE_URL).get(`/task_status/${TASK}`).reply(200, task('complete', { result: { a: 1 } }));
+		nock(BASE_URL)
+			.get(`/task_status/${TASK}`)
+			.reply(200, task('complete', { result: { a: 1 } }));
 		const items = [binaryItem('pdf')];
 		const out = await submitAndWait.call(createContext({ params: params(), items }), items);
 		expect(out[0].json).toMatchObject({ task_id: TASK, status: 'complete', result: { a: 1 } });
@@ -144,10 +146,7 @@ describe('fail-fast without Continue On Fail', () => {
 			});
 		const items = tenItems(1);
 		const error = await failureOf(
-			submit.call(
-				createContext({ params: params({ maxConcurrency: 1 }, 'submit'), items }),
-				items,
-			),
+			submit.call(createContext({ params: params({ maxConcurrency: 1 }, 'submit'), items }), items),
 		);
 		nock.cleanAll();
 		expect(error.message).toBe('No binary field "data" on item 1');
@@ -161,10 +160,7 @@ describe('fail-fast without Continue On Fail', () => {
 		nock(BASE_URL).get(`/task_status/${TASK}`).reply(200, task('complete'));
 		const items = [binaryItem('doc-0'), { json: {} }, binaryItem('doc-2')];
 		const error = await failureOf(
-			submitAndWait.call(
-				createContext({ params: params({ maxConcurrency: 1 }), items }),
-				items,
-			),
+			submitAndWait.call(createContext({ params: params({ maxConcurrency: 1 }), items }), items),
 		);
 		expect(error.message).toBe('No binary field "data" on item 1');
 		expect(error.description).toContain(`item 0: ${TASK}`);
@@ -178,7 +174,11 @@ describe('fail-fast without Continue On Fail', () => {
 			.reply(200, () => ({ task_id: TASK }));
 		const items = tenItems(1);
 		const out = await submit.call(
-			createContext({ params: params({ maxConcurrency: 1 }, 'submit'), items, continueOnFail: true }),
+			createContext({
+				params: params({ maxConcurrency: 1 }, 'submit'),
+				items,
+				continueOnFail: true,
+			}),
 			items,
 		);
 		expect(out.filter((o) => o.json.task_id === TASK)).toHaveLength(9);
