@@ -23,8 +23,8 @@ const { run } = require('node:test');
 const { killAllSync } = require('./lib/n8n.js');
 const { teardown } = require('./lib/setup.js');
 
-const CASES = ['document', 'reliability', 'project', 'binary-modes', 'trigger', 'credential'].map((name) =>
-	path.join(__dirname, 'cases', `${name}.test.js`),
+const CASES = ['document', 'reliability', 'project', 'binary-modes', 'trigger', 'credential'].map(
+	(name) => path.join(__dirname, 'cases', `${name}.test.js`),
 );
 const ONLY = process.env.E2E_ONLY ? new RegExp(process.env.E2E_ONLY, 'i') : undefined;
 const SUITE_TIMEOUT_MS = 18 * 60 * 1000;
