@@ -23,9 +23,16 @@ const { run } = require('node:test');
 const { killAllSync } = require('./lib/n8n.js');
 const { teardown } = require('./lib/setup.js');
 
-const CASES = ['document', 'url-input', 'project', 'binary-modes', 'trigger', 'credential', 'mcp'].map((name) =>
-	path.join(__dirname, 'cases', `${name}.test.js`),
-);
+const CASES = [
+	'document',
+	'url-input',
+	'reliability',
+	'project',
+	'binary-modes',
+	'trigger',
+	'credential',
+	'mcp',
+].map((name) => path.join(__dirname, 'cases', `${name}.test.js`));
 const ONLY = process.env.E2E_ONLY ? new RegExp(process.env.E2E_ONLY, 'i') : undefined;
 const SUITE_TIMEOUT_MS = 18 * 60 * 1000;
 

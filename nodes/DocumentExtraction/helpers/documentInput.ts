@@ -20,10 +20,19 @@ export function isUrlInput(this: IExecuteFunctions, itemIndex: number): boolean 
 }
 
 /** A source for the request body built from stored (or in-memory) binary data. */
-export function sourceOfBinary(binaryData: IBinaryData): DocumentSource {
+export async function sourceOfBinary(
+	this: IExecuteFunctions,
+	binaryData: IBinaryData,
+): Promise<DocumentSource> {
 	const source: DocumentSource = { fileName: binaryData.fileName, mimeType: binaryData.mimeType };
-	if (binaryData.id) source.binaryId = binaryData.id;
-	else source.base64 = binaryData.data;
+	if (binaryData.id) {
+		source.binaryId = binaryData.id;
+		const { fileSize } = await this.helpers.getBinaryMetadata(binaryData.id);
+		source.bodyBytes = Math.ceil(fileSize / 3) * 4;
+	} else {
+		source.base64 = binaryData.data;
+		source.bodyBytes = source.base64.length;
+	}
 	return source;
 }
 
@@ -56,7 +65,7 @@ export async function readDocumentInput(
 		maxBytes: Math.floor(positive(options.maxDownloadSize, DEFAULT_MAX_DOWNLOAD_MB) * 1024 * 1024),
 		timeoutMs: Math.round(positive(options.downloadTimeout, DEFAULT_DOWNLOAD_TIMEOUT_S) * 1000),
 	});
-	return { source: sourceOfBinary(downloaded), downloaded };
+	return { source: await sourceOfBinary.call(this, downloaded), downloaded };
 }
 
 /**

@@ -67,6 +67,19 @@ async function servedFiles() {
 	return (await emuJson('GET', '/_emulator/files')).files;
 }
 
+async function clearFaults() {
+	return await emuJson('DELETE', '/_emulator/faults');
+}
+
+async function emulatorStats() {
+	return await emuJson('GET', '/_emulator/stats');
+}
+
+/** All tasks the emulator holds, oldest first. */
+async function emulatorTasks() {
+	return (await emuJson('GET', '/_emulator/tasks')).tasks;
+}
+
 async function registeredWebhooks() {
 	return (await emuJson('GET', '/_emulator/webhooks')).webhooks;
 }
@@ -121,6 +134,9 @@ module.exports = {
 	addFault,
 	listFaults,
 	servedFiles,
+	clearFaults,
+	emulatorStats,
+	emulatorTasks,
 	registeredWebhooks,
 	triggerRegistrations,
 	deliverRaw,

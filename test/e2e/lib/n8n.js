@@ -345,6 +345,7 @@ module.exports = {
 	killAllSync,
 	n8nCliOk,
 	execute,
+	nodeRun,
 	nodeItems,
 	runError,
 	expectSuccess,

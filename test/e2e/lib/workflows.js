@@ -6,10 +6,10 @@
  */
 
 const crypto = require('node:crypto');
-
 const fs = require('node:fs');
 const path = require('node:path');
 
+const state = require('./state.js');
 const {
 	ACTION,
 	CRED,
@@ -34,6 +34,8 @@ const WF = {
 	urlBad: 'E2eUrlBadInputs1',
 	url40mb: 'E2eUrl40MB000001',
 	mcp: 'E2eMcpServer0001',
+	maxWait: 'E2eRelMaxWait001',
+	refused: 'E2eRelRefused001',
 };
 
 /** The MCP server path of the suite's MCP workflow: /mcp/<path>. */
@@ -324,6 +326,23 @@ function buildWorkflows({ statusTaskId, emulatorUrl }) {
 			{},
 			{ project: UNKNOWN_PROJECT_ID },
 		),
+		submitAndWaitWorkflow(WF.maxWait, 'e2e: Submit and Wait, Max Wait 6 s', [FILES.a], {
+			maxWait: 6,
+		}),
+		workflow(WF.refused, 'e2e: the service refuses connections for 1.5 s, then Submit and Wait', [
+			manual(),
+			// Switches the refusal on from inside the run, a moment before the node sends the document.
+			node('Refuse Connections', 'n8n-nodes-base.httpRequest', 4.2, {
+				method: 'POST',
+				url: `${state.emulatorUrl}/_emulator/refuse`,
+				sendBody: true,
+				specifyBody: 'json',
+				jsonBody: '{"ms": 1500}',
+				options: {},
+			}),
+			...fileNodes([FILES.a]),
+			submitAndWait('Submit and Wait'),
+		]),
 	];
 }
 
