@@ -310,6 +310,7 @@ module.exports = {
 	startProcess,
 	stopProcess,
 	killAllSync,
+	n8nEnv,
 	n8nCliOk,
 	execute,
 	nodeItems,

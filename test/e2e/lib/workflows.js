@@ -140,4 +140,4 @@ function buildWorkflows({ statusTaskId }) {
 	];
 }
 
-module.exports = { WF, buildWorkflows };
+module.exports = { WF, buildWorkflows, node, manual, fileNodes, docex, project, submitAndWait, workflow };
