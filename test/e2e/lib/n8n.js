@@ -71,7 +71,10 @@ function startProcess(command, args, env, logFile) {
 /** SIGTERM to the process group, SIGKILL after `timeoutMs`. */
 async function stopProcess(child, timeoutMs = 30000) {
 	if (!child || !child.alive || !killGroup(child, 'SIGTERM')) return;
-	const stopped = await Promise.race([child.exited.then(() => true), sleep(timeoutMs).then(() => false)]);
+	let timer;
+	const timedOut = new Promise((resolve) => (timer = setTimeout(() => resolve(false), timeoutMs)));
+	const stopped = await Promise.race([child.exited.then(() => true), timedOut]);
+	clearTimeout(timer); // a pending timer would hold the suite's process open
 	if (!stopped) {
 		killGroup(child, 'SIGKILL');
 		await child.exited;
