@@ -27,19 +27,22 @@ const KEEP = process.env.QUEUE_KEEP === '1';
 /** What the cases share: the stack, and facts found by earlier cases. */
 const queue = { stack: undefined, processingMs: PROCESSING_MS };
 
-async function startEmulator() {
+/** The emulator, logging to a folder of its own (the work folder does not exist yet). */
+async function startEmulatorInTmp() {
+	const logDir = fs.mkdtempSync(path.join(os.tmpdir(), 'docex-queue-emulator-'));
+	queue.emulatorLogDir = logDir;
 	const port = await freePort();
 	state.emulatorUrl = `http://127.0.0.1:${port}`;
 	state.emulator = startProcess(
 		process.execPath,
 		[path.join(ROOT, 'emulator/server.js')],
 		{ ...process.env, EMULATOR_PORT: String(port), EMULATOR_PROCESSING_MS: String(PROCESSING_MS) },
-		path.join(state.tmp, 'emulator.log'),
+		path.join(logDir, 'emulator.log'),
 	);
 	await waitReady(`${state.emulatorUrl}/_emulator/health`, 30000, () => state.emulator.alive);
 }
 
-async function importData(stack) {
+async function importData(stack, workflows) {
 	const credFile = path.join(state.tmp, 'credentials.json');
 	const c = CRED.documentExtractionApi;
 	fs.writeFileSync(
@@ -49,29 +52,40 @@ async function importData(stack) {
 	await stack.cli(['import:credentials', `--input=${credFile}`]);
 	const dir = path.join(state.tmp, 'workflows');
 	fs.mkdirSync(dir);
-	for (const wf of buildQueueWorkflows()) fs.writeFileSync(path.join(dir, `${wf.id}.json`), JSON.stringify(wf, null, 2));
+	for (const wf of workflows) fs.writeFileSync(path.join(dir, `${wf.id}.json`), JSON.stringify(wf, null, 2));
 	fs.copyFileSync(path.join(ROOT, 'examples', 'trigger-to-crm.json'), path.join(dir, 'trigger-to-crm.json'));
 	await stack.cli(['import:workflow', '--separate', `--input=${dir}`]);
 	for (const id of PUBLISHED) await stack.cli(['publish:workflow', `--id=${id}`]);
 }
 
-async function setup() {
+/**
+ * A work folder, the packed package, PostgreSQL and Redis, the credential (pointing at
+ * state.emulatorUrl) and `workflows` imported, PUBLISHED published; n8n not started yet.
+ * `created(stack)` is called as soon as the stack exists, so that the caller can stop it on failure.
+ */
+async function prepareStack({ workflows = buildQueueWorkflows(), prefix = 'docex-queue-', created = () => {} } = {}) {
 	assert.ok(N8N_BIN && fs.existsSync(N8N_BIN), 'N8N_BIN is not set; run test/queue/run.sh');
 	assert.ok(fs.existsSync(path.join(ROOT, 'dist/nodes/DocumentExtraction/DocumentExtraction.node.js')), 'dist/ missing: npm run build');
-	state.tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'docex-queue-'));
+	state.tmp = fs.mkdtempSync(path.join(os.tmpdir(), prefix));
 	state.userFolder = path.join(state.tmp, 'main');
-	console.log(`# work folder ${state.tmp}`);
 	const stack = new QueueStack({ dir: state.tmp });
-	queue.stack = stack;
+	created(stack); // the caller can stop it even if a later step fails
 	const tarball = execFileSync('npm', ['pack', '--silent', '--pack-destination', state.tmp], { cwd: ROOT, encoding: 'utf8' })
 		.trim()
 		.split('\n')
 		.pop();
 	stack.installPackage(path.join(state.tmp, tarball));
-	await startEmulator();
 	stack.startServices();
 	await stack.allocatePorts();
-	await importData(stack);
+	await importData(stack, workflows);
+	return stack;
+}
+
+async function setup() {
+	state.tmp = undefined;
+	await startEmulatorInTmp();
+	const stack = await prepareStack({ created: (s) => (queue.stack = s) });
+	console.log(`# work folder ${state.tmp}`);
 	const started = Date.now();
 	await stack.startN8nProcesses();
 	console.log(`# queue stack ready in ${((Date.now() - started) / 1000).toFixed(0)} s (main :${stack.ports.main}, webhook :${stack.ports.webhook})`);
@@ -85,6 +99,7 @@ async function teardown() {
 	if (state.emulator?.alive) left.push(`emulator ${state.emulator.pid}`);
 	queue.leftovers = left;
 	if (left.length) console.log(`# left running after teardown: ${left.join(', ')}`);
+	if (queue.emulatorLogDir && !KEEP) fs.rmSync(queue.emulatorLogDir, { recursive: true, force: true });
 	if (state.tmp && !KEEP && !left.length) fs.rmSync(state.tmp, { recursive: true, force: true });
 	else if (state.tmp) console.log(`# kept ${state.tmp}`);
 	return left;
@@ -106,4 +121,4 @@ function useQueueSuite() {
 	after(() => (tearingDown ??= teardown()));
 }
 
-module.exports = { useQueueSuite, queue, teardown: () => (tearingDown ??= teardown()), killSync };
+module.exports = { useQueueSuite, queue, prepareStack, teardown: () => (tearingDown ??= teardown()), killSync };

@@ -20,7 +20,7 @@ const path = require('node:path');
 const { execFileSync } = require('node:child_process');
 
 const { installPackage, waitReady } = require('../../../scripts/n8n-local.js');
-const { ROOT, N8N_BIN, freePort, startProcess, stopProcess, n8nCliOk, n8nEnv } = require('../../e2e/lib/n8n.js');
+const { ROOT, N8N_BIN, N8N_DIR, freePort, startProcess, stopProcess, n8nCliOk, n8nEnv } = require('../../e2e/lib/n8n.js');
 const { sleep } = require('../../e2e/lib/fixtures.js');
 const state = require('../../e2e/lib/state.js');
 
@@ -246,6 +246,24 @@ class QueueStack {
 	}
 
 	// --------------------------------------------------------- inspection
+
+	/** A query on n8n's PostgreSQL database, through n8n's own `pg` module. */
+	async query(sql, params = []) {
+		const { Client } = require(path.join(N8N_DIR, 'node_modules', 'pg'));
+		const s = this.services;
+		const client = new Client({
+			host: s.DB_POSTGRESDB_HOST,
+			port: Number(s.DB_POSTGRESDB_PORT),
+			database: s.DB_POSTGRESDB_DATABASE,
+			user: s.DB_POSTGRESDB_USER,
+		});
+		await client.connect();
+		try {
+			return (await client.query(sql, params)).rows;
+		} finally {
+			await client.end();
+		}
+	}
 
 	/** Which processes logged "Worker started execution <id>" (by name). */
 	ranOn(executionId) {
