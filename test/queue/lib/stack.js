@@ -238,6 +238,29 @@ class QueueStack {
 		await Promise.all([this.stopProcess('worker1'), this.stopProcess('worker2')]);
 	}
 
+	/**
+	 * For comparison: one `n8n start` in regular mode on the same database (it serves the
+	 * production webhooks and runs every execution itself); stop it with stopN8nProcesses().
+	 */
+	async startRegular() {
+		await this.stopN8nProcesses();
+		const env = await n8nEnv({
+			...(await this.envFor('main')),
+			EXECUTIONS_MODE: 'regular',
+			N8N_DISABLE_PRODUCTION_MAIN_PROCESS: 'false',
+			OFFLOAD_MANUAL_EXECUTIONS_TO_WORKERS: 'false',
+			N8N_WEBHOOK_URL: `http://127.0.0.1:${this.ports.main}/`,
+		});
+		const logFile = path.join(this.dir, `main-regular-${++this.logIndex}.log`);
+		const child = startProcess(NODE24, [N8N_BIN, 'start'], env, logFile);
+		this.pids.add(child.pid);
+		const entry = (this.processes.main ??= { logs: [] });
+		Object.assign(entry, { child, env, logFile });
+		entry.logs.push(logFile);
+		await waitReady(this.readyUrl('main'), 180000, () => child.alive);
+		state.cookie = undefined;
+	}
+
 	/** Restarts the n8n processes with other settings (same database, Redis and package). */
 	async restartN8n({ binaryMode }) {
 		await this.stopN8nProcesses();

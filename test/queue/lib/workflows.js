@@ -39,12 +39,12 @@ function webhook(path, options = {}) {
 	});
 }
 
-function buildQueueWorkflows({ items = Number(process.env.QUEUE_ITEMS || 20) } = {}) {
+function buildQueueWorkflows({ items = Number(process.env.QUEUE_ITEMS || 20), pollInterval = 1 } = {}) {
 	return [
 		workflow(QWF.many, `queue: webhook, ${items} files, Submit and Wait`, [
 			webhook(PATHS.many),
 			...fileNodes(manyFiles(items)),
-			submitAndWait('Submit and Wait'),
+			submitAndWait('Submit and Wait', { pollInterval }),
 		]),
 		// the request body is the file: the webhook process stores it, the worker reads it
 		workflow(QWF.binary, 'queue: webhook with a file, Submit and Wait', [
