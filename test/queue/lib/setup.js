@@ -82,7 +82,7 @@ async function prepareStack({ workflows = buildQueueWorkflows(), prefix = 'docex
 }
 
 async function setup() {
-	state.tmp = undefined;
+	assert.ok(N8N_BIN && fs.existsSync(N8N_BIN), 'N8N_BIN is not set; run test/queue/run.sh');
 	await startEmulatorInTmp();
 	const stack = await prepareStack({ created: (s) => (queue.stack = s) });
 	console.log(`# work folder ${state.tmp}`);
