@@ -19,7 +19,13 @@ async function measure({ stack, baseUrl, executions, admin, emu }) {
 	const known = new Set((await executionsOf(QWF.many)).map((e) => String(e.id)));
 	const started = Date.now();
 	const answers = await Promise.all(
-		Array.from({ length: executions }, () => fetch(`${baseUrl}/webhook/${PATHS.many}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' })),
+		Array.from({ length: executions }, () =>
+			fetch(`${baseUrl}/webhook/${PATHS.many}`, {
+				method: 'POST',
+				headers: { 'content-type': 'application/json' },
+				body: '{}',
+			}),
+		),
 	);
 	for (const a of answers) if (a.status !== 200) throw new Error(`webhook answered ${a.status}`);
 	let fresh = [];
@@ -33,7 +39,10 @@ async function measure({ stack, baseUrl, executions, admin, emu }) {
 		250,
 	);
 	const failed = fresh.filter((e) => e.status !== 'success');
-	if (failed.length) throw new Error(`${failed.length} executions did not succeed: ${failed.map((e) => `${e.id} ${e.status}`).join(', ')}`);
+	if (failed.length)
+		throw new Error(
+			`${failed.length} executions did not succeed: ${failed.map((e) => `${e.id} ${e.status}`).join(', ')}`,
+		);
 	const wallMs = Math.max(...fresh.map((e) => Date.parse(e.stoppedAt))) - started;
 	const stats = await admin(emu, 'GET', 'stats');
 	const perWorker = {};
@@ -62,11 +71,23 @@ async function measureQueue({ emu, admin, documents, executions, intervalS, log 
 		});
 		log('queue mode: starting main, 2 workers and a webhook process');
 		await stack.startN8nProcesses();
-		const queue = await measure({ stack, baseUrl: `http://127.0.0.1:${stack.ports.webhook}`, executions, admin, emu });
+		const queue = await measure({
+			stack,
+			baseUrl: `http://127.0.0.1:${stack.ports.webhook}`,
+			executions,
+			admin,
+			emu,
+		});
 		log(`  queue mode ${(queue.wallMs / 1000).toFixed(2)} s, ${JSON.stringify(queue.perWorker)}`);
 		log('regular mode: one n8n process on the same database');
 		await stack.startRegular();
-		const regular = await measure({ stack, baseUrl: `http://127.0.0.1:${stack.ports.main}`, executions, admin, emu });
+		const regular = await measure({
+			stack,
+			baseUrl: `http://127.0.0.1:${stack.ports.main}`,
+			executions,
+			admin,
+			emu,
+		});
 		log(`  regular mode ${(regular.wallMs / 1000).toFixed(2)} s`);
 		return { documents, executions, queue, regular };
 	} finally {

@@ -72,7 +72,8 @@ function installPackage(tarball, nodesDir) {
 		execFileSync('tar', ['-xzf', tarball, '-C', staging, '--strip-components=1']);
 		const manifestPath = path.join(staging, 'package.json');
 		const manifest = JSON.parse(fs.readFileSync(manifestPath, 'utf8'));
-		for (const key of ['devDependencies', 'peerDependencies', 'optionalDependencies']) delete manifest[key];
+		for (const key of ['devDependencies', 'peerDependencies', 'optionalDependencies'])
+			delete manifest[key];
 		fs.writeFileSync(manifestPath, JSON.stringify(manifest, null, 2));
 		const target = path.join(nodesDir, 'node_modules', ...manifest.name.split('/'));
 		fs.rmSync(target, { recursive: true, force: true });
@@ -94,14 +95,16 @@ function installPackage(tarball, nodesDir) {
 			);
 		}
 		const nodesManifest = JSON.parse(fs.readFileSync(nodesPackageJson, 'utf8'));
-		nodesManifest.dependencies = { ...nodesManifest.dependencies, [manifest.name]: manifest.version };
+		nodesManifest.dependencies = {
+			...nodesManifest.dependencies,
+			[manifest.name]: manifest.version,
+		};
 		fs.writeFileSync(nodesPackageJson, JSON.stringify(nodesManifest, null, 2));
 		return { name: manifest.name, version: manifest.version, dir: target };
 	} finally {
 		fs.rmSync(staging, { recursive: true, force: true });
 	}
 }
-
 
 /**
  * n8n's database: the SQLite file, or with `postgresdb` the PostgreSQL database of the
@@ -133,10 +136,16 @@ async function openDatabase(database, { readOnly = false } = {}) {
 		};
 	}
 	const sqlite3 = require('sqlite3');
-	const db = readOnly ? new sqlite3.Database(database, sqlite3.OPEN_READONLY) : new sqlite3.Database(database);
+	const db = readOnly
+		? new sqlite3.Database(database, sqlite3.OPEN_READONLY)
+		: new sqlite3.Database(database);
 	return {
-		run: (sql, params = []) => new Promise((resolve, reject) => db.run(sql, params, (e) => (e ? reject(e) : resolve()))),
-		all: (sql, params = []) => new Promise((resolve, reject) => db.all(sql, params, (e, rows) => (e ? reject(e) : resolve(rows)))),
+		run: (sql, params = []) =>
+			new Promise((resolve, reject) => db.run(sql, params, (e) => (e ? reject(e) : resolve()))),
+		all: (sql, params = []) =>
+			new Promise((resolve, reject) =>
+				db.all(sql, params, (e, rows) => (e ? reject(e) : resolve(rows))),
+			),
 		close: () => new Promise((resolve) => db.close(() => resolve())),
 	};
 }
@@ -174,15 +183,20 @@ async function registerPackage(databaseFile, packageDir) {
 		await run(
 			`INSERT INTO "installed_packages" ("packageName", "installedVersion", "authorName", "authorEmail", "createdAt", "updatedAt")
 			 VALUES (?, ?, ?, ?, ?, ?)`,
-			[manifest.name, manifest.version, manifest.author?.name ?? null, manifest.author?.email ?? null, dbNow(), dbNow()],
+			[
+				manifest.name,
+				manifest.version,
+				manifest.author?.name ?? null,
+				manifest.author?.email ?? null,
+				dbNow(),
+				dbNow(),
+			],
 		);
 		for (const node of nodes) {
-			await run('INSERT INTO "installed_nodes" ("name", "type", "latestVersion", "package") VALUES (?, ?, ?, ?)', [
-				node.name,
-				node.type,
-				node.version,
-				manifest.name,
-			]);
+			await run(
+				'INSERT INTO "installed_nodes" ("name", "type", "latestVersion", "package") VALUES (?, ?, ?, ?)',
+				[node.name, node.type, node.version, manifest.name],
+			);
 		}
 		await run('COMMIT');
 	} catch (error) {
@@ -217,9 +231,18 @@ async function restoreWebhooks(databaseFile, emulatorUrl, apiKey) {
 		}
 		for (const [key, data] of Object.entries(staticData ?? {})) {
 			if (!key.startsWith('node:') || !data || typeof data !== 'object') continue;
-			const registrations = [data.registration, ...(Array.isArray(data.retiredRegistrations) ? data.retiredRegistrations : [])];
+			const registrations = [
+				data.registration,
+				...(Array.isArray(data.retiredRegistrations) ? data.retiredRegistrations : []),
+			];
 			for (const r of registrations) {
-				if (!r || typeof r.url !== 'string' || typeof r.projectId !== 'string' || typeof r.secret !== 'string') continue;
+				if (
+					!r ||
+					typeof r.url !== 'string' ||
+					typeof r.projectId !== 'string' ||
+					typeof r.secret !== 'string'
+				)
+					continue;
 				if (seen.has(`${r.projectId} ${r.url}`)) continue;
 				seen.add(`${r.projectId} ${r.url}`);
 				const res = await postJson(
@@ -227,7 +250,8 @@ async function restoreWebhooks(databaseFile, emulatorUrl, apiKey) {
 					{ url: r.url, events: ['task.completed'], secret: r.secret },
 					{ authorization: `Bearer ${apiKey}` },
 				);
-				if (res.status >= 300) throw new Error(`re-registering ${r.url}: HTTP ${res.status} ${res.text.slice(0, 200)}`);
+				if (res.status >= 300)
+					throw new Error(`re-registering ${r.url}: HTTP ${res.status} ${res.text.slice(0, 200)}`);
 				restored.push({ workflowId: row.id, url: r.url });
 			}
 		}
@@ -265,7 +289,8 @@ async function postJson(url, body, headers = {}) {
 /** Logs in and returns the `n8n-auth` cookie header value. */
 async function login(baseUrl, { email, password }) {
 	const res = await postJson(`${baseUrl}/rest/login`, { emailOrLdapLoginId: email, password });
-	if (res.status !== 200) throw new Error(`login as ${email} failed: HTTP ${res.status} ${res.text.slice(0, 200)}`);
+	if (res.status !== 200)
+		throw new Error(`login as ${email} failed: HTTP ${res.status} ${res.text.slice(0, 200)}`);
 	const cookie = res.headers
 		.getSetCookie()
 		.map((c) => c.split(';')[0])
@@ -282,7 +307,12 @@ async function setupOwner(baseUrl, stateFile) {
 	let owner;
 	if (stateFile && fs.existsSync(stateFile)) owner = JSON.parse(fs.readFileSync(stateFile, 'utf8'));
 	if (!owner) {
-		owner = { email: 'owner@example.com', password: newPassword(), firstName: 'Local', lastName: 'Owner' };
+		owner = {
+			email: 'owner@example.com',
+			password: newPassword(),
+			firstName: 'Local',
+			lastName: 'Owner',
+		};
 		if (stateFile) fs.writeFileSync(stateFile, JSON.stringify(owner, null, 2), { mode: 0o600 });
 	}
 	const res = await postJson(`${baseUrl}/rest/owner/setup`, owner);

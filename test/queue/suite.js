@@ -53,7 +53,12 @@ async function main() {
 	let left = [];
 	try {
 		counts = await report(
-			run({ files: CASES, isolation: 'none', concurrency: false, testNamePatterns: ONLY ? [ONLY] : undefined }),
+			run({
+				files: CASES,
+				isolation: 'none',
+				concurrency: false,
+				testNamePatterns: ONLY ? [ONLY] : undefined,
+			}),
 		);
 	} finally {
 		left = (await teardown()) ?? [];
@@ -64,7 +69,9 @@ async function main() {
 		counts.failed++;
 		killEverything();
 	} else {
-		console.log('PASS  every process started is stopped (n8n main, workers, webhook, PostgreSQL, Redis, emulator)');
+		console.log(
+			'PASS  every process started is stopped (n8n main, workers, webhook, PostgreSQL, Redis, emulator)',
+		);
 		counts.passed++;
 	}
 	console.log(`# duration ${((Date.now() - started) / 1000).toFixed(0)} s`);

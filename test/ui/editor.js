@@ -158,7 +158,6 @@ async function scenario(title, steps) {
 			console.log(`  ok    ${label} (${seconds} s)`);
 		} catch (error) {
 			blocked = `"${name}" failed`;
-			// eslint-disable-next-line no-control-regex
 			const message = error.message.replace(/\x1b\[[0-9;]*m/g, '').trim();
 			results.push({ label, ok: false, error: message });
 			console.log(`  FAIL  ${label}\n        ${message.split('\n').join('\n        ')}`);

@@ -36,5 +36,7 @@ test("Credential test in n8n's editor: a good key passes, a key without vnd_ is 
 	assert.equal(after, before, 'a request was sent with the malformed key');
 	const unknown = await check('vnd_not_a_real_key');
 	assert.equal(unknown.status, 'Error');
-	t.diagnostic(`good: ${good.message}; malformed: refused before sending; unknown: ${unknown.message}`);
+	t.diagnostic(
+		`good: ${good.message}; malformed: refused before sending; unknown: ${unknown.message}`,
+	);
 });

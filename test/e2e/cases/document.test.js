@@ -5,9 +5,21 @@
 const assert = require('node:assert/strict');
 const { test } = require('node:test');
 
-const { EXAMPLE_SUBMIT_ID, FILES, UNKNOWN_PROJECT_ID, UUID_RE, sha256 } = require('../lib/fixtures.js');
+const {
+	EXAMPLE_SUBMIT_ID,
+	FILES,
+	UNKNOWN_PROJECT_ID,
+	UUID_RE,
+	sha256,
+} = require('../lib/fixtures.js');
 const { execute, expectSuccess, expectFailure, nodeItems, pairedIndex } = require('../lib/n8n.js');
-const { waitTask, emulatorTask, requestCount, addFault, listFaults } = require('../lib/emulator-client.js');
+const {
+	waitTask,
+	emulatorTask,
+	requestCount,
+	addFault,
+	listFaults,
+} = require('../lib/emulator-client.js');
 const { WF } = require('../lib/workflows.js');
 const { useSuite } = require('../lib/setup.js');
 const state = require('../lib/state.js');
@@ -85,13 +97,21 @@ test('Submit and Wait on three items, one failing (continueOnFail): round trip, 
 		assert.equal(item.json.status, 'complete');
 		assert.equal(item.json.result.file_sha256, sha256(file.bytes), `${file.name}: SHA-256 differs`);
 		assert.equal(item.json.result.file_size, file.bytes.length);
-		assert.equal(item.binary?.data?.fileName, file.name, `${file.name}: wrong input binary on its output item`);
+		assert.equal(
+			item.binary?.data?.fileName,
+			file.name,
+			`${file.name}: wrong input binary on its output item`,
+		);
 	}
 	assert.match(String(b.json.error), /EMULATOR_FAIL/, `error item: ${JSON.stringify(b.json)}`);
 	assert.match(String(b.json.task_id), UUID_RE, 'the error item names its task');
 	const failedTask = await emulatorTask(b.json.task_id);
 	assert.equal(failedTask.status, 'failed');
-	assert.equal(failedTask.file_sha256, sha256(FILES.b.bytes), 'failed file: the service received other bytes');
+	assert.equal(
+		failedTask.file_sha256,
+		sha256(FILES.b.bytes),
+		'failed file: the service received other bytes',
+	);
 	t.diagnostic(`error item: "${b.json.error}"`);
 });
 

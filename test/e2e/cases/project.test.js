@@ -31,7 +31,11 @@ test('Register Webhook (generated whsec_ secret, registered at the service)', as
 	assert.match(String(item.json.secret), /^whsec_[0-9a-f]{64}$/);
 	const webhooks = await registeredWebhooks();
 	const hooks = webhooks.filter((w) => w.url === REGISTERED_HOOK_URL);
-	assert.equal(hooks.length, 1, `registrations for ${REGISTERED_HOOK_URL}: ${JSON.stringify(webhooks)}`);
+	assert.equal(
+		hooks.length,
+		1,
+		`registrations for ${REGISTERED_HOOK_URL}: ${JSON.stringify(webhooks)}`,
+	);
 	assert.equal(hooks[0].project_id, IDENTITY_ID);
 	assert.deepEqual(hooks[0].events, ['task.completed']);
 	t.diagnostic(`webhook ${hooks[0].webhook_id}`);

@@ -53,7 +53,11 @@ async function deliverRealTask(file, expectedRuns) {
 	const task = await waitTask(taskId);
 	assert.equal(task.status, 'complete');
 	const { deliveries, attempts } = await waitDelivered(taskId);
-	assert.equal(deliveries.length, 1, `expected one delivery of ${taskId}, got ${deliveries.length}`);
+	assert.equal(
+		deliveries.length,
+		1,
+		`expected one delivery of ${taskId}, got ${deliveries.length}`,
+	);
 	assert.equal(deliveries[0].state, 'delivered', `delivery ${JSON.stringify(deliveries[0])}`);
 	assert.equal(attempts[0].status_code, 200, `first attempt answered ${attempts[0].status_code}`);
 	const executions = await waitExecutions(EXAMPLE_TRIGGER_ID, expectedRuns);
@@ -131,7 +135,12 @@ test('Trigger: wrong, missing and tampered signatures get 401 and start nothing'
 		event: 'task.completed',
 		task_id: crypto.randomUUID(),
 		status: 'complete',
-		result: { invoice_number: 'INV-FORGED', vendor_name: 'Mallory Ltd', total_amount: 1, currency: 'EUR' },
+		result: {
+			invoice_number: 'INV-FORGED',
+			vendor_name: 'Mallory Ltd',
+			total_amount: 1,
+			currency: 'EUR',
+		},
 		project_id: INVOICES_ID,
 		document_type: 'invoice',
 		timestamp: new Date().toISOString(),
@@ -157,11 +166,21 @@ test('Trigger: wrong, missing and tampered signatures get 401 and start nothing'
 	}
 	await sleep(2000);
 	const after = await executionCount();
-	assert.deepEqual(codes, { wrong: 401, missing: 401, tampered: 401, uppercase: 401, garbage: 401 });
+	assert.deepEqual(codes, {
+		wrong: 401,
+		missing: 401,
+		tampered: 401,
+		uppercase: 401,
+		garbage: 401,
+	});
 	assert.equal(after, before, `${after - before} executions started by bad deliveries`);
 	// control: the same body with the right signature is accepted and runs once
 	const control = await deliverRaw({ url, body, secret });
-	assert.equal(control.status_code, 200, `correctly signed delivery answered ${control.status_code}`);
+	assert.equal(
+		control.status_code,
+		200,
+		`correctly signed delivery answered ${control.status_code}`,
+	);
 	const list = await waitExecutions(EXAMPLE_TRIGGER_ID, before + 1);
 	assert.equal(list.length, before + 1, 'the correctly signed delivery should run once');
 	t.diagnostic(`401 for ${Object.keys(codes).join(', ')}; control 200 and one run`);
@@ -180,11 +199,24 @@ async function editTriggerAndPublish() {
 	const wf = await rest('GET', `/workflows/${EXAMPLE_TRIGGER_ID}`);
 	const nodes = wf.nodes.map((n) =>
 		n.name === TRIGGER_NODE
-			? { ...n, parameters: { ...n.parameters, options: { ...n.parameters.options, fetchErrorDetails: true } } }
+			? {
+					...n,
+					parameters: {
+						...n.parameters,
+						options: { ...n.parameters.options, fetchErrorDetails: true },
+					},
+				}
 			: n,
 	);
-	const updated = await rest('PATCH', `/workflows/${EXAMPLE_TRIGGER_ID}`, { nodes, connections: wf.connections });
-	assert.notEqual(updated.versionId, wf.activeVersionId ?? wf.versionId, 'editing made no new version');
+	const updated = await rest('PATCH', `/workflows/${EXAMPLE_TRIGGER_ID}`, {
+		nodes,
+		connections: wf.connections,
+	});
+	assert.notEqual(
+		updated.versionId,
+		wf.activeVersionId ?? wf.versionId,
+		'editing made no new version',
+	);
 	await rest('POST', `/workflows/${EXAMPLE_TRIGGER_ID}/activate`, { versionId: updated.versionId });
 	await waitPublished(EXAMPLE_TRIGGER_ID, updated.versionId);
 	state.triggerVersionId = updated.versionId;
@@ -192,8 +224,13 @@ async function editTriggerAndPublish() {
 
 async function unpublishAndPublish() {
 	await rest('POST', `/workflows/${EXAMPLE_TRIGGER_ID}/deactivate`, {});
-	await waitFor('the webhook to be unpublished', async () => (await probeWebhook(state.triggerUrl)) === 404);
-	await rest('POST', `/workflows/${EXAMPLE_TRIGGER_ID}/activate`, { versionId: state.triggerVersionId });
+	await waitFor(
+		'the webhook to be unpublished',
+		async () => (await probeWebhook(state.triggerUrl)) === 404,
+	);
+	await rest('POST', `/workflows/${EXAMPLE_TRIGGER_ID}/activate`, {
+		versionId: state.triggerVersionId,
+	});
 	await waitPublished(EXAMPLE_TRIGGER_ID, state.triggerVersionId);
 }
 
@@ -223,14 +260,24 @@ test('Trigger: restart and publishing again register no second webhook; deliveri
 		const hooks = await triggerRegistrations();
 		counts[name] = hooks.length;
 		lookups[name] = (await requestCount('projects')) - before;
-		assert.equal(hooks.length, 1, `after "${name}": ${hooks.length} registrations ${JSON.stringify(hooks)}`);
+		assert.equal(
+			hooks.length,
+			1,
+			`after "${name}": ${hooks.length} registrations ${JSON.stringify(hooks)}`,
+		);
 		assert.equal(hooks[0].url, state.triggerUrl, `after "${name}": the webhook URL changed`);
 	}
 	// the one registration still delivers, and each delivery runs once
 	const before = await executionCount();
 	const { task, executions } = await deliverRealTask(FILES.r, before + 1);
-	assert.equal(executions.length, before + 1, `expected ${before + 1} executions, got ${executions.length}`);
+	assert.equal(
+		executions.length,
+		before + 1,
+		`expected ${before + 1} executions, got ${executions.length}`,
+	);
 	const newest = executions.reduce((a, b) => (Number(a.id) > Number(b.id) ? a : b));
 	await checkTriggerRun(newest.id, FILES.r, task);
-	t.diagnostic(`registrations ${JSON.stringify(counts)}; GET /projects calls ${JSON.stringify(lookups)}`);
+	t.diagnostic(
+		`registrations ${JSON.stringify(counts)}; GET /projects calls ${JSON.stringify(lookups)}`,
+	);
 });

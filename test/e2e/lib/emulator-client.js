@@ -15,13 +15,18 @@ async function emuJson(method, urlPath, body, key) {
 		body: body === undefined ? undefined : JSON.stringify(body),
 	});
 	const text = await res.text();
-	if (res.status >= 300) throw new Error(`emulator ${method} ${urlPath}: HTTP ${res.status} ${text}`);
+	if (res.status >= 300)
+		throw new Error(`emulator ${method} ${urlPath}: HTTP ${res.status} ${text}`);
 	return JSON.parse(text);
 }
 
 /** Submits a file to the Invoices project directly (not through n8n); returns the task id. */
 async function submitDirect(file, documentType = 'invoice') {
-	const body = { file_base64: file.bytes.toString('base64'), project: 'Invoices', document_type: documentType };
+	const body = {
+		file_base64: file.bytes.toString('base64'),
+		project: 'Invoices',
+		document_type: documentType,
+	};
 	const { task_id: taskId } = await emuJson('POST', '/process_file', body, GOOD_KEY);
 	return taskId;
 }
@@ -63,7 +68,9 @@ async function registeredWebhooks() {
 
 /** The webhooks registered for the suite's n8n server. */
 async function triggerRegistrations() {
-	return (await registeredWebhooks()).filter((w) => w.url.startsWith(`http://127.0.0.1:${state.n8nPort}/`));
+	return (await registeredWebhooks()).filter((w) =>
+		w.url.startsWith(`http://127.0.0.1:${state.n8nPort}/`),
+	);
 }
 
 /** One raw POST through /_emulator/deliver; returns {status_code, body, error, …}. */
@@ -79,7 +86,9 @@ async function waitDelivered(taskId, timeoutMs = 30000) {
 		async () => {
 			found = await emuJson('GET', `/_emulator/deliveries?task_id=${taskId}`);
 			const { deliveries } = found;
-			return deliveries.length && deliveries.every((d) => d.state !== 'pending') ? found : undefined;
+			return deliveries.length && deliveries.every((d) => d.state !== 'pending')
+				? found
+				: undefined;
 		},
 		timeoutMs,
 		300,

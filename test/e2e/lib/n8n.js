@@ -71,14 +71,10 @@ function startProcess(command, args, env, logFile) {
 /** SIGTERM to the process group, SIGKILL after `timeoutMs`. */
 async function stopProcess(child, timeoutMs = 30000) {
 	if (!child || !child.alive || !killGroup(child, 'SIGTERM')) return;
-	let timer;
-	const timedOut = new Promise((resolve) => (timer = setTimeout(() => resolve(false), timeoutMs)));
-	const stopped = await Promise.race([child.exited.then(() => true), timedOut]);
-	clearTimeout(timer); // a pending timer would hold the suite's process open
-	if (!stopped) {
-		killGroup(child, 'SIGKILL');
-		await child.exited;
-	}
+	// the timer is cleared: node:test ends the run only once the event loop is empty
+	const timer = setTimeout(() => killGroup(child, 'SIGKILL'), timeoutMs);
+	await child.exited;
+	clearTimeout(timer);
 }
 
 /** Kills every process the suite started and that still runs (synchronous: usable on exit). */
@@ -136,13 +132,21 @@ async function n8nCli(args, extraEnv = {}, timeoutMs = 180000) {
 	const timedOut = new Promise((resolve, reject) => {
 		timer = setTimeout(() => {
 			killGroup(child, 'SIGKILL');
-			reject(new Error(`n8n ${args.join(' ')} timed out after ${timeoutMs / 1000} s\n${output.slice(-2000)}`));
+			reject(
+				new Error(
+					`n8n ${args.join(' ')} timed out after ${timeoutMs / 1000} s\n${output.slice(-2000)}`,
+				),
+			);
 		}, timeoutMs);
 	});
 	try {
-		const { code } = await Promise.race([child.exited, timedOut]);
-		fs.appendFileSync(path.join(state.tmp, 'cli.log'), `\n$ n8n ${args.join(' ')}  (exit ${code})\n${output}`);
-		return { code, output };
+		const { code, signal } = await Promise.race([child.exited, timedOut]);
+		const exit = signal ? `signal ${signal}` : `exit ${code}`;
+		fs.appendFileSync(
+			path.join(state.tmp, 'cli.log'),
+			`\n$ n8n ${args.join(' ')}  (${exit})\n${output}`,
+		);
+		return { code, signal, output };
 	} finally {
 		clearTimeout(timer);
 	}
@@ -150,7 +154,8 @@ async function n8nCli(args, extraEnv = {}, timeoutMs = 180000) {
 
 async function n8nCliOk(args, extraEnv) {
 	const res = await n8nCli(args, extraEnv);
-	if (res.code !== 0) throw new Error(`n8n ${args.join(' ')} exited ${res.code}:\n${res.output.slice(-3000)}`);
+	if (res.code !== 0)
+		throw new Error(`n8n ${args.join(' ')} exited ${res.code}:\n${res.output.slice(-3000)}`);
 	return res;
 }
 
@@ -166,10 +171,13 @@ function parseRun(output) {
 
 /** `n8n execute --id`, returning the parsed run (also for failed runs). */
 async function execute(workflowId, extraEnv = {}) {
-	const { code, output } = await n8nCli(['execute', `--id=${workflowId}`], extraEnv);
+	const { code, signal, output } = await n8nCli(['execute', `--id=${workflowId}`], extraEnv);
 	const run = parseRun(output);
-	if (!run) throw new Error(`n8n execute --id=${workflowId} printed no run (exit ${code}):\n${output.slice(-3000)}`);
-	return { code, run, output };
+	if (!run)
+		throw new Error(
+			`n8n execute --id=${workflowId} printed no run (exit ${code}):\n${output.slice(-3000)}`,
+		);
+	return { code, signal, run, output };
 }
 
 // ------------------------------------------------------------ run output
@@ -182,7 +190,10 @@ function nodeRun(run, nodeName) {
 
 function nodeItems(run, nodeName) {
 	const r = nodeRun(run, nodeName);
-	assert.ok(!r.error, `node "${nodeName}" failed: ${r.error?.message} ${r.error?.description ?? ''}`);
+	assert.ok(
+		!r.error,
+		`node "${nodeName}" failed: ${r.error?.message} ${r.error?.description ?? ''}`,
+	);
 	return r.data.main[0];
 }
 
@@ -192,8 +203,16 @@ function runError(run) {
 }
 
 function expectSuccess(result) {
-	assert.equal(result.run.status, 'success', `execution status ${result.run.status}: ${runError(result.run)}`);
-	assert.equal(result.code, 0, `n8n execute exited ${result.code}`);
+	assert.equal(
+		result.run.status,
+		'success',
+		`execution status ${result.run.status}: ${runError(result.run)}`,
+	);
+	assert.equal(
+		result.code,
+		0,
+		`n8n execute exited ${result.code}${result.signal ? ` (${result.signal})` : ''}`,
+	);
 }
 
 /** The run failed, n8n exited non-zero; returns the run's error text. */
@@ -246,11 +265,16 @@ async function rest(method, urlPath, body) {
 	}
 	const res = await fetch(n8nUrl(`/rest${urlPath}`), {
 		method,
-		headers: { cookie: state.cookie, 'content-type': 'application/json', 'browser-id': 'e2e-suite' },
+		headers: {
+			cookie: state.cookie,
+			'content-type': 'application/json',
+			'browser-id': 'e2e-suite',
+		},
 		body: body === undefined ? undefined : JSON.stringify(body),
 	});
 	const text = await res.text();
-	if (res.status >= 300) throw new Error(`n8n ${method} /rest${urlPath}: HTTP ${res.status} ${text.slice(0, 500)}`);
+	if (res.status >= 300)
+		throw new Error(`n8n ${method} /rest${urlPath}: HTTP ${res.status} ${text.slice(0, 500)}`);
 	return JSON.parse(text).data;
 }
 
@@ -263,7 +287,10 @@ async function executionsOf(workflowId) {
 async function executionData(executionId) {
 	const { parse } = require(path.join(N8N_DIR, 'node_modules', 'flatted'));
 	const execution = await rest('GET', `/executions/${executionId}`);
-	return { ...execution, data: typeof execution.data === 'string' ? parse(execution.data) : execution.data };
+	return {
+		...execution,
+		data: typeof execution.data === 'string' ? parse(execution.data) : execution.data,
+	};
 }
 
 /** Polls `fn` until it returns something truthy; returns that. `what` may be a function, read on timeout. */
@@ -300,7 +327,10 @@ async function waitExecutions(workflowId, count, { timeoutMs = 30000, settleMs =
 async function waitPublished(workflowId, versionId) {
 	return await waitFor(`workflow ${workflowId} to be published`, async () => {
 		const s = await rest('GET', `/workflows/${workflowId}/publication-status`);
-		const done = s.status === 'published' && !s.pendingVersionId && (!versionId || s.liveVersionId === versionId);
+		const done =
+			s.status === 'published' &&
+			!s.pendingVersionId &&
+			(!versionId || s.liveVersionId === versionId);
 		return done ? s : undefined;
 	});
 }

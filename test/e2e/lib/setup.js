@@ -18,7 +18,16 @@ const { before, after } = require('node:test');
 
 const { installPackage, waitReady } = require('../../../scripts/n8n-local.js');
 const { CRED, CRED_INACTIVE, FILES, GOOD_KEY, INACTIVE_KEY } = require('./fixtures.js');
-const { ROOT, N8N_BIN, N8N_DIR, freePort, startProcess, stopProcess, stopN8n, n8nCliOk } = require('./n8n.js');
+const {
+	ROOT,
+	N8N_BIN,
+	N8N_DIR,
+	freePort,
+	startProcess,
+	stopProcess,
+	stopN8n,
+	n8nCliOk,
+} = require('./n8n.js');
 const { submitDirect, waitTask } = require('./emulator-client.js');
 const { buildWorkflows } = require('./workflows.js');
 const state = require('./state.js');
@@ -45,7 +54,11 @@ async function startEmulator() {
 	state.emulator = startProcess(
 		process.execPath,
 		[path.join(ROOT, 'emulator/server.js')],
-		{ ...process.env, EMULATOR_PORT: String(emulatorPort), EMULATOR_PROCESSING_MS: String(PROCESSING_MS) },
+		{
+			...process.env,
+			EMULATOR_PORT: String(emulatorPort),
+			EMULATOR_PROCESSING_MS: String(PROCESSING_MS),
+		},
 		path.join(state.tmp, 'emulator.log'),
 	);
 	await waitReady(`${state.emulatorUrl}/_emulator/health`, 30000, () => state.emulator.alive);
@@ -80,6 +93,7 @@ async function importWorkflows() {
 }
 
 async function setup() {
+	const started = Date.now();
 	assert.ok(N8N_BIN && fs.existsSync(N8N_BIN), 'N8N_BIN is not set; run test/e2e/run.sh');
 	assert.ok(N8N_DIR, 'N8N_DIR is not set; run test/e2e/run.sh');
 	assert.ok(
@@ -102,6 +116,8 @@ async function setup() {
 
 	await importCredentials();
 	await importWorkflows();
+	// node:test counts this hook in the duration of the first case
+	console.log(`# setup took ${((Date.now() - started) / 1000).toFixed(1)} s`);
 }
 
 /** Stops the n8n server and the emulator, removes the work folder (kept with E2E_KEEP=1). Never throws. */

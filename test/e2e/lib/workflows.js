@@ -7,7 +7,14 @@
 
 const crypto = require('node:crypto');
 
-const { ACTION, CRED, CRED_INACTIVE, FILES, REGISTERED_HOOK_URL, UNKNOWN_PROJECT_ID } = require('./fixtures.js');
+const {
+	ACTION,
+	CRED,
+	CRED_INACTIVE,
+	FILES,
+	REGISTERED_HOOK_URL,
+	UNKNOWN_PROJECT_ID,
+} = require('./fixtures.js');
 
 const WF = {
 	submit: 'E2eSubmit0000001',
@@ -25,7 +32,15 @@ const WF = {
 let position = 0;
 function node(name, type, typeVersion, parameters, extra = {}) {
 	position += 220;
-	return { id: crypto.randomUUID(), name, type, typeVersion, position: [position, 0], parameters, ...extra };
+	return {
+		id: crypto.randomUUID(),
+		name,
+		type,
+		typeVersion,
+		position: [position, 0],
+		parameters,
+		...extra,
+	};
 }
 
 function manual() {
@@ -36,7 +51,11 @@ function manual() {
 function fileNodes(files) {
 	const json = { files: files.map((f) => ({ name: f.name, b64: f.bytes.toString('base64') })) };
 	return [
-		node('Files', 'n8n-nodes-base.set', 3.4, { mode: 'raw', jsonOutput: JSON.stringify(json), options: {} }),
+		node('Files', 'n8n-nodes-base.set', 3.4, {
+			mode: 'raw',
+			jsonOutput: JSON.stringify(json),
+			options: {},
+		}),
 		node('Split Files', 'n8n-nodes-base.splitOut', 1, { fieldToSplitOut: 'files', options: {} }),
 		node('To File', 'n8n-nodes-base.convertToFile', 1.1, {
 			operation: 'toBinary',
@@ -83,12 +102,24 @@ function workflow(id, name, nodes) {
 	for (let i = 0; i < nodes.length - 1; i++) {
 		connections[nodes[i].name] = { main: [[{ node: nodes[i + 1].name, type: 'main', index: 0 }]] };
 	}
-	return { id, name, nodes, connections, settings: { executionOrder: 'v1' }, active: false, pinData: {} };
+	return {
+		id,
+		name,
+		nodes,
+		connections,
+		settings: { executionOrder: 'v1' },
+		active: false,
+		pinData: {},
+	};
 }
 
 /** Manual trigger, the files as binary items, then Submit and Wait. */
 function submitAndWaitWorkflow(id, name, files, options, extra) {
-	return workflow(id, name, [manual(), ...fileNodes(files), submitAndWait('Submit and Wait', options, extra)]);
+	return workflow(id, name, [
+		manual(),
+		...fileNodes(files),
+		submitAndWait('Submit and Wait', options, extra),
+	]);
 }
 
 /** Every workflow of the cases; `statusTaskId` is the finished task the Get Status case reads. */
@@ -111,19 +142,32 @@ function buildWorkflows({ statusTaskId }) {
 			manual(),
 			node('Task', 'n8n-nodes-base.set', 3.4, {
 				mode: 'manual',
-				assignments: { assignments: [{ id: 't1', name: 'taskId', value: statusTaskId, type: 'string' }] },
+				assignments: {
+					assignments: [{ id: 't1', name: 'taskId', value: statusTaskId, type: 'string' }],
+				},
 				options: {},
 			}),
 			getStatus('Get Status (full)', '={{ $json.taskId }}', 'full'),
 			getStatus('Get Status (result)', "={{ $('Task').item.json.taskId }}", 'result'),
 		]),
 		submitAndWaitWorkflow(WF.saw, 'e2e: Submit and Wait', [FILES.a]),
-		submitAndWaitWorkflow(WF.batch, 'e2e: Submit and Wait, three items, one failing', [FILES.a, FILES.b, FILES.c], {}, {
-			continueOnFail: true,
-		}),
+		submitAndWaitWorkflow(
+			WF.batch,
+			'e2e: Submit and Wait, three items, one failing',
+			[FILES.a, FILES.b, FILES.c],
+			{},
+			{
+				continueOnFail: true,
+			},
+		),
 		submitAndWaitWorkflow(WF.failed, 'e2e: failed task fails the item', [FILES.b]),
-		submitAndWaitWorkflow(WF.failedAsItem, 'e2e: failed task as item', [FILES.b], { outputFailedAsItems: true }),
-		workflow(WF.list, 'e2e: List Projects', [manual(), docex('List Projects', { resource: 'project', operation: 'list' })]),
+		submitAndWaitWorkflow(WF.failedAsItem, 'e2e: failed task as item', [FILES.b], {
+			outputFailedAsItems: true,
+		}),
+		workflow(WF.list, 'e2e: List Projects', [
+			manual(),
+			docex('List Projects', { resource: 'project', operation: 'list' }),
+		]),
 		workflow(WF.register, 'e2e: Register Webhook', [
 			manual(),
 			docex('Register Webhook', {
@@ -135,8 +179,20 @@ function buildWorkflows({ statusTaskId }) {
 				secret: '',
 			}),
 		]),
-		submitAndWaitWorkflow(WF.inactive, 'e2e: inactive key', [FILES.a], {}, { credentials: CRED_INACTIVE }),
-		submitAndWaitWorkflow(WF.unknown, 'e2e: unknown project', [FILES.a], {}, { project: UNKNOWN_PROJECT_ID }),
+		submitAndWaitWorkflow(
+			WF.inactive,
+			'e2e: inactive key',
+			[FILES.a],
+			{},
+			{ credentials: CRED_INACTIVE },
+		),
+		submitAndWaitWorkflow(
+			WF.unknown,
+			'e2e: unknown project',
+			[FILES.a],
+			{},
+			{ project: UNKNOWN_PROJECT_ID },
+		),
 	];
 }
 

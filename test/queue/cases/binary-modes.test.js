@@ -17,7 +17,14 @@ const { rest } = require('../../e2e/lib/n8n.js');
 const state = require('../../e2e/lib/state.js');
 const { useQueueSuite, queue } = require('../lib/setup.js');
 const { QWF, PATHS } = require('../lib/workflows.js');
-const { callWebhook, executionIds, waitNewExecutions, runDataOf, outputItems, assertRanOnWorker } = require('../lib/runs.js');
+const {
+	callWebhook,
+	executionIds,
+	waitNewExecutions,
+	runDataOf,
+	outputItems,
+	assertRanOnWorker,
+} = require('../lib/runs.js');
 
 useQueueSuite();
 
@@ -33,9 +40,14 @@ async function downloadFromMain(id) {
 
 async function roundTrip(mode) {
 	const { stack } = queue;
-	const file = samplePdf(`INVOICE INV-BIN-${mode} uploaded to the webhook process ${'x'.repeat(2000)}`);
+	const file = samplePdf(
+		`INVOICE INV-BIN-${mode} uploaded to the webhook process ${'x'.repeat(2000)}`,
+	);
 	const known = await executionIds(QWF.binary);
-	const answer = await callWebhook(stack, PATHS.binary, { body: file, contentType: 'application/pdf' });
+	const answer = await callWebhook(stack, PATHS.binary, {
+		body: file,
+		contentType: 'application/pdf',
+	});
 	assert.equal(answer.status, 200, `webhook answered ${answer.status} ${answer.text}`);
 	const [e] = await waitNewExecutions(QWF.binary, known, 1);
 	assert.equal(e.status, 'success', `execution ${e.id} is ${e.status}`);
@@ -43,26 +55,37 @@ async function roundTrip(mode) {
 	const { runData } = await runDataOf(e.id);
 	const [item] = outputItems(runData, 'Submit and Wait');
 	assert.equal(item.json.status, 'complete');
-	assert.equal(item.json.result.file_sha256, sha256(file), 'the worker sent other bytes than were uploaded');
+	assert.equal(
+		item.json.result.file_sha256,
+		sha256(file),
+		'the worker sent other bytes than were uploaded',
+	);
 	assert.equal(item.json.result.file_size, file.length);
 	const id = item.binary?.data?.id;
-	assert.ok(id, `the binary is not stored by reference: ${JSON.stringify(item.binary?.data).slice(0, 200)}`);
+	assert.ok(
+		id,
+		`the binary is not stored by reference: ${JSON.stringify(item.binary?.data).slice(0, 200)}`,
+	);
 	assert.ok(id.startsWith(mode), `binary data id ${id} is not in ${mode} mode`);
 	return { id, worker, file, executionId: e.id };
 }
 
 test('Binary data mode database (queue-mode default): upload to the webhook process, worker sends it, byte-exact', async (t) => {
 	const { id, worker, file } = await roundTrip('database');
-	const rows = await queue.stack.query('SELECT "data", "sourceType", "sourceId" FROM binary_data WHERE "fileId" = $1', [
-		id.slice(id.indexOf(':') + 1),
-	]);
+	const rows = await queue.stack.query(
+		'SELECT "data", "sourceType", "sourceId" FROM binary_data WHERE "fileId" = $1',
+		[id.slice(id.indexOf(':') + 1)],
+	);
 	assert.equal(rows.length, 1, `no binary_data row for ${id}`);
 	assert.equal(sha256(rows[0].data), sha256(file), 'the database holds other bytes');
 	// the webhook process stores the upload before its execution exists: n8n files it under a
 	// temporary source, and main's download endpoint refuses such files (its access check)
 	const main = await downloadFromMain(id);
-	if (main.status === 200) assert.equal(sha256(main.bytes), sha256(file), 'main serves other bytes');
-	t.diagnostic(`${id.split(':')[0]}, run on ${worker}; binary_data row source ${rows[0].sourceType}:${rows[0].sourceId}; main's download answers ${main.status}`);
+	if (main.status === 200)
+		assert.equal(sha256(main.bytes), sha256(file), 'main serves other bytes');
+	t.diagnostic(
+		`${id.split(':')[0]}, run on ${worker}; binary_data row source ${rows[0].sourceType}:${rows[0].sourceId}; main's download answers ${main.status}`,
+	);
 });
 
 test('Binary data mode filesystem on a shared N8N_STORAGE_PATH: upload, worker sends it, byte-exact', async (t) => {
@@ -76,5 +99,7 @@ test('Binary data mode filesystem on a shared N8N_STORAGE_PATH: upload, worker s
 	const main = await downloadFromMain(id);
 	assert.equal(main.status, 200, `main answered ${main.status} for ${id}`);
 	assert.equal(sha256(main.bytes), sha256(file), 'main serves other bytes');
-	t.diagnostic(`${id.split(':')[0]} in the shared folder, run on ${worker} (stack restarted in ${restartSeconds.toFixed(0)} s)`);
+	t.diagnostic(
+		`${id.split(':')[0]} in the shared folder, run on ${worker} (stack restarted in ${restartSeconds.toFixed(0)} s)`,
+	);
 });

@@ -13,7 +13,13 @@ const { waitFor } = require('../../e2e/lib/n8n.js');
 const state = require('../../e2e/lib/state.js');
 const { useQueueSuite, queue } = require('../lib/setup.js');
 const { QWF, PATHS } = require('../lib/workflows.js');
-const { callWebhook, executionIds, waitNewExecutions, runDataOf, outputItems } = require('../lib/runs.js');
+const {
+	callWebhook,
+	executionIds,
+	waitNewExecutions,
+	runDataOf,
+	outputItems,
+} = require('../lib/runs.js');
 
 useQueueSuite();
 
@@ -31,28 +37,55 @@ test('Restart: SIGTERM to a worker in the middle of a run drains it; the run com
 	assert.equal(answer.status, 200);
 	let executionId;
 	let worker;
-	await waitFor('the run to start on a worker', async () => {
-		const fresh = (await executionIds(QWF.many)).values().filter((id) => !known.has(id)).toArray();
-		executionId = fresh[0];
-		worker = executionId && stack.ranOn(executionId)[0];
-		return Boolean(worker);
-	}, 60000, 200);
+	await waitFor(
+		'the run to start on a worker',
+		async () => {
+			const fresh = (await executionIds(QWF.many))
+				.values()
+				.filter((id) => !known.has(id))
+				.toArray();
+			executionId = fresh[0];
+			worker = executionId && stack.ranOn(executionId)[0];
+			return Boolean(worker);
+		},
+		60000,
+		200,
+	);
 	assert.match(worker, /^worker\d$/);
-	assert.doesNotMatch(stack.log(worker), new RegExp(`Worker finished execution ${executionId} `), 'the run ended before the restart');
+	assert.doesNotMatch(
+		stack.log(worker),
+		new RegExp(`Worker finished execution ${executionId} `),
+		'the run ended before the restart',
+	);
 	const stopped = Date.now();
 	await stack.stopProcess(worker);
 	const drainSeconds = (Date.now() - stopped) / 1000;
 	const log = stack.log(worker);
-	assert.match(log, new RegExp(`Worker finished execution ${executionId} `), `${worker} did not finish the run before exiting`);
+	assert.match(
+		log,
+		new RegExp(`Worker finished execution ${executionId} `),
+		`${worker} did not finish the run before exiting`,
+	);
 	const [execution] = await waitNewExecutions(QWF.many, known, 1);
 	assert.equal(execution.status, 'success', `execution ${executionId} is ${execution.status}`);
 	const { runData } = await runDataOf(executionId);
 	const items = outputItems(runData, 'Submit and Wait');
 	assert.equal(items.length, ITEMS);
-	const submitted = (await emulatorTasks()).filter((task) => !knownTasks.has(task.task_id)).map((task) => task.task_id);
+	const submitted = (await emulatorTasks())
+		.filter((task) => !knownTasks.has(task.task_id))
+		.map((task) => task.task_id);
 	const output = items.map((item) => item.json.task_id);
-	assert.ok(items.every((item) => item.json.status === 'complete'), 'an item is not complete');
-	assert.deepEqual([...output].sort(), [...submitted].sort(), 'the task ids in the output differ from the tasks submitted');
+	assert.ok(
+		items.every((item) => item.json.status === 'complete'),
+		'an item is not complete',
+	);
+	assert.deepEqual(
+		[...output].sort(),
+		[...submitted].sort(),
+		'the task ids in the output differ from the tasks submitted',
+	);
 	await stack.startProcess(worker);
-	t.diagnostic(`execution ${executionId} on ${worker}: drained in ${drainSeconds.toFixed(1)} s, ${ITEMS}/${submitted.length} task ids; ${worker} restarted`);
+	t.diagnostic(
+		`execution ${executionId} on ${worker}: drained in ${drainSeconds.toFixed(1)} s, ${ITEMS}/${submitted.length} task ids; ${worker} restarted`,
+	);
 });

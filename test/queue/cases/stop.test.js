@@ -27,22 +27,40 @@ async function emulator(pathname) {
 
 test('Stop: stopping a Submit and Wait running on a worker ends its polling within one interval', async (t) => {
 	const { stack } = queue;
-	const knownTasks = new Set((await emulator('/_emulator/tasks')).tasks.map((task) => task.task_id));
-	const { executionId } = await rest('POST', `/workflows/${QWF.slow}/run`, { triggerToStartFrom: { name: 'Start' } });
+	const knownTasks = new Set(
+		(await emulator('/_emulator/tasks')).tasks.map((task) => task.task_id),
+	);
+	const { executionId } = await rest('POST', `/workflows/${QWF.slow}/run`, {
+		triggerToStartFrom: { name: 'Start' },
+	});
 	assert.ok(executionId, 'main started no execution');
 	// running on a worker, and the task has been polled at least once
 	let taskId;
-	await waitFor(`execution ${executionId} to poll its task`, async () => {
-		if (!stack.ranOn(executionId).length) return false;
-		const fresh = (await emulator('/_emulator/tasks')).tasks.filter((task) => !knownTasks.has(task.task_id));
-		taskId = fresh[0]?.task_id;
-		return taskId && ((await emulator('/_emulator/stats')).status_polls_by_task[taskId] ?? 0) >= 1;
-	}, 60000, 100);
+	await waitFor(
+		`execution ${executionId} to poll its task`,
+		async () => {
+			if (!stack.ranOn(executionId).length) return false;
+			const fresh = (await emulator('/_emulator/tasks')).tasks.filter(
+				(task) => !knownTasks.has(task.task_id),
+			);
+			taskId = fresh[0]?.task_id;
+			return (
+				taskId && ((await emulator('/_emulator/stats')).status_polls_by_task[taskId] ?? 0) >= 1
+			);
+		},
+		60000,
+		100,
+	);
 	const worker = stack.ranOn(executionId)[0];
 	assert.match(worker, /^worker\d$/);
 	const polls = async () => (await emulator('/_emulator/stats')).status_polls_by_task[taskId] ?? 0;
-	const task = async () => (await emulator('/_emulator/tasks')).tasks.find((x) => x.task_id === taskId);
-	assert.notEqual((await task()).status, 'complete', 'the task finished before the stop: raise QUEUE_PROCESSING_MS');
+	const task = async () =>
+		(await emulator('/_emulator/tasks')).tasks.find((x) => x.task_id === taskId);
+	assert.notEqual(
+		(await task()).status,
+		'complete',
+		'the task finished before the stop: raise QUEUE_PROCESSING_MS',
+	);
 	await rest('POST', `/executions/${executionId}/stop`);
 	const atStop = await polls();
 	await sleep(POLL_INTERVAL_MS + 500);
@@ -53,8 +71,17 @@ test('Stop: stopping a Submit and Wait running on a worker ends its polling with
 		const e = await rest('GET', `/executions/${executionId}`);
 		return ['canceled', 'error', 'success', 'crashed'].includes(e.status) ? e : undefined;
 	});
-	assert.ok(afterOneInterval - atStop <= 1, `${afterOneInterval - atStop} polls within one interval after the stop`);
-	assert.equal(later, afterOneInterval, `${later - afterOneInterval} more polls after the first interval: polling went on`);
+	assert.ok(
+		afterOneInterval - atStop <= 1,
+		`${afterOneInterval - atStop} polls within one interval after the stop`,
+	);
+	assert.equal(
+		later,
+		afterOneInterval,
+		`${later - afterOneInterval} more polls after the first interval: polling went on`,
+	);
 	assert.equal(execution.status, 'canceled', `execution ${executionId} is ${execution.status}`);
-	t.diagnostic(`execution ${executionId} on ${worker}; task_status requests after the stop: ${later - atStop}`);
+	t.diagnostic(
+		`execution ${executionId} on ${worker}; task_status requests after the stop: ${later - atStop}`,
+	);
 });

@@ -11,14 +11,34 @@ const assert = require('node:assert/strict');
 const crypto = require('node:crypto');
 const { test } = require('node:test');
 
-const { FILES, INVOICES_ID, TRIGGER_NODE, CRM_NODE, sha256, sleep } = require('../../e2e/lib/fixtures.js');
+const {
+	FILES,
+	INVOICES_ID,
+	TRIGGER_NODE,
+	CRM_NODE,
+	sha256,
+	sleep,
+} = require('../../e2e/lib/fixtures.js');
 const { rest, waitFor, waitPublished } = require('../../e2e/lib/n8n.js');
-const { submitDirect, waitTask, registeredWebhooks, deliverRaw, waitDelivered, waitWebhookLive, requestCount } = require(
-	'../../e2e/lib/emulator-client.js',
-);
+const {
+	submitDirect,
+	waitTask,
+	registeredWebhooks,
+	deliverRaw,
+	waitDelivered,
+	waitWebhookLive,
+	requestCount,
+} = require('../../e2e/lib/emulator-client.js');
 const { useQueueSuite, queue } = require('../lib/setup.js');
 const { QWF } = require('../lib/workflows.js');
-const { executionIds, waitNewExecutions, newExecutionsAfter, runDataOf, outputItems, assertRanOnWorker } = require('../lib/runs.js');
+const {
+	executionIds,
+	waitNewExecutions,
+	newExecutionsAfter,
+	runDataOf,
+	outputItems,
+	assertRanOnWorker,
+} = require('../lib/runs.js');
 
 useQueueSuite();
 
@@ -35,7 +55,12 @@ function deliveryBody(overrides = {}) {
 		event: 'task.completed',
 		task_id: crypto.randomUUID(),
 		status: 'complete',
-		result: { invoice_number: 'INV-Q-1', vendor_name: 'Queue Ltd', total_amount: 12, currency: 'EUR' },
+		result: {
+			invoice_number: 'INV-Q-1',
+			vendor_name: 'Queue Ltd',
+			total_amount: 12,
+			currency: 'EUR',
+		},
 		project_id: INVOICES_ID,
 		document_type: 'invoice',
 		timestamp: new Date().toISOString(),
@@ -63,7 +88,9 @@ test('Trigger: publishing through main registers one webhook, pointing at the we
 	assert.match(String(registration.secret), /^whsec_/);
 	trigger.url = after[0].url;
 	trigger.secret = registration.secret;
-	t.diagnostic(`${trigger.url}; ${(await requestCount('webhooks')) - webhookCalls} webhooks request(s) to the service`);
+	t.diagnostic(
+		`${trigger.url}; ${(await requestCount('webhooks')) - webhookCalls} webhooks request(s) to the service`,
+	);
 });
 
 test('Trigger: a real signed delivery is enqueued by the webhook process and runs once on a worker', async (t) => {
@@ -96,13 +123,23 @@ test('Trigger: wrong, missing and tampered signatures get 401 from the webhook p
 	const body = deliveryBody();
 	const hmac = (key, text) => crypto.createHmac('sha256', key).update(text).digest('hex');
 	const codes = {
-		wrong: (await deliverRaw({ url: trigger.url, body, signature: hmac('whsec_wrong', body) })).status_code,
-		missing: (await deliverRaw({ url: trigger.url, body, signature: null })).status_code,
-		tampered: (await deliverRaw({ url: trigger.url, body: body.replace('"total_amount":12', '"total_amount":1200'), signature: hmac(trigger.secret, body) }))
+		wrong: (await deliverRaw({ url: trigger.url, body, signature: hmac('whsec_wrong', body) }))
 			.status_code,
+		missing: (await deliverRaw({ url: trigger.url, body, signature: null })).status_code,
+		tampered: (
+			await deliverRaw({
+				url: trigger.url,
+				body: body.replace('"total_amount":12', '"total_amount":1200'),
+				signature: hmac(trigger.secret, body),
+			})
+		).status_code,
 	};
 	assert.deepEqual(codes, { wrong: 401, missing: 401, tampered: 401 });
-	assert.equal((await newExecutionsAfter(QWF.trigger, known, 3000)).length, 0, 'a badly signed delivery started a run');
+	assert.equal(
+		(await newExecutionsAfter(QWF.trigger, known, 3000)).length,
+		0,
+		'a badly signed delivery started a run',
+	);
 	const control = await deliverRaw({ url: trigger.url, body, secret: trigger.secret });
 	assert.equal(control.status_code, 200);
 	await waitNewExecutions(QWF.trigger, known, 1);
@@ -125,10 +162,19 @@ test('Trigger: duplicate deliveries start one run (twice 1 s apart; three copies
 	// three copies at once
 	known = await executionIds(QWF.trigger);
 	const copy = deliveryBody();
-	const answers = await Promise.all([1, 2, 3].map(() => deliverRaw({ url: trigger.url, body: copy, secret: trigger.secret })));
-	assert.deepEqual(answers.map((a) => a.status_code), [200, 200, 200]);
+	const answers = await Promise.all(
+		[1, 2, 3].map(() => deliverRaw({ url: trigger.url, body: copy, secret: trigger.secret })),
+	);
+	assert.deepEqual(
+		answers.map((a) => a.status_code),
+		[200, 200, 200],
+	);
 	await waitNewExecutions(QWF.trigger, known, 1);
 	outcomes.atOnce = (await newExecutionsAfter(QWF.trigger, known, 4000)).length;
-	assert.deepEqual(outcomes, { twice: 1, atOnce: 1 }, `runs per delivery: ${JSON.stringify(outcomes)}`);
+	assert.deepEqual(
+		outcomes,
+		{ twice: 1, atOnce: 1 },
+		`runs per delivery: ${JSON.stringify(outcomes)}`,
+	);
 	t.diagnostic(`runs ${JSON.stringify(outcomes)}`);
 });

@@ -28,7 +28,8 @@ async function executionIds(workflowId) {
 async function waitNewExecutions(workflowId, known, count, timeoutMs = 120000) {
 	let fresh = [];
 	await waitFor(
-		() => `${count} new finished executions of ${workflowId} (${fresh.length} so far: ${JSON.stringify(fresh.map((e) => [e.id, e.status]))})`,
+		() =>
+			`${count} new finished executions of ${workflowId} (${fresh.length} so far: ${JSON.stringify(fresh.map((e) => [e.id, e.status]))})`,
 		async () => {
 			fresh = (await executionsOf(workflowId)).filter((e) => !known.has(String(e.id)));
 			return fresh.filter(FINISHED).length >= count;
@@ -67,4 +68,12 @@ function assertRanOnWorker(stack, executionId) {
 	return on[0];
 }
 
-module.exports = { callWebhook, executionIds, waitNewExecutions, newExecutionsAfter, runDataOf, outputItems, assertRanOnWorker };
+module.exports = {
+	callWebhook,
+	executionIds,
+	waitNewExecutions,
+	newExecutionsAfter,
+	runDataOf,
+	outputItems,
+	assertRanOnWorker,
+};

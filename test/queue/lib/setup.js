@@ -47,13 +47,24 @@ async function importData(stack, workflows) {
 	const c = CRED.documentExtractionApi;
 	fs.writeFileSync(
 		credFile,
-		JSON.stringify([{ id: c.id, name: c.name, type: 'documentExtractionApi', data: { apiKey: GOOD_KEY, baseUrl: state.emulatorUrl } }]),
+		JSON.stringify([
+			{
+				id: c.id,
+				name: c.name,
+				type: 'documentExtractionApi',
+				data: { apiKey: GOOD_KEY, baseUrl: state.emulatorUrl },
+			},
+		]),
 	);
 	await stack.cli(['import:credentials', `--input=${credFile}`]);
 	const dir = path.join(state.tmp, 'workflows');
 	fs.mkdirSync(dir);
-	for (const wf of workflows) fs.writeFileSync(path.join(dir, `${wf.id}.json`), JSON.stringify(wf, null, 2));
-	fs.copyFileSync(path.join(ROOT, 'examples', 'trigger-to-crm.json'), path.join(dir, 'trigger-to-crm.json'));
+	for (const wf of workflows)
+		fs.writeFileSync(path.join(dir, `${wf.id}.json`), JSON.stringify(wf, null, 2));
+	fs.copyFileSync(
+		path.join(ROOT, 'examples', 'trigger-to-crm.json'),
+		path.join(dir, 'trigger-to-crm.json'),
+	);
 	await stack.cli(['import:workflow', '--separate', `--input=${dir}`]);
 	for (const id of PUBLISHED) await stack.cli(['publish:workflow', `--id=${id}`]);
 }
@@ -63,14 +74,24 @@ async function importData(stack, workflows) {
  * state.emulatorUrl) and `workflows` imported, PUBLISHED published; n8n not started yet.
  * `created(stack)` is called as soon as the stack exists, so that the caller can stop it on failure.
  */
-async function prepareStack({ workflows = buildQueueWorkflows(), prefix = 'docex-queue-', created = () => {} } = {}) {
+async function prepareStack({
+	workflows = buildQueueWorkflows(),
+	prefix = 'docex-queue-',
+	created = () => {},
+} = {}) {
 	assert.ok(N8N_BIN && fs.existsSync(N8N_BIN), 'N8N_BIN is not set; run test/queue/run.sh');
-	assert.ok(fs.existsSync(path.join(ROOT, 'dist/nodes/DocumentExtraction/DocumentExtraction.node.js')), 'dist/ missing: npm run build');
+	assert.ok(
+		fs.existsSync(path.join(ROOT, 'dist/nodes/DocumentExtraction/DocumentExtraction.node.js')),
+		'dist/ missing: npm run build',
+	);
 	state.tmp = fs.mkdtempSync(path.join(os.tmpdir(), prefix));
 	state.userFolder = path.join(state.tmp, 'main');
 	const stack = new QueueStack({ dir: state.tmp });
 	created(stack); // the caller can stop it even if a later step fails
-	const tarball = execFileSync('npm', ['pack', '--silent', '--pack-destination', state.tmp], { cwd: ROOT, encoding: 'utf8' })
+	const tarball = execFileSync('npm', ['pack', '--silent', '--pack-destination', state.tmp], {
+		cwd: ROOT,
+		encoding: 'utf8',
+	})
 		.trim()
 		.split('\n')
 		.pop();
@@ -88,7 +109,9 @@ async function setup() {
 	console.log(`# work folder ${state.tmp}`);
 	const started = Date.now();
 	await stack.startN8nProcesses();
-	console.log(`# queue stack ready in ${((Date.now() - started) / 1000).toFixed(0)} s (main :${stack.ports.main}, webhook :${stack.ports.webhook})`);
+	console.log(
+		`# queue stack ready in ${((Date.now() - started) / 1000).toFixed(0)} s (main :${stack.ports.main}, webhook :${stack.ports.webhook})`,
+	);
 }
 
 /** Stops the n8n processes, PostgreSQL, Redis and the emulator; checks that none is left. Never throws. */
@@ -99,7 +122,8 @@ async function teardown() {
 	if (state.emulator?.alive) left.push(`emulator ${state.emulator.pid}`);
 	queue.leftovers = left;
 	if (left.length) console.log(`# left running after teardown: ${left.join(', ')}`);
-	if (queue.emulatorLogDir && !KEEP) fs.rmSync(queue.emulatorLogDir, { recursive: true, force: true });
+	if (queue.emulatorLogDir && !KEEP)
+		fs.rmSync(queue.emulatorLogDir, { recursive: true, force: true });
 	if (state.tmp && !KEEP && !left.length) fs.rmSync(state.tmp, { recursive: true, force: true });
 	else if (state.tmp) console.log(`# kept ${state.tmp}`);
 	return left;
@@ -121,4 +145,10 @@ function useQueueSuite() {
 	after(() => (tearingDown ??= teardown()));
 }
 
-module.exports = { useQueueSuite, queue, prepareStack, teardown: () => (tearingDown ??= teardown()), killSync };
+module.exports = {
+	useQueueSuite,
+	queue,
+	prepareStack,
+	teardown: () => (tearingDown ??= teardown()),
+	killSync,
+};

@@ -20,7 +20,16 @@ const path = require('node:path');
 const { execFileSync } = require('node:child_process');
 
 const { installPackage, waitReady } = require('../../../scripts/n8n-local.js');
-const { ROOT, N8N_BIN, N8N_DIR, freePort, startProcess, stopProcess, n8nCliOk, n8nEnv } = require('../../e2e/lib/n8n.js');
+const {
+	ROOT,
+	N8N_BIN,
+	N8N_DIR,
+	freePort,
+	startProcess,
+	stopProcess,
+	n8nCliOk,
+	n8nEnv,
+} = require('../../e2e/lib/n8n.js');
 const { sleep } = require('../../e2e/lib/fixtures.js');
 const state = require('../../e2e/lib/state.js');
 
@@ -99,7 +108,10 @@ class QueueStack {
 	stopServicesSync() {
 		if (!this.services) return;
 		try {
-			execFileSync('bash', [SERVICES, 'stop', path.join(this.dir, 'services')], { stdio: 'ignore', timeout: 60000 });
+			execFileSync('bash', [SERVICES, 'stop', path.join(this.dir, 'services')], {
+				stdio: 'ignore',
+				timeout: 60000,
+			});
 		} catch {
 			// reported by leftovers()
 		}
@@ -194,7 +206,12 @@ class QueueStack {
 	/** Starts one n8n process (`main`, `webhook`, `worker1`, `worker2`) and waits until it is ready. */
 	async startProcess(name) {
 		const env = await n8nEnv(await this.envFor(name));
-		const command = name === 'main' ? ['start'] : name === 'webhook' ? ['webhook'] : ['worker', `--concurrency=${WORKER_CONCURRENCY}`];
+		const command =
+			name === 'main'
+				? ['start']
+				: name === 'webhook'
+					? ['webhook']
+					: ['worker', `--concurrency=${WORKER_CONCURRENCY}`];
 		const logFile = path.join(this.dir, `${name}-${++this.logIndex}.log`);
 		const child = startProcess(NODE24, [N8N_BIN, ...command], env, logFile);
 		this.pids.add(child.pid);
@@ -222,7 +239,11 @@ class QueueStack {
 	/** Main first (it runs the migrations and must be ready), then the workers and the webhook process. */
 	async startN8nProcesses() {
 		await this.startProcess('main');
-		await Promise.all([this.startProcess('worker1'), this.startProcess('worker2'), this.startProcess('webhook')]);
+		await Promise.all([
+			this.startProcess('worker1'),
+			this.startProcess('worker2'),
+			this.startProcess('webhook'),
+		]);
 		state.cookie = undefined;
 	}
 

@@ -34,12 +34,25 @@ function manyFiles(count, tag = 'Q') {
 
 /** A production webhook (POST, answers at once) with a fixed webhook id. */
 function webhook(path, options = {}) {
-	return node('Webhook', 'n8n-nodes-base.webhook', 2, { httpMethod: 'POST', path, responseMode: 'onReceived', options }, {
-		webhookId: crypto.createHash('sha256').update(path).digest('hex').replace(/^(.{8})(.{4})(.{4})(.{4})(.{12}).*$/, '$1-$2-$3-$4-$5'),
-	});
+	return node(
+		'Webhook',
+		'n8n-nodes-base.webhook',
+		2,
+		{ httpMethod: 'POST', path, responseMode: 'onReceived', options },
+		{
+			webhookId: crypto
+				.createHash('sha256')
+				.update(path)
+				.digest('hex')
+				.replace(/^(.{8})(.{4})(.{4})(.{4})(.{12}).*$/, '$1-$2-$3-$4-$5'),
+		},
+	);
 }
 
-function buildQueueWorkflows({ items = Number(process.env.QUEUE_ITEMS || 20), pollInterval = 1 } = {}) {
+function buildQueueWorkflows({
+	items = Number(process.env.QUEUE_ITEMS || 20),
+	pollInterval = 1,
+} = {}) {
 	return [
 		workflow(QWF.many, `queue: webhook, ${items} files, Submit and Wait`, [
 			webhook(PATHS.many),
