@@ -47,7 +47,7 @@ async function main() {
 			process.exit(130);
 		});
 	}
-	process.on('exit', killAllSync);
+	process.on('exit', killEverything);
 
 	let counts;
 	let left = [];
