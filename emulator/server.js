@@ -24,7 +24,7 @@ const http = require('node:http');
 
 const { DEFAULT_PROJECTS } = require('./lib/fixtures.js');
 const { normalizeOptions } = require('./lib/options.js');
-const { createContext, cancelWork } = require('./lib/context.js');
+const { createContext, cancelWork, later } = require('./lib/context.js');
 const { sendJson } = require('./lib/http.js');
 const { handleProcessFile, handleTaskStatus, handleProjects } = require('./lib/tasks.js');
 const { handleRegisterWebhook } = require('./lib/deliveries.js');
@@ -74,7 +74,7 @@ function authenticate(opts, req) {
 /** A service request: counted, then faults (before authentication), then the key, then the handler. */
 async function handleService(ctx, req, res, route) {
 	countRequest(ctx, route, res);
-	if (await applyFault(ctx, route.endpoint, res)) return;
+	if (await applyFault(ctx, route.endpoint, req, res)) return;
 	const authError = authenticate(ctx.opts, req);
 	if (authError) {
 		const headers = authError.status === 401 ? { 'WWW-Authenticate': 'Bearer' } : {};
@@ -142,12 +142,34 @@ async function createEmulator(options) {
 	const url = `http://${HOST}:${port}`;
 	ctx.log(`listening on ${url}`);
 
+	ctx.refuseConnections = (ms) => {
+		if (ctx.closed) return;
+		const refusal = { from: new Date().toISOString(), until: null };
+		ctx.state.stats.refusals.push(refusal);
+		server.close();
+		server.closeIdleConnections();
+		ctx.log(`refusing connections for ${ms} ms`);
+		later(ctx.otherTimers, ms, () => {
+			if (ctx.closed) return;
+			server.listen({ port, host: HOST }, () => {
+				refusal.until = new Date().toISOString();
+				ctx.log('listening again');
+			});
+		});
+	};
+
 	let closing = null;
 	function close() {
 		if (closing) return closing;
 		ctx.closed = true;
 		cancelWork(ctx, { includeDelays: true });
+		for (const res of ctx.hung) res.destroy();
 		closing = new Promise((resolve) => {
+			if (!server.listening) {
+				server.closeAllConnections();
+				resolve();
+				return;
+			}
 			server.close(() => resolve());
 			server.closeAllConnections();
 		});

@@ -13,9 +13,18 @@ const { handleManualDeliver, listDeliveries, publicWebhook } = require('./delive
 
 // ------------------------------------------------------------------ faults
 
+/**
+ * What a fault does besides delaying: `answer` (the default) answers `status`; `hang` reads
+ * the request and never answers; `drop_after_read` handles the request as usual (a
+ * process_file creates its task) and then drops the connection instead of answering.
+ */
+const FAULT_MODES = ['answer', 'hang', 'drop_after_read'];
+
 /** Checks the body of POST /_emulator/faults; returns {error} or {fault}. */
 function parseFault(b) {
 	if (!ENDPOINTS.includes(b.endpoint)) return { error: `endpoint must be one of ${ENDPOINTS.join(', ')}` };
+	const mode = b.mode ?? 'answer';
+	if (!FAULT_MODES.includes(mode)) return { error: `mode must be one of ${FAULT_MODES.join(', ')}` };
 	const count = b.count === undefined ? 1 : b.count;
 	if (!Number.isInteger(count) || count < 1) return { error: 'count must be an integer >= 1' };
 	const status = b.status ?? null;
@@ -28,8 +37,13 @@ function parseFault(b) {
 	const retryAfterOk =
 		retryAfter === null || (typeof retryAfter === 'number' && retryAfter >= 0) || (typeof retryAfter === 'string' && retryAfter);
 	if (!retryAfterOk) return { error: 'retry_after must be a number of seconds >= 0 or a non-empty string' };
-	if (status === null && delayMs === 0) return { error: 'a fault needs a status, a delay_ms, or both' };
-	return { fault: { endpoint: b.endpoint, remaining: count, count, status, delay_ms: delayMs, retry_after: retryAfter } };
+	if (mode === 'answer' && status === null && delayMs === 0) {
+		return { error: 'a fault needs a status, a delay_ms, or both' };
+	}
+	if (mode !== 'answer' && status !== null) return { error: `a ${mode} fault takes no status` };
+	return {
+		fault: { endpoint: b.endpoint, mode, remaining: count, count, status, delay_ms: delayMs, retry_after: retryAfter },
+	};
 }
 
 async function handleAddFault(ctx, req, res) {
@@ -56,14 +70,39 @@ function takeFault(ctx, endpoint) {
 	return fault;
 }
 
+/** Reads and discards the request body, then keeps the request open without answering. */
+function hang(ctx, req, res) {
+	ctx.hung.add(res);
+	res.once('close', () => ctx.hung.delete(res));
+	req.resume();
+}
+
+/** Lets the handler run, but drops the connection where it would have answered. */
+function dropAnswer(req, res) {
+	res.writeHead = () => {
+		req.socket.destroy();
+		return res;
+	};
+	res.end = () => res;
+}
+
 /**
- * Applies the next fault of `endpoint`: waits its delay, then answers its status.
- * Returns true when the request was answered.
+ * Applies the next fault of `endpoint`: waits its delay, then answers its status, hangs,
+ * or arranges for the answer to be dropped. Returns true when the request is dealt with.
  */
-async function applyFault(ctx, endpoint, res) {
+async function applyFault(ctx, endpoint, req, res) {
 	const fault = takeFault(ctx, endpoint);
 	if (!fault) return false;
+	ctx.state.stats.faults_applied[fault.mode] += 1;
 	if (fault.delay_ms > 0) await sleep(ctx, fault.delay_ms);
+	if (fault.mode === 'hang') {
+		hang(ctx, req, res);
+		return true;
+	}
+	if (fault.mode === 'drop_after_read') {
+		dropAnswer(req, res);
+		return false;
+	}
 	if (fault.status === null) return false;
 	const headers = fault.retry_after !== null ? { 'Retry-After': String(fault.retry_after) } : {};
 	sendJson(res, fault.status, { detail: 'Injected fault' }, headers);
@@ -91,6 +130,8 @@ function resetStats(ctx) {
 	const s = ctx.state.stats;
 	for (const k of ENDPOINTS) s.requests[k] = 0;
 	for (const k of Object.keys(s.status_polls_by_task)) delete s.status_polls_by_task[k];
+	for (const k of Object.keys(s.faults_applied)) s.faults_applied[k] = 0;
+	s.refusals.length = 0;
 	s.max_in_flight = s.in_flight;
 }
 
@@ -103,8 +144,27 @@ function resetAll(ctx) {
 	state.deliveries.length = 0;
 	state.attempts.length = 0;
 	state.faults.length = 0;
+	for (const res of ctx.hung) res.destroy();
+	ctx.hung.clear();
 	resetStats(ctx);
 	ctx.log('state reset');
+}
+
+/**
+ * POST /_emulator/refuse {ms}: answers, then stops listening for `ms`, so that new
+ * connections are refused (ECONNREFUSED) until it listens again on the same port.
+ */
+async function handleRefuse(ctx, req, res) {
+	const b = await readJsonObject(req, res, ADMIN_BODY_LIMIT);
+	if (!b) return;
+	const ms = b.ms;
+	if (typeof ms !== 'number' || !(ms > 0) || ms > 60_000) {
+		sendJson(res, 422, { detail: 'ms must be a number of milliseconds, 1..60000' });
+		return;
+	}
+	const until = new Date(Date.now() + ms).toISOString();
+	res.once('finish', () => ctx.refuseConnections(ms));
+	sendJson(res, 200, { ok: true, refused_until: until }, { Connection: 'close' });
 }
 
 // ------------------------------------------------------------------- admin
@@ -136,6 +196,8 @@ async function handleAdmin(ctx, req, res, url) {
 			return sendJson(res, 200, state.stats);
 		case 'POST /deliver':
 			return handleManualDeliver(ctx, req, res);
+		case 'POST /refuse':
+			return handleRefuse(ctx, req, res);
 		case 'POST /reset':
 			resetAll(ctx);
 			return sendJson(res, 200, { ok: true });

@@ -13,6 +13,8 @@
  *   ctx.workTimers      task progress and delivery retries (cleared by reset and close)
  *   ctx.otherTimers     injected fault delays (cleared on close only)
  *   ctx.activeOutbound  outbound requests in flight (aborted by reset and close)
+ *   ctx.hung            answers a `hang` fault holds open (destroyed by reset and close)
+ *   ctx.refuseConnections(ms)  stops listening for ms (set by server.js)
  */
 
 const ENDPOINTS = ['process_file', 'task_status', 'projects', 'webhooks'];
@@ -20,7 +22,14 @@ const ENDPOINTS = ['process_file', 'task_status', 'projects', 'webhooks'];
 function emptyStats() {
 	const requests = {};
 	for (const endpoint of ENDPOINTS) requests[endpoint] = 0;
-	return { requests, status_polls_by_task: Object.create(null), in_flight: 0, max_in_flight: 0 };
+	return {
+		requests,
+		status_polls_by_task: Object.create(null),
+		in_flight: 0,
+		max_in_flight: 0,
+		faults_applied: { answer: 0, hang: 0, drop_after_read: 0 },
+		refusals: [],
+	};
 }
 
 function createContext(opts) {
@@ -42,6 +51,8 @@ function createContext(opts) {
 		workTimers: new Set(),
 		otherTimers: new Set(),
 		activeOutbound: new Set(),
+		hung: new Set(),
+		refuseConnections: () => {},
 	};
 }
 

@@ -10,7 +10,7 @@ import { NodeConnectionTypes } from 'n8n-workflow';
 
 import { optionsCollection, projectLocator } from '../DocumentExtraction/descriptions';
 import { searchProjects } from '../DocumentExtraction/methods/listSearch';
-import { getTask, TASK_COMPLETED } from '../DocumentExtraction/transport/service';
+import { getTask, LOOKUP_LIMITS, TASK_COMPLETED } from '../DocumentExtraction/transport/service';
 import {
 	deliveryItem,
 	deliveryKey,
@@ -55,7 +55,9 @@ async function addErrorDetails(this: IWebhookFunctions, item: IDataObject): Prom
 		return;
 	}
 	try {
-		const task = (await getTask.call(this, taskId)) as IDataObject | undefined;
+		const task = (await getTask.call(this, taskId, undefined, LOOKUP_LIMITS)) as
+			| IDataObject
+			| undefined;
 		const error = task && typeof task === 'object' ? task.error : undefined;
 		if (typeof error === 'string' && error !== '') {
 			item.error = error;

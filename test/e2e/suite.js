@@ -24,8 +24,8 @@ const { killAllSync } = require('./lib/n8n.js');
 const { teardown } = require('./lib/setup.js');
 const { report } = require('./lib/report.js');
 
-const CASES = ['document', 'project', 'binary-modes', 'trigger', 'credential'].map((name) =>
-	path.join(__dirname, 'cases', `${name}.test.js`),
+const CASES = ['document', 'reliability', 'project', 'binary-modes', 'trigger', 'credential'].map(
+	(name) => path.join(__dirname, 'cases', `${name}.test.js`),
 );
 const ONLY = process.env.E2E_ONLY ? new RegExp(process.env.E2E_ONLY, 'i') : undefined;
 const SUITE_TIMEOUT_MS = 18 * 60 * 1000;

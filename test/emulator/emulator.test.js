@@ -795,11 +795,123 @@ describe('fault injection and stats', () => {
 			status_polls_by_task: { [sub.json.task_id]: 3 },
 			in_flight: 0,
 			max_in_flight: 1,
+			faults_applied: { answer: 0, hang: 0, drop_after_read: 0 },
+			refusals: [],
 		});
 		await admin('/stats/reset', {});
 		const z = await admin('/stats');
 		expect(z.json.requests).toEqual({ process_file: 0, task_status: 0, projects: 0, webhooks: 0 });
 		expect(z.json.status_polls_by_task).toEqual({});
+	});
+});
+
+describe('reliability fault switches', () => {
+	/** Sends a request with node:http and reports how it ended: answered, dropped or no answer in time. */
+	function rawRequest(pathname, { method = 'GET', body, timeoutMs = 1000 } = {}) {
+		return new Promise((resolve) => {
+			const payload = body === undefined ? undefined : Buffer.from(JSON.stringify(body));
+			const req = http.request(`${emu.url}${pathname}`, {
+				method,
+				headers: {
+					Authorization: `Bearer ${KEY}`,
+					...(payload ? { 'Content-Type': 'application/json', 'Content-Length': payload.length } : {}),
+				},
+			});
+			req.setTimeout(timeoutMs, () => {
+				resolve({ outcome: 'no answer' });
+				req.destroy();
+			});
+			req.on('response', (res) => {
+				res.resume();
+				res.on('end', () => resolve({ outcome: 'answered', status: res.statusCode }));
+			});
+			req.on('error', (error) => resolve({ outcome: 'dropped', code: error.code }));
+			req.end(payload);
+		});
+	}
+
+	const upload = {
+		file_base64: Buffer.from('%PDF-1.4 hang').toString('base64'),
+		project: 'Invoices',
+		document_type: 'invoice',
+	};
+
+	test('hang: the request is accepted and never answered, and creates no task', async () => {
+		await admin('/faults', { endpoint: 'process_file', mode: 'hang' });
+		const hung = await rawRequest('/process_file', { method: 'POST', body: upload, timeoutMs: 400 });
+		expect(hung).toEqual({ outcome: 'no answer' });
+		expect(emu.state.tasks.size).toBe(0);
+		expect((await admin('/stats')).json.faults_applied.hang).toBe(1);
+		// The switch is used up: the next upload is answered.
+		expect((await submit('after')).status).toBe(200);
+	});
+
+	test('hang on task_status: status requests get no answer until the switch is used up', async () => {
+		const sub = await submit('poll');
+		await admin('/faults', { endpoint: 'task_status', mode: 'hang', count: 2 });
+		const path = `/task_status/${sub.json.task_id}`;
+		expect(await rawRequest(path, { timeoutMs: 300 })).toEqual({ outcome: 'no answer' });
+		expect(await rawRequest(path, { timeoutMs: 300 })).toEqual({ outcome: 'no answer' });
+		expect(await rawRequest(path)).toEqual({ outcome: 'answered', status: 200 });
+	});
+
+	test('drop_after_read: the upload is read and its task created, then the connection drops', async () => {
+		await admin('/faults', { endpoint: 'process_file', mode: 'drop_after_read' });
+		const dropped = await rawRequest('/process_file', { method: 'POST', body: upload });
+		expect(dropped.outcome).toBe('dropped');
+		expect(dropped.code).toMatch(/ECONNRESET|socket hang up/i);
+		expect(emu.state.tasks.size).toBe(1);
+		expect((await admin('/tasks')).json.tasks[0].file_sha256).toBe(
+			sha256(Buffer.from('%PDF-1.4 hang')),
+		);
+		expect((await submit('after')).status).toBe(200);
+		expect(emu.state.tasks.size).toBe(2);
+	});
+
+	test('a burst of 5xx: count answers fail, then the endpoint answers normally', async () => {
+		const sub = await submit('burst');
+		await admin('/faults', { endpoint: 'task_status', count: 6, status: 502 });
+		const statuses = [];
+		for (let i = 0; i < 7; i++) statuses.push((await call(`/task_status/${sub.json.task_id}`)).status);
+		expect(statuses).toEqual([502, 502, 502, 502, 502, 502, 200]);
+	});
+
+	test('slow answers: delay_ms without a status delays the real answer', async () => {
+		await admin('/faults', { endpoint: 'process_file', delay_ms: 300 });
+		const t0 = performance.now();
+		expect((await submit('slow')).status).toBe(200);
+		expect(performance.now() - t0).toBeGreaterThanOrEqual(295);
+		expect(emu.state.tasks.size).toBe(1);
+	});
+
+	test('refuse: connections are refused for a while, then accepted on the same port', async () => {
+		const r = await admin('/refuse', { ms: 300 });
+		expect(r.status).toBe(200);
+		await new Promise((resolve) => setTimeout(resolve, 30));
+		expect(await rawRequest('/projects')).toMatchObject({ outcome: 'dropped', code: 'ECONNREFUSED' });
+		await waitFor(async () => (await rawRequest('/projects')).outcome === 'answered', {
+			timeoutMs: 3000,
+			intervalMs: 50,
+		});
+		const { refusals } = (await admin('/stats')).json;
+		expect(refusals).toHaveLength(1);
+		expect(refusals[0].until).not.toBeNull();
+	});
+
+	test('invalid switches are rejected', async () => {
+		expect((await admin('/faults', { endpoint: 'projects', mode: 'explode' })).status).toBe(422);
+		expect((await admin('/faults', { endpoint: 'projects', mode: 'hang', status: 500 })).status).toBe(
+			422,
+		);
+		expect((await admin('/refuse', { ms: 0 })).status).toBe(422);
+	});
+
+	test('reset releases hung requests', async () => {
+		await admin('/faults', { endpoint: 'projects', mode: 'hang' });
+		const pending = rawRequest('/projects', { timeoutMs: 3000 });
+		await waitFor(() => emu.state.stats.faults_applied.hang === 1);
+		await admin('/reset', {});
+		expect((await pending).outcome).toBe('dropped');
 	});
 });
 

@@ -24,6 +24,8 @@ export interface DocumentSource {
 	base64?: string;
 	/** Id of a binary stored outside memory (filesystem and other modes), streamed on send. */
 	binaryId?: string;
+	/** About how many bytes the document takes in the request body (as base64). */
+	bodyBytes?: number;
 }
 
 /**
@@ -54,9 +56,11 @@ export async function getDocumentSource(
 	if (binaryData.id) {
 		source.binaryId = binaryData.id;
 		size = (await this.helpers.getBinaryMetadata(binaryData.id)).fileSize;
+		source.bodyBytes = Math.ceil(size / 3) * 4;
 	} else {
 		source.base64 = binaryData.data;
 		size = source.base64.length;
+		source.bodyBytes = size;
 	}
 	if (!size) {
 		throw new NodeOperationError(
@@ -107,7 +111,10 @@ export function streamBody(file: BinaryStream, fields: SubmissionFields): Binary
 	}) as unknown as BinaryStream;
 }
 
-/** A factory that builds the request body anew for every attempt of the request. */
+/**
+ * A factory that builds the request body anew for every attempt of the request. Closing a
+ * streamed body (the transport does, however the attempt ends) also closes the file.
+ */
 export function submissionBodyFactory(
 	this: IExecuteFunctions,
 	source: DocumentSource,
@@ -116,6 +123,10 @@ export function submissionBodyFactory(
 	return async () => {
 		if (source.base64 !== undefined) return bufferBody(source.base64, fields);
 		const file = await this.helpers.getBinaryStream(source.binaryId as string, STREAM_CHUNK_BYTES);
-		return streamBody(file, fields);
+		const body = streamBody(file, fields);
+		body.once('close', () => {
+			if (!file.destroyed) file.destroy();
+		});
+		return body;
 	};
 }

@@ -9,9 +9,10 @@ import type {
 	IWebhookFunctions,
 	JsonObject,
 } from 'n8n-workflow';
-import { NodeApiError, NodeOperationError, sleep } from 'n8n-workflow';
+import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import { assertApiKeyFormat } from '../../../credentials/DocumentExtractionApi.credentials';
+import { CancelledError, throwIfCancelled, wait } from '../helpers/wait';
 
 export const CREDENTIAL_TYPE = 'documentExtractionApi';
 
@@ -20,6 +21,28 @@ export const RETRY_DELAYS_MS = [1000, 2000, 4000];
 
 /** A Retry-After longer than this is shortened to it, so a run never hangs on one header. */
 export const MAX_RETRY_AFTER_MS = 60_000;
+
+/** How long any request may take before it is given up: connecting, sending and answering. */
+export const REQUEST_TIMEOUT_MS = 30_000;
+
+/** An upload gets REQUEST_TIMEOUT_MS plus one second for every this many bytes of body. */
+export const UPLOAD_BYTES_PER_SECOND = 256 * 1024;
+
+/** Network errors that prove a request never reached the service, so that resending it is safe. */
+export const NOT_SENT_CODES = [
+	'ECONNREFUSED',
+	'ENOTFOUND',
+	'EAI_AGAIN',
+	'ENETUNREACH',
+	'EHOSTUNREACH',
+];
+
+const TIMEOUT_CODES = ['ECONNABORTED', 'ETIMEDOUT', 'ESOCKETTIMEDOUT', 'UND_ERR_HEADERS_TIMEOUT'];
+
+/** The timeout of a request whose body has `bytes` bytes: longer for larger uploads. */
+export function requestTimeoutMs(bytes = 0): number {
+	return REQUEST_TIMEOUT_MS + Math.ceil(Math.max(bytes, 0) / UPLOAD_BYTES_PER_SECOND) * 1000;
+}
 
 export type ApiContext =
 	| IExecuteFunctions
@@ -40,6 +63,74 @@ export interface ApiRequestOptions {
 	itemIndex?: number;
 	/** What the request was about, for the 404 message, e.g. "task 1234" or "project 'Invoices'". */
 	subject?: string;
+	/** Size of the body in bytes, for the timeout of an upload. */
+	bodyBytes?: number;
+	/** What a POST sends, for the message when it may have arrived, e.g. "the document". */
+	sending?: string;
+	/** How many attempts at most; 4 (one and three retries) unless set. */
+	attempts?: number;
+	/** Epoch milliseconds by which the request, its retries and waits must be over. */
+	deadline?: number;
+	/** Overrides the timeout of each attempt. */
+	timeoutMs?: number;
+}
+
+/** Failures worth asking again later: a 5xx, a timeout or a network error (never a 4xx). */
+const transientErrors = new WeakSet<object>();
+
+/** Whether `error` came from a request that failed for a passing reason (5xx, timeout, network). */
+export function isTransientError(error: unknown): boolean {
+	return typeof error === 'object' && error !== null && transientErrors.has(error);
+}
+
+function transient<E extends Error>(error: E): E {
+	transientErrors.add(error);
+	return error;
+}
+
+/** The network error code (ECONNREFUSED, ECONNRESET, ...) of an HTTP client error, if any. */
+export function networkErrorCode(error: unknown): string | undefined {
+	const seen = new Set<unknown>();
+	const queue: unknown[] = [error];
+	while (queue.length) {
+		const current = queue.shift();
+		if (!current || typeof current !== 'object' || seen.has(current)) continue;
+		seen.add(current);
+		const { code, cause, errorResponse, reason, context } = current as IDataObject;
+		if (typeof code === 'string' && /^E[A-Z_]+$|^UND_ERR/.test(code)) return code;
+		queue.push(cause, errorResponse, reason, context);
+	}
+	const message = error instanceof Error ? error.message : '';
+	const named = /\b(E[A-Z]{3,}(?:_[A-Z]+)*)\b/.exec(message);
+	if (named) return named[1];
+	if (/timeout|timed out/i.test(message)) return 'ETIMEDOUT';
+	return undefined;
+}
+
+const NETWORK_REASONS: Record<string, string> = {
+	ECONNREFUSED: 'The connection was refused (ECONNREFUSED)',
+	ENOTFOUND: 'The host name was not found (ENOTFOUND)',
+	EAI_AGAIN: 'The host name could not be looked up (EAI_AGAIN)',
+	ENETUNREACH: 'The network is unreachable (ENETUNREACH)',
+	EHOSTUNREACH: 'The host is unreachable (EHOSTUNREACH)',
+	ECONNRESET: 'The connection was closed unexpectedly (ECONNRESET)',
+	EPIPE: 'The connection was closed while sending (EPIPE)',
+};
+
+/** A short, plain reason for a network failure, without n8n's generic advice. */
+function networkReason(code: string | undefined, failure: unknown): string {
+	if (code && NETWORK_REASONS[code]) return NETWORK_REASONS[code];
+	const message = (failure instanceof Error ? failure.message : '').replace(/[.\s]+$/, '');
+	return message || (code ? `Network error (${code})` : 'Network error');
+}
+
+function isStream(body: unknown): body is { destroy: () => void; destroyed?: boolean } {
+	return !!body && typeof (body as { destroy?: unknown }).destroy === 'function';
+}
+
+/** Closes a streamed body once its attempt is over, however it ended. */
+function closeBody(body: unknown): void {
+	if (isStream(body) && body.destroyed !== true) body.destroy();
 }
 
 interface FullResponse {
@@ -111,6 +202,7 @@ function describeStatus(
 	detail: unknown,
 	subject: string | undefined,
 	location?: string,
+	attempts = 1,
 ) {
 	const detailText = formatValidationDetail(detail);
 	switch (status) {
@@ -143,8 +235,8 @@ function describeStatus(
 			}
 			if (status >= 500) {
 				return {
-					message: `The Document Extraction Service failed with a server error (${status}) after ${RETRY_DELAYS_MS.length + 1} attempts`,
-					description: `${detailText ? detailText + '. ' : ''}The request was retried after ${RETRY_DELAYS_MS.map((ms) => ms / 1000).join(', ')} s. Try again later; if it persists, contact support.`,
+					message: `The Document Extraction Service failed with a server error (${status})${attempts > 1 ? ` after ${attempts} attempts` : ''}`,
+					description: `${detailText ? detailText + '. ' : ''}${attempts > 1 ? 'The request was retried. ' : ''}Try again later; if it persists, contact support.`,
 				};
 			}
 			return {
@@ -154,7 +246,12 @@ function describeStatus(
 	}
 }
 
-function apiError(ctx: ApiContext, response: FullResponse, options: ApiRequestOptions) {
+function apiError(
+	ctx: ApiContext,
+	response: FullResponse,
+	options: ApiRequestOptions,
+	attempts = 1,
+) {
 	const { statusCode: status, body } = response;
 	const detail = detailOf(body);
 	const location = response.headers?.location;
@@ -163,6 +260,7 @@ function apiError(ctx: ApiContext, response: FullResponse, options: ApiRequestOp
 		detail,
 		options.subject,
 		Array.isArray(location) ? location[0] : location,
+		attempts,
 	);
 	const errorResponse: JsonObject = {
 		status,
@@ -176,16 +274,35 @@ function apiError(ctx: ApiContext, response: FullResponse, options: ApiRequestOp
 	});
 }
 
-function isCancelled(signal: AbortSignal | undefined): boolean {
-	return signal?.aborted === true;
+/**
+ * The error as n8n wants it thrown: a NodeApiError or NodeOperationError as is, anything else
+ * as a NodeOperationError with its message only (never the original, which may hold a request).
+ */
+export function asNodeError(
+	ctx: ApiContext,
+	error: unknown,
+	itemIndex: number | undefined,
+): NodeApiError | NodeOperationError {
+	if (error instanceof NodeApiError || error instanceof NodeOperationError) return error;
+	if (error instanceof CancelledError) return cancelled(ctx, itemIndex);
+	return new NodeOperationError(ctx.getNode(), (error as Error)?.message || String(error), {
+		itemIndex,
+	});
+}
+
+function cancelled(ctx: ApiContext, itemIndex: number | undefined): NodeOperationError {
+	return new NodeOperationError(ctx.getNode(), 'The execution was stopped', { itemIndex });
 }
 
 /**
  * Sends one request to the Document Extraction Service through n8n's authenticated request
  * helper. This is the only place that sends requests to the service (`service.ts` names the
- * calls): it retries 5xx answers (after 1, 2 and 4 s, or the server's Retry-After) and network
- * errors (after 1, 2 and 4 s), never retries a 4xx, and turns every failure into a
- * NodeApiError carrying the service's `detail` and what to do about it.
+ * calls). Every attempt has a timeout (longer for uploads, in proportion to their size).
+ * A 5xx answer is retried after 1, 2 and 4 s (or the server's Retry-After); a GET is also
+ * retried after a timeout or a network error; a POST only when the request provably never
+ * reached the service (connection refused, DNS failure). A 4xx is never retried. Every
+ * failure becomes a NodeApiError carrying the service's `detail` and what to do about it,
+ * and never the request (with the API key) that was sent.
  */
 export async function apiRequest<T = unknown>(
 	this: ApiContext,
@@ -203,61 +320,99 @@ export async function apiRequest<T = unknown>(
 	}
 
 	const signal = cancelSignal(this);
-	for (let attempt = 0; ; attempt++) {
-		const request: IHttpRequestOptions = {
-			method: options.method,
-			url: `${baseUrl}${options.path}`,
-			json: true,
-			returnFullResponse: true,
-			ignoreHttpStatusErrors: true,
-			headers: { Accept: 'application/json' },
-			// Following redirects makes the HTTP client keep every chunk of a streamed body in
-			// memory, to resend it; a redirect is reported instead, naming the address to use.
-			disableFollowRedirect: true,
-		};
-		if (typeof options.body === 'function') {
-			request.body = (await options.body()) as IHttpRequestOptions['body'];
-			request.headers = { ...request.headers, 'Content-Type': 'application/json' };
-		} else if (options.body !== undefined) {
-			request.body = options.body;
-		}
+	const attempts = Math.max(1, options.attempts ?? RETRY_DELAYS_MS.length + 1);
+	const timeoutMs = options.timeoutMs ?? requestTimeoutMs(options.bodyBytes);
+	const safeToResend = options.method === 'GET';
+	const { itemIndex } = options;
+	let lastError: NodeApiError | undefined;
+	const remaining = () =>
+		options.deadline === undefined ? Infinity : options.deadline - Date.now();
 
-		let response: FullResponse;
-		try {
-			response = (await this.helpers.httpRequestWithAuthentication.call(
-				this,
-				CREDENTIAL_TYPE,
-				request,
-			)) as FullResponse;
-		} catch (error) {
-			if (isCancelled(signal)) {
-				throw new NodeOperationError(this.getNode(), error as Error, {
-					itemIndex: options.itemIndex,
-				});
+	try {
+		for (let attempt = 0; ; attempt++) {
+			throwIfCancelled(signal);
+			const attemptTimeout = Math.max(1, Math.min(timeoutMs, remaining()));
+			const request: IHttpRequestOptions = {
+				method: options.method,
+				url: `${baseUrl}${options.path}`,
+				json: true,
+				returnFullResponse: true,
+				ignoreHttpStatusErrors: true,
+				headers: { Accept: 'application/json' },
+				// Following redirects makes the HTTP client keep every chunk of a streamed body in
+				// memory, to resend it; a redirect is reported instead, naming the address to use.
+				disableFollowRedirect: true,
+				timeout: attemptTimeout,
+			};
+			if (signal) request.abortSignal = signal;
+			if (typeof options.body === 'function') {
+				request.body = (await options.body()) as IHttpRequestOptions['body'];
+				request.headers = { ...request.headers, 'Content-Type': 'application/json' };
+			} else if (options.body !== undefined) {
+				request.body = options.body;
 			}
-			if (attempt < RETRY_DELAYS_MS.length) {
-				await sleep(RETRY_DELAYS_MS[attempt], signal);
-				continue;
-			}
-			const reason = (error as Error).message || 'network error';
-			throw new NodeApiError(
-				this.getNode(),
-				{ status: null, detail: reason },
-				{
-					message: `Could not reach the Document Extraction Service after ${RETRY_DELAYS_MS.length + 1} attempts`,
-					description: `${reason}. Check the Base URL in the credential (${baseUrl}) and that the service is reachable from n8n.`,
-					itemIndex: options.itemIndex,
-				},
-			);
-		}
 
-		const status = response.statusCode;
-		if (status >= 200 && status < 300) return response.body as T;
-		if (status >= 500 && attempt < RETRY_DELAYS_MS.length) {
-			const wait = parseRetryAfter(response.headers?.['retry-after']) ?? RETRY_DELAYS_MS[attempt];
-			await sleep(wait, signal);
-			continue;
+			let response: FullResponse | undefined;
+			let failure: unknown;
+			try {
+				response = (await this.helpers.httpRequestWithAuthentication.call(
+					this,
+					CREDENTIAL_TYPE,
+					request,
+				)) as FullResponse;
+			} catch (error) {
+				failure = error;
+			} finally {
+				closeBody(request.body);
+			}
+			throwIfCancelled(signal);
+
+			let delay = RETRY_DELAYS_MS[Math.min(attempt, RETRY_DELAYS_MS.length - 1)];
+			if (response === undefined) {
+				// The original error is left behind: it holds the request, with the API key.
+				const code = networkErrorCode(failure);
+				const timedOut = code !== undefined && TIMEOUT_CODES.includes(code);
+				const reason = timedOut
+					? `No answer within ${Math.round(attemptTimeout / 1000)} s`
+					: networkReason(code, failure);
+				if (!safeToResend && !(code !== undefined && NOT_SENT_CODES.includes(code))) {
+					const what = options.sending ?? 'the request';
+					throw new NodeApiError(
+						this.getNode(),
+						{ status: null, detail: reason },
+						{
+							message: timedOut
+								? `The Document Extraction Service did not answer in time; it may have received ${what}`
+								: `The connection to the Document Extraction Service broke off; it may have received ${what}`,
+							description: `${reason}. The service may have received ${what} and started work on it, so it was not sent again (sending it again could create a second task and a second charge). Check the tasks of the project in the web dashboard, or wait for its task.completed webhook, before you send it again.`,
+							itemIndex,
+						},
+					);
+				}
+				lastError = transient(
+					new NodeApiError(
+						this.getNode(),
+						{ status: null, detail: reason },
+						{
+							message: timedOut
+								? `The Document Extraction Service did not answer within ${Math.round(attemptTimeout / 1000)} s (${attempt + 1} attempt${attempt ? 's' : ''})`
+								: `Could not reach the Document Extraction Service after ${attempt + 1} attempt${attempt ? 's' : ''}`,
+							description: `${reason}. Check the Base URL in the credential (${baseUrl}) and that the service is reachable from n8n.`,
+							itemIndex,
+						},
+					),
+				);
+			} else {
+				const status = response.statusCode;
+				if (status >= 200 && status < 300) return response.body as T;
+				if (status < 500) throw apiError(this, response, options);
+				lastError = transient(apiError(this, response, options, attempt + 1));
+				delay = parseRetryAfter(response.headers?.['retry-after']) ?? delay;
+			}
+			if (attempt + 1 >= attempts || delay >= remaining()) throw lastError;
+			await wait(delay, signal);
 		}
-		throw apiError(this, response, options);
+	} catch (error) {
+		throw asNodeError(this, error, itemIndex);
 	}
 }

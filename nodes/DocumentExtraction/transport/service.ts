@@ -1,7 +1,7 @@
 import { randomBytes } from 'crypto';
 import type { IDataObject } from 'n8n-workflow';
 
-import { apiRequest, type ApiContext, type RequestBody } from './index';
+import { apiRequest, type ApiContext, type ApiRequestOptions, type RequestBody } from './index';
 
 /**
  * The Document Extraction Service as named calls. Every endpoint path is written here and
@@ -36,31 +36,48 @@ export interface WebhookRegistration extends IDataObject {
 	secret: string;
 }
 
+/** Limits of one status request: how many attempts, by when, and each attempt's timeout. */
+export type RequestLimits = Pick<ApiRequestOptions, 'attempts' | 'deadline' | 'timeoutMs'>;
+
+/**
+ * The limits of a lookup made after a webhook delivery was accepted: two attempts of at
+ * most 10 s, so that it can never hold up the run it belongs to for long.
+ */
+export const LOOKUP_LIMITS: RequestLimits = { attempts: 2, timeoutMs: 10_000 };
+
 /** GET /task_status/{task_id}: the task's status, result and error. */
 export async function getTask(
 	this: ApiContext,
 	taskId: string,
 	itemIndex?: number,
+	limits: RequestLimits = {},
 ): Promise<unknown> {
 	return await apiRequest.call(this, {
 		method: 'GET',
 		path: `/task_status/${encodeURIComponent(taskId)}`,
 		itemIndex,
 		subject: `task ${taskId}`,
+		...limits,
 	});
 }
 
-/** POST /process_file: submits a document; the answer carries the new task_id. */
+/**
+ * POST /process_file: submits a document; the answer carries the new task_id. `bodyBytes`
+ * (about the size of the body) lengthens the timeout of large uploads.
+ */
 export async function submitDocument(
 	this: ApiContext,
 	body: RequestBody,
 	fields: { project: string; document_type: string },
 	itemIndex?: number,
+	bodyBytes?: number,
 ): Promise<unknown> {
 	return await apiRequest.call(this, {
 		method: 'POST',
 		path: '/process_file',
 		body,
+		bodyBytes,
+		sending: 'the document',
 		itemIndex,
 		subject: `project "${fields.project}" or document type "${fields.document_type}"`,
 	});

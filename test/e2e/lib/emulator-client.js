@@ -62,6 +62,19 @@ async function listFaults() {
 	return (await emuJson('GET', '/_emulator/faults')).faults;
 }
 
+async function clearFaults() {
+	return await emuJson('DELETE', '/_emulator/faults');
+}
+
+async function emulatorStats() {
+	return await emuJson('GET', '/_emulator/stats');
+}
+
+/** All tasks the emulator holds, oldest first. */
+async function emulatorTasks() {
+	return (await emuJson('GET', '/_emulator/tasks')).tasks;
+}
+
 async function registeredWebhooks() {
 	return (await emuJson('GET', '/_emulator/webhooks')).webhooks;
 }
@@ -115,6 +128,9 @@ module.exports = {
 	requestCount,
 	addFault,
 	listFaults,
+	clearFaults,
+	emulatorStats,
+	emulatorTasks,
 	registeredWebhooks,
 	triggerRegistrations,
 	deliverRaw,

@@ -346,6 +346,7 @@ module.exports = {
 	n8nEnv,
 	n8nCliOk,
 	execute,
+	nodeRun,
 	nodeItems,
 	runError,
 	expectSuccess,

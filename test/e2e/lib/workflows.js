@@ -7,6 +7,7 @@
 
 const crypto = require('node:crypto');
 
+const state = require('./state.js');
 const {
 	ACTION,
 	CRED,
@@ -27,6 +28,8 @@ const WF = {
 	register: 'E2eRegisterHook1',
 	inactive: 'E2eInactiveKey01',
 	unknown: 'E2eUnknownProj01',
+	maxWait: 'E2eRelMaxWait001',
+	refused: 'E2eRelRefused001',
 };
 
 let position = 0;
@@ -193,6 +196,23 @@ function buildWorkflows({ statusTaskId }) {
 			{},
 			{ project: UNKNOWN_PROJECT_ID },
 		),
+		submitAndWaitWorkflow(WF.maxWait, 'e2e: Submit and Wait, Max Wait 6 s', [FILES.a], {
+			maxWait: 6,
+		}),
+		workflow(WF.refused, 'e2e: the service refuses connections for 1.5 s, then Submit and Wait', [
+			manual(),
+			// Switches the refusal on from inside the run, a moment before the node sends the document.
+			node('Refuse Connections', 'n8n-nodes-base.httpRequest', 4.2, {
+				method: 'POST',
+				url: `${state.emulatorUrl}/_emulator/refuse`,
+				sendBody: true,
+				specifyBody: 'json',
+				jsonBody: '{"ms": 1500}',
+				options: {},
+			}),
+			...fileNodes([FILES.a]),
+			submitAndWait('Submit and Wait'),
+		]),
 	];
 }
 

@@ -12,6 +12,7 @@ import type {
 	ILoadOptionsFunctions,
 	INode,
 	INodeExecutionData,
+	JsonObject,
 } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
@@ -77,13 +78,22 @@ export async function sendWithCredential(
 		body = JSON.stringify(raw);
 		headers['Content-Type'] = headers['Content-Type'] ?? 'application/json';
 	}
-	const response = await fetch(authenticated.url, {
-		method: authenticated.method ?? 'GET',
-		headers,
-		body,
-		redirect: authenticated.disableFollowRedirect ? 'manual' : 'follow',
-		signal: signal ?? (authenticated.abortSignal as AbortSignal | undefined),
-	});
+	const signals = [signal ?? (authenticated.abortSignal as AbortSignal | undefined)].filter(
+		(s): s is AbortSignal => s !== undefined,
+	);
+	if (authenticated.timeout) signals.push(AbortSignal.timeout(authenticated.timeout));
+	let response: Response;
+	try {
+		response = await fetch(authenticated.url, {
+			method: authenticated.method ?? 'GET',
+			headers,
+			body,
+			redirect: authenticated.disableFollowRedirect ? 'manual' : 'follow',
+			signal: signals.length ? AbortSignal.any(signals) : undefined,
+		});
+	} catch (error) {
+		throw httpClientError(error as Error, authenticated);
+	}
 	const text = await response.text();
 	let parsed: unknown = text;
 	try {
@@ -97,6 +107,25 @@ export async function sendWithCredential(
 	return options.returnFullResponse
 		? { statusCode: response.status, headers: Object.fromEntries(response.headers), body: parsed }
 		: parsed;
+}
+
+/**
+ * The error n8n's HTTP client (axios) throws for a failed request: a code (ECONNREFUSED,
+ * ECONNRESET, ECONNABORTED for a timeout) and the request it sent, API key included.
+ */
+export function httpClientError(error: Error, request: IHttpRequestOptions): Error {
+	const cause = (error as Error & { cause?: { code?: string; message?: string } }).cause;
+	const timedOut = error.name === 'TimeoutError';
+	const code = timedOut ? 'ECONNABORTED' : (cause?.code ?? (error as { code?: string }).code);
+	const message = timedOut
+		? `timeout of ${request.timeout}ms exceeded`
+		: (cause?.message ?? error.message);
+	return Object.assign(new Error(message), {
+		name: 'AxiosError',
+		code,
+		isAxiosError: true,
+		config: { url: request.url, method: request.method, headers: request.headers },
+	});
 }
 
 export function binaryItem(
@@ -166,7 +195,8 @@ export function createContext(options: ContextOptions) {
 				try {
 					return await sendWithCredential(credentials, request, signal);
 				} catch (error) {
-					throw new NodeApiError(node, { message: (error as Error).message });
+					// As n8n does: the client's error, request and all, becomes the cause.
+					throw new NodeApiError(node, error as JsonObject);
 				}
 			},
 			assertBinaryData(itemIndex: number, name: string): IBinaryData {

@@ -10,6 +10,19 @@ export interface ProcessItemsOptions {
 	concurrency?: number;
 	/** Task ids submitted so far, by item index, to name in a failure that stops the run. */
 	submittedTasks?: Map<number, string>;
+	/**
+	 * Set to stopped when an item fails without "Continue On Fail": the run will fail, so the
+	 * workers start no new submissions (they throw a NotStartedError instead).
+	 */
+	halt?: { stopped: boolean };
+}
+
+/** Thrown for an item that was not started because another item had already failed the run. */
+export class NotStartedError extends Error {
+	constructor() {
+		super('Not submitted: another item had already failed');
+		this.name = 'NotStartedError';
+	}
 }
 
 /** The "Options" collection of an operation, read for one item. */
@@ -84,17 +97,19 @@ export function withInputBinary(
 /**
  * The item runner of every operation. Runs `worker` for every input item (`concurrency` at a
  * time, or all side by side) and returns the output items in input order, each paired with
- * its input. With "Continue On Fail" a failed item becomes an error item; otherwise the first
- * failure (by item order) is thrown once all items have settled, naming the tasks other items
- * had already submitted.
+ * its input. With "Continue On Fail" a failed item becomes an error item carrying its task_id.
+ * Otherwise the first failure stops new submissions (through `halt`), and once the items
+ * already under way have settled, the first failure (by item order) is thrown, naming the
+ * item's own task and the tasks other items had submitted.
  */
 export async function processItems(
 	this: IExecuteFunctions,
 	items: INodeExecutionData[],
 	worker: (itemIndex: number) => Promise<INodeExecutionData | INodeExecutionData[]>,
-	{ concurrency, submittedTasks }: ProcessItemsOptions = {},
+	{ concurrency, submittedTasks, halt }: ProcessItemsOptions = {},
 ): Promise<INodeExecutionData[]> {
 	const limiter = concurrency === undefined ? undefined : new ConcurrencyLimiter(concurrency);
+	const continueOnFail = this.continueOnFail();
 	const settled = await Promise.all(
 		items.map(async (_item, itemIndex) => {
 			try {
@@ -103,29 +118,45 @@ export async function processItems(
 					: await worker(itemIndex);
 				return { ok: true as const, value };
 			} catch (error) {
+				if (!continueOnFail && halt) halt.stopped = true;
 				return { ok: false as const, error: error as ItemError };
 			}
 		}),
 	);
 
-	const firstFailure = settled.findIndex((entry) => !entry.ok);
-	if (firstFailure !== -1 && !this.continueOnFail()) {
+	const isReal = (entry: (typeof settled)[number]) =>
+		!entry.ok && !(entry.error instanceof NotStartedError);
+	const firstFailure = settled.findIndex(isReal);
+	if (firstFailure !== -1 && !continueOnFail) {
 		const { error } = settled[firstFailure] as { error: ItemError };
 		const thrown =
 			error instanceof NodeOperationError || error instanceof NodeApiError
 				? error
 				: new NodeOperationError(this.getNode(), error, { itemIndex: firstFailure });
+		const lines: string[] = [];
+		const ownTask = submittedTasks?.get(firstFailure);
+		if (ownTask && !`${thrown.message}\n${thrown.description ?? ''}`.includes(ownTask)) {
+			lines.push(`This item's task: ${ownTask} (fetch it with Get Status).`);
+		}
 		const others = [...(submittedTasks ?? [])]
 			.filter(([index]) => index !== firstFailure)
 			.sort(([a], [b]) => a - b);
 		if (others.length) {
 			const list = others.map(([index, taskId]) => `item ${index}: ${taskId}`).join(', ');
-			thrown.description = [
-				thrown.description,
+			lines.push(
 				`Tasks submitted for other items in this run (fetch them with Get Status): ${list}`,
-			]
-				.filter(Boolean)
-				.join('\n');
+			);
+		}
+		const notStarted = settled.filter(
+			(entry) => !entry.ok && entry.error instanceof NotStartedError,
+		).length;
+		if (notStarted) {
+			lines.push(
+				`${notStarted} item${notStarted === 1 ? ' was' : 's were'} not submitted because of this failure.`,
+			);
+		}
+		if (lines.length) {
+			thrown.description = [thrown.description, ...lines].filter(Boolean).join('\n');
 		}
 		throw thrown;
 	}

@@ -9,8 +9,14 @@ import {
 import { ConcurrencyLimiter } from '../../helpers/limiter';
 import { projectText } from '../../helpers/projects';
 import { isUuid } from '../../helpers/uuid';
-import { getTask, submitDocument } from '../../transport/service';
-import { getOptions, numberOption, positiveNumberOption, processItems } from './items.utils';
+import { getTask, submitDocument, type RequestLimits } from '../../transport/service';
+import {
+	getOptions,
+	NotStartedError,
+	numberOption,
+	positiveNumberOption,
+	processItems,
+} from './items.utils';
 
 /** A document the service accepted: its task id and the fields it was submitted with. */
 export interface Submission {
@@ -50,8 +56,12 @@ export async function fetchTask(
 	taskId: string,
 	itemIndex: number,
 	limiter: ConcurrencyLimiter,
+	limits: RequestLimits = {},
 ): Promise<IDataObject> {
-	const task = await limiter.run(async () => await getTask.call(this, taskId, itemIndex));
+	const task = await limiter.run(
+		async () => await getTask.call(this, taskId, itemIndex, limits),
+		this.getExecutionCancelSignal(),
+	);
 	if (!task || typeof task !== 'object' || Array.isArray(task)) {
 		throw new NodeOperationError(this.getNode(), `The service returned no task for ${taskId}`, {
 			itemIndex,
@@ -72,11 +82,15 @@ export function shapeTask(task: IDataObject, output: string): IDataObject {
 	return task;
 }
 
-/** Reads the item's document and submission fields and sends POST /process_file. */
+/**
+ * Reads the item's document and submission fields and sends POST /process_file. When `halt`
+ * is stopped by the time a request slot is free, nothing is sent (NotStartedError).
+ */
 export async function submitItem(
 	this: IExecuteFunctions,
 	itemIndex: number,
 	limiter: ConcurrencyLimiter,
+	halt: { stopped: boolean } = { stopped: false },
 ): Promise<Submission> {
 	const binaryPropertyName = this.getNodeParameter('binaryPropertyName', itemIndex) as string;
 	const project = projectText(
@@ -107,9 +121,10 @@ export async function submitItem(
 
 	const source = await getDocumentSource.call(this, itemIndex, binaryPropertyName);
 	const body = submissionBodyFactory.call(this, source, fields);
-	const response = (await limiter.run(
-		async () => await submitDocument.call(this, body, fields, itemIndex),
-	)) as IDataObject | undefined;
+	const response = (await limiter.run(async () => {
+		if (halt.stopped) throw new NotStartedError();
+		return await submitDocument.call(this, body, fields, itemIndex, source.bodyBytes);
+	}, this.getExecutionCancelSignal())) as IDataObject | undefined;
 	const taskId = response?.task_id;
 	if (typeof taskId !== 'string' || !taskId) {
 		throw new NodeOperationError(
@@ -127,8 +142,9 @@ export async function submitItem(
 /**
  * Runs `worker` for every item, all side by side, with one request limiter for the run
  * (Max Concurrent Requests). The worker calls `submit` when it is ready to send its document;
- * submitted task ids are kept so that a failure that stops the run names the tasks the other
- * items had already created.
+ * submitted task ids are kept so that a failure that stops the run names the tasks the items
+ * had already created. Without "Continue On Fail", no document is sent after the first
+ * failure; the items already submitted finish first.
  */
 export async function processSubmissions(
 	this: IExecuteFunctions,
@@ -141,6 +157,7 @@ export async function processSubmissions(
 ): Promise<INodeExecutionData[]> {
 	const limiter = new ConcurrencyLimiter(concurrencyOf.call(this));
 	const submittedTasks = new Map<number, string>();
+	const halt = { stopped: false };
 	return await processItems.call(
 		this,
 		items,
@@ -148,13 +165,13 @@ export async function processSubmissions(
 			await worker(
 				itemIndex,
 				async () => {
-					const submission = await submitItem.call(this, itemIndex, limiter);
+					const submission = await submitItem.call(this, itemIndex, limiter, halt);
 					submittedTasks.set(itemIndex, submission.taskId);
 					return submission;
 				},
 				limiter,
 			),
-		{ submittedTasks },
+		{ submittedTasks, halt },
 	);
 }
 

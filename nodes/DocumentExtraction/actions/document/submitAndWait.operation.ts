@@ -4,7 +4,7 @@ import type {
 	INodeExecutionData,
 	INodeProperties,
 } from 'n8n-workflow';
-import { NodeOperationError, sleep, updateDisplayOptions } from 'n8n-workflow';
+import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
 import {
 	binaryPropertyField,
@@ -17,6 +17,8 @@ import {
 	projectLocator,
 } from '../../descriptions';
 import type { ConcurrencyLimiter } from '../../helpers/limiter';
+import { wait } from '../../helpers/wait';
+import { asNodeError, isTransientError } from '../../transport';
 import { isTerminal } from '../../transport/service';
 import { getOptions, positiveNumberOption, withInputBinary } from '../common/items.utils';
 import { fetchTask, processSubmissions, shapeTask } from '../common/task.utils';
@@ -70,9 +72,16 @@ interface WaitOutcome {
 	task: IDataObject;
 	timedOut: boolean;
 	waitedMs: number;
+	/** The error of the last poll, when it failed for a passing reason (5xx, timeout, network). */
+	lastError?: string;
 }
 
-/** Polls GET /task_status until the task is complete or failed, or until maxWaitMs is spent. */
+/**
+ * Polls GET /task_status until the task is complete or failed, or until maxWaitMs is spent.
+ * A poll that fails for a passing reason (5xx, timeout, network error) is retried until then;
+ * only a 4xx answer ends the wait early. No request or wait outlasts maxWaitMs, and a stopped
+ * execution stops the wait at once.
+ */
 export async function waitForTask(
 	this: IExecuteFunctions,
 	taskId: string,
@@ -83,12 +92,32 @@ export async function waitForTask(
 ): Promise<WaitOutcome> {
 	const signal = this.getExecutionCancelSignal();
 	const started = Date.now();
+	const deadline = started + maxWaitMs;
 	let task: IDataObject = { task_id: taskId, status: 'submitted' };
+	let lastError: string | undefined;
+	const timedOut = (): WaitOutcome => ({
+		task,
+		timedOut: true,
+		waitedMs: Date.now() - started,
+		...(lastError ? { lastError } : {}),
+	});
 	for (;;) {
-		const remaining = maxWaitMs - (Date.now() - started);
-		if (remaining <= 0) return { task, timedOut: true, waitedMs: Date.now() - started };
-		await sleep(Math.min(intervalMs, remaining), signal);
-		task = await fetchTask.call(this, taskId, itemIndex, limiter);
+		const remaining = deadline - Date.now();
+		if (remaining <= 0) return timedOut();
+		try {
+			await wait(Math.min(intervalMs, remaining), signal);
+		} catch {
+			throw new NodeOperationError(this.getNode(), 'The execution was stopped', { itemIndex });
+		}
+		if (deadline - Date.now() <= 0) return timedOut();
+		try {
+			task = await fetchTask.call(this, taskId, itemIndex, limiter, { deadline });
+			lastError = undefined;
+		} catch (error) {
+			if (signal?.aborted || !isTransientError(error)) throw asNodeError(this, error, itemIndex);
+			lastError = (error as Error).message;
+			continue;
+		}
 		if (isTerminal(task.status)) return { task, timedOut: false, waitedMs: Date.now() - started };
 	}
 }
@@ -116,7 +145,7 @@ export async function execute(
 		const includeBinary = options.includeInputBinary !== false;
 
 		const { taskId } = await submit();
-		const { task, timedOut, waitedMs } = await waitForTask.call(
+		const { task, timedOut, waitedMs, lastError } = await waitForTask.call(
 			this,
 			taskId,
 			itemIndex,
@@ -133,6 +162,7 @@ export async function execute(
 				timedOut: true,
 				waitedSeconds: Math.round(waitedMs / 1000),
 				message: `The task was still running after ${maxWaitS} s. Fetch its result later with Get Status and this task_id.`,
+				...(lastError ? { lastPollError: lastError } : {}),
 			};
 		} else if (task.status === 'failed' && options.outputFailedAsItems !== true) {
 			const reason =

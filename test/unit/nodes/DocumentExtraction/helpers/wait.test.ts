@@ -1,0 +1,67 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals -- test code: runs under jest on Node, is never shipped or loaded by n8n */
+
+// n8n-workflow before 2.34 (n8n 1.123): a sleep that ignores the cancel signal.
+jest.mock('n8n-workflow', () => ({
+	...jest.requireActual('n8n-workflow'),
+	sleep: jest.fn(async (ms: number) => await new Promise((resolve) => setTimeout(resolve, ms))),
+}));
+
+import { ConcurrencyLimiter } from '../../../../../nodes/DocumentExtraction/helpers/limiter';
+import { CancelledError, wait } from '../../../../../nodes/DocumentExtraction/helpers/wait';
+
+describe('wait', () => {
+	it('waits the time asked for', async () => {
+		const started = Date.now();
+		await wait(50, new AbortController().signal);
+		expect(Date.now() - started).toBeGreaterThanOrEqual(45);
+	});
+
+	it('returns at once when stopped, although the host sleep ignores the signal', async () => {
+		const controller = new AbortController();
+		const started = Date.now();
+		setTimeout(() => controller.abort(), 20);
+		await expect(wait(3_000, controller.signal)).rejects.toBeInstanceOf(CancelledError);
+		expect(Date.now() - started).toBeLessThan(1000);
+	});
+
+	it('does not wait at all when already stopped', async () => {
+		const controller = new AbortController();
+		controller.abort();
+		const started = Date.now();
+		await expect(wait(3_000, controller.signal)).rejects.toBeInstanceOf(CancelledError);
+		expect(Date.now() - started).toBeLessThan(50);
+	});
+});
+
+describe('ConcurrencyLimiter and the cancel signal', () => {
+	it('a task waiting for a free slot gives up at once when stopped, and never runs', async () => {
+		const limiter = new ConcurrencyLimiter(1);
+		const controller = new AbortController();
+		let release!: () => void;
+		const first = limiter.run(
+			async () => await new Promise<void>((resolve) => (release = resolve)),
+			controller.signal,
+		);
+		const ran: string[] = [];
+		const second = limiter.run(async () => {
+			ran.push('second');
+		}, controller.signal);
+		controller.abort();
+		await expect(second).rejects.toBeInstanceOf(CancelledError);
+		release();
+		await first;
+		expect(ran).toEqual([]);
+		// The slot is free again for a run that is not stopped.
+		await expect(limiter.run(async () => 'ok')).resolves.toBe('ok');
+	});
+
+	it('does not start a task once stopped', async () => {
+		const controller = new AbortController();
+		controller.abort();
+		const task = jest.fn(async () => 'ran');
+		await expect(new ConcurrencyLimiter(2).run(task, controller.signal)).rejects.toBeInstanceOf(
+			CancelledError,
+		);
+		expect(task).not.toHaveBeenCalled();
+	});
+});

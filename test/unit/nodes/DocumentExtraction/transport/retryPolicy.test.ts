@@ -1,0 +1,337 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-imports -- test code: runs under jest on Node, is never shipped or loaded by n8n */
+import { inspect } from 'node:util';
+import { Readable } from 'node:stream';
+
+import nock from 'nock';
+import type { IExecuteFunctions, IHttpRequestOptions } from 'n8n-workflow';
+
+jest.mock('n8n-workflow', () =>
+	jest.requireActual('../../../helpers/sleep').workflowWithFakeSleep(),
+);
+
+import { sleeps } from '../../../helpers/sleep';
+
+import {
+	apiRequest,
+	isTransientError,
+	networkErrorCode,
+	REQUEST_TIMEOUT_MS,
+	requestTimeoutMs,
+} from '../../../../../nodes/DocumentExtraction/transport';
+import { getTask, submitDocument } from '../../../../../nodes/DocumentExtraction/transport/service';
+import {
+	API_KEY,
+	BASE_URL,
+	createContext,
+	failureOf,
+	httpClientError,
+	useOfflineNock,
+} from '../../../helpers/context';
+import { TASK } from '../../../helpers/fixtures';
+
+useOfflineNock();
+beforeEach(() => {
+	sleeps.length = 0;
+});
+afterEach(() => expect(nock.pendingMocks()).toEqual([]));
+
+const FIELDS = { project: 'Invoices', document_type: 'invoice' };
+
+/** A network error as Node's HTTP stack raises it, with its code when it has one. */
+const netError = (message: string, code?: string) =>
+	Object.assign(new Error(message), code ? { code } : {});
+
+/** A context whose requests are recorded (with the options the transport set). */
+function recordingContext(options: Parameters<typeof createContext>[0] = { params: {} }) {
+	const ctx = createContext(options);
+	const sent: IHttpRequestOptions[] = [];
+	const send = ctx.helpers.httpRequestWithAuthentication;
+	ctx.helpers.httpRequestWithAuthentication = async function (
+		this: IExecuteFunctions,
+		type: string,
+		request: IHttpRequestOptions,
+	) {
+		sent.push(request);
+		return await send.call(this, type, request);
+	} as typeof send;
+	return { ctx, sent };
+}
+
+/** Everything n8n could store of an error: its JSON, its cause's JSON and a deep inspection. */
+function serialized(error: Error & { toJSON?: () => unknown; cause?: unknown }): string {
+	return [
+		JSON.stringify(error),
+		JSON.stringify(error.toJSON?.() ?? null),
+		JSON.stringify(error.cause ?? null),
+		inspect(error, { depth: 20 }),
+	].join('\n');
+}
+
+describe('timeouts', () => {
+	it('gives every request a timeout, longer for uploads in proportion to their size', async () => {
+		const { ctx, sent } = recordingContext();
+		nock(BASE_URL).get(`/task_status/${TASK}`).reply(200, { status: 'processing' });
+		nock(BASE_URL).post('/process_file').twice().reply(200, { task_id: TASK });
+		await getTask.call(ctx, TASK, 0);
+		await submitDocument.call(ctx, { file_base64: 'AAAA', ...FIELDS }, FIELDS, 0, 4);
+		await submitDocument.call(ctx, { file_base64: 'AAAA', ...FIELDS }, FIELDS, 0, 40 * 1024 * 1024);
+		expect(sent.map((request) => request.timeout)).toEqual([
+			REQUEST_TIMEOUT_MS,
+			REQUEST_TIMEOUT_MS + 1000,
+			REQUEST_TIMEOUT_MS + 160_000,
+		]);
+		expect(requestTimeoutMs(0)).toBe(REQUEST_TIMEOUT_MS);
+	});
+
+	it('a status request that gets no answer times out and is tried again', async () => {
+		nock(BASE_URL).get(`/task_status/${TASK}`).delay(3000).reply(200, { status: 'processing' });
+		nock(BASE_URL).get(`/task_status/${TASK}`).reply(200, { status: 'complete' });
+		const task = await apiRequest.call(createContext({ params: {} }), {
+			method: 'GET',
+			path: `/task_status/${TASK}`,
+			timeoutMs: 200,
+		});
+		expect(task).toEqual({ status: 'complete' });
+		expect(sleeps).toEqual([1000]);
+	});
+
+	it('an upload that gets no answer is not sent again: the service may have it', async () => {
+		nock(BASE_URL).post('/process_file').delay(3000).reply(200, { task_id: TASK });
+		const error = await failureOf(
+			apiRequest.call(createContext({ params: {} }), {
+				method: 'POST',
+				path: '/process_file',
+				body: { file_base64: 'AAAA' },
+				sending: 'the document',
+				timeoutMs: 200,
+				itemIndex: 0,
+			}),
+		);
+		expect(error.message).toBe(
+			'The Document Extraction Service did not answer in time; it may have received the document',
+		);
+		expect(error.description).toMatch(/not sent again/);
+		expect(error.description).toMatch(/web dashboard/);
+		expect(sleeps).toEqual([]);
+	});
+
+	it('never lets a request outlast the deadline it is given', async () => {
+		nock(BASE_URL).get(`/task_status/${TASK}`).delay(3000).reply(200, {});
+		const started = Date.now();
+		const error = await failureOf(
+			apiRequest.call(createContext({ params: {} }), {
+				method: 'GET',
+				path: `/task_status/${TASK}`,
+				deadline: Date.now() + 300,
+			}),
+		);
+		expect(Date.now() - started).toBeLessThan(1500);
+		expect(isTransientError(error)).toBe(true);
+		expect(error.message).toMatch(/did not answer/);
+	});
+});
+
+describe('which failures are retried', () => {
+	it.each(['ECONNREFUSED', 'ENOTFOUND'])(
+		'retries an upload that never reached the service (%s): one task',
+		async (code) => {
+			nock(BASE_URL)
+				.post('/process_file')
+				.replyWithError(netError(`connect ${code}`, code));
+			nock(BASE_URL).post('/process_file').reply(200, { task_id: TASK });
+			await expect(
+				submitDocument.call(createContext({ params: {} }), { file_base64: 'AAAA' }, FIELDS, 0),
+			).resolves.toEqual({ task_id: TASK });
+			expect(sleeps).toEqual([1000]);
+		},
+	);
+
+	it.each([
+		['ECONNRESET', netError('read ECONNRESET', 'ECONNRESET')],
+		['socket hang up', netError('socket hang up')],
+	])(
+		'does not resend an upload whose connection broke after sending (%s)',
+		async (_name, failure) => {
+			nock(BASE_URL).post('/process_file').replyWithError(failure);
+			const error = await failureOf(
+				submitDocument.call(createContext({ params: {} }), { file_base64: 'AAAA' }, FIELDS, 3),
+			);
+			expect(error.message).toBe(
+				'The connection to the Document Extraction Service broke off; it may have received the document',
+			);
+			expect(error.description).toMatch(/second task and a second charge/);
+			expect(error.description).toMatch(/Check the tasks of the project in the web dashboard/);
+			expect(sleeps).toEqual([]);
+			expect(isTransientError(error)).toBe(false);
+		},
+	);
+
+	it('retries an upload the service answered with 5xx', async () => {
+		nock(BASE_URL).post('/process_file').reply(502, { detail: 'bad gateway' });
+		nock(BASE_URL).post('/process_file').reply(200, { task_id: TASK });
+		await expect(
+			submitDocument.call(createContext({ params: {} }), { file_base64: 'AAAA' }, FIELDS, 0),
+		).resolves.toEqual({ task_id: TASK });
+	});
+
+	it('always retries a GET after a broken connection', async () => {
+		nock(BASE_URL)
+			.get(`/task_status/${TASK}`)
+			.replyWithError(netError('socket hang up', 'ECONNRESET'));
+		nock(BASE_URL).get(`/task_status/${TASK}`).reply(200, { status: 'complete' });
+		await expect(getTask.call(createContext({ params: {} }), TASK, 0)).resolves.toEqual({
+			status: 'complete',
+		});
+	});
+
+	it('gives up on a GET after four attempts with a transient error', async () => {
+		nock(BASE_URL)
+			.get(`/task_status/${TASK}`)
+			.times(4)
+			.replyWithError(netError('socket hang up', 'ECONNRESET'));
+		const error = await failureOf(getTask.call(createContext({ params: {} }), TASK, 0));
+		expect(error.message).toBe('Could not reach the Document Extraction Service after 4 attempts');
+		expect(isTransientError(error)).toBe(true);
+		expect(sleeps).toEqual([1000, 2000, 4000]);
+	});
+
+	it('makes only the attempts it is allowed', async () => {
+		nock(BASE_URL).get(`/task_status/${TASK}`).twice().reply(500, {});
+		const error = await failureOf(
+			getTask.call(createContext({ params: {} }), TASK, undefined, { attempts: 2 }),
+		);
+		expect(error.message).toBe(
+			'The Document Extraction Service failed with a server error (500) after 2 attempts',
+		);
+	});
+
+	it('finds the network error code wherever the HTTP client put it', () => {
+		const raw = Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:9'), {});
+		expect(networkErrorCode(raw)).toBe('ECONNREFUSED');
+		expect(networkErrorCode({ cause: { code: 'ENOTFOUND' } })).toBe('ENOTFOUND');
+		expect(networkErrorCode(new Error('timeout of 100ms exceeded'))).toBe('ETIMEDOUT');
+		expect(networkErrorCode(new Error('socket hang up'))).toBeUndefined();
+	});
+});
+
+describe('the API key never reaches an error', () => {
+	const key = API_KEY;
+
+	it.each([
+		[
+			'a broken upload',
+			() =>
+				nock(BASE_URL)
+					.post('/process_file')
+					.replyWithError(netError('socket hang up', 'ECONNRESET')),
+		],
+		[
+			'a refused connection',
+			() =>
+				nock(BASE_URL)
+					.post('/process_file')
+					.times(4)
+					.replyWithError(netError('connect ECONNREFUSED', 'ECONNREFUSED')),
+		],
+		['a 5xx', () => nock(BASE_URL).post('/process_file').times(4).reply(500, { detail: 'down' })],
+		['a 401', () => nock(BASE_URL).post('/process_file').reply(401, { detail: 'bad key' })],
+	])('%s', async (_name, arrange) => {
+		arrange();
+		const error = await failureOf(
+			submitDocument.call(createContext({ params: {} }), { file_base64: 'AAAA' }, FIELDS, 0),
+		);
+		const text = serialized(error);
+		expect(text).not.toContain(key);
+		expect(text).not.toMatch(/authorization/i);
+	});
+
+	it('when the execution is stopped during a request', async () => {
+		const controller = new AbortController();
+		const { ctx } = recordingContext({ params: {}, signal: controller.signal });
+		ctx.helpers.httpRequestWithAuthentication = async (
+			_type: string,
+			request: IHttpRequestOptions,
+		) => {
+			controller.abort();
+			throw httpClientError(Object.assign(new Error('canceled'), { code: 'ERR_CANCELED' }), {
+				...request,
+				headers: { Authorization: `Bearer ${key}` },
+			});
+		};
+		const error = await failureOf(getTask.call(ctx, TASK, 0));
+		expect(error.message).toBe('The execution was stopped');
+		expect(serialized(error)).not.toContain(key);
+	});
+
+	it('the raw client error of the test host does carry the key (so the checks above can fail)', () => {
+		const raw = httpClientError(new Error('x'), {
+			url: BASE_URL,
+			headers: { Authorization: `Bearer ${key}` },
+		});
+		expect(serialized(raw)).toContain(key);
+	});
+});
+
+describe('streams', () => {
+	it('closes the stream of every attempt, however the attempt ends', async () => {
+		const opened: Readable[] = [];
+		const { ctx } = recordingContext();
+		let calls = 0;
+		ctx.helpers.httpRequestWithAuthentication = async (
+			_type: string,
+			request: IHttpRequestOptions,
+		) => {
+			calls++;
+			// Refused before the body was read: the client never touches the stream.
+			if (calls < 3) {
+				throw httpClientError(
+					Object.assign(new Error('fetch failed'), {
+						cause: { code: 'ECONNREFUSED', message: 'connect ECONNREFUSED' },
+					}),
+					request,
+				);
+			}
+			return { statusCode: 503, headers: {}, body: { detail: 'busy' } };
+		};
+		const body = async () => {
+			const stream = new Readable({ read() {} });
+			opened.push(stream);
+			return stream;
+		};
+		await failureOf(
+			apiRequest.call(ctx, {
+				method: 'POST',
+				path: '/process_file',
+				body,
+				sending: 'the document',
+			}),
+		);
+		expect(opened).toHaveLength(4);
+		expect(opened.map((stream) => stream.destroyed)).toEqual([true, true, true, true]);
+	});
+});
+
+describe('cancel', () => {
+	it('sends nothing once the execution is stopped, even with a sleep that ignores the signal', async () => {
+		const controller = new AbortController();
+		const { ctx, sent } = recordingContext({ params: {}, signal: controller.signal });
+		controller.abort();
+		const error = await failureOf(getTask.call(ctx, TASK, 0));
+		expect(error.message).toBe('The execution was stopped');
+		expect(sent).toHaveLength(0);
+	});
+
+	it('makes no further attempt when stopped between attempts', async () => {
+		const controller = new AbortController();
+		const { ctx, sent } = recordingContext({ params: {}, signal: controller.signal });
+		nock(BASE_URL)
+			.get(`/task_status/${TASK}`)
+			.reply(() => {
+				controller.abort();
+				return [500, {}];
+			});
+		const error = await failureOf(getTask.call(ctx, TASK, 0));
+		expect(error.message).toBe('The execution was stopped');
+		expect(sent).toHaveLength(1);
+	});
+});
