@@ -22,8 +22,12 @@
  *     a fresh process per case, baseline after a full GC when the node starts (the input item
  *     and the stored file exist by then; the downloaded file does not).
  * P3  Status requests per task and the most requests ever in flight at the service.
+ * Q   Queue mode (bench/queue.js): BENCH_QUEUE_DOCUMENTS (200) documents through Submit and Wait in
+ *     BENCH_QUEUE_EXECUTIONS (8) executions started at once through a production webhook, on n8n
+ *     main + 2 workers + a webhook process (PostgreSQL, Redis), against one n8n process in regular
+ *     mode on the same database. BENCH_QUEUE=0 skips it (it needs PostgreSQL and redis-server).
  */
-const { fork } = require('node:child_process');
+const { execFileSync, fork } = require('node:child_process');
 const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
@@ -42,6 +46,9 @@ const LARGE_FILE_BYTES = 100e6;
 const SAMPLE_MS = 2;
 const LATENCY_MS = 100;
 const MB = 1e6;
+const QUEUE = process.env.BENCH_QUEUE !== '0';
+const QUEUE_DOCUMENTS = positive('BENCH_QUEUE_DOCUMENTS', 200);
+const QUEUE_EXECUTIONS = positive('BENCH_QUEUE_EXECUTIONS', 8);
 
 function positive(name, fallback) {
 	const raw = process.env[name];
@@ -232,7 +239,26 @@ function environment() {
 	};
 }
 
-function report(env, p1, p2, totalMs) {
+/** The queue-mode row: needs the n8n runtime (scripts/ensure-runtime.sh) in the environment. */
+async function measureQ(emu) {
+	const runtime = execFileSync('bash', [path.join(ROOT, 'scripts/ensure-runtime.sh')], { encoding: 'utf8' });
+	for (const line of runtime.split('\n')) {
+		const m = /^(NODE24|N8N_DIR|N8N_BIN)=(.*)$/.exec(line.trim());
+		if (m) process.env[m[1]] = m[2];
+	}
+	const { measureQueue } = require('./queue.js');
+	log(`Q ${QUEUE_DOCUMENTS} documents in ${QUEUE_EXECUTIONS} executions, queue mode vs regular mode ...`);
+	return await measureQueue({
+		emu,
+		admin,
+		documents: QUEUE_DOCUMENTS,
+		executions: QUEUE_EXECUTIONS,
+		intervalS: INTERVAL_S,
+		log: (m) => log(`  ${m}`),
+	});
+}
+
+function report(env, p1, p2, totalMs, q) {
 	const intervalMs = INTERVAL_S * 1000;
 	const wallLimitMs = 1.3 * (T_MS + intervalMs);
 	const minPolls = Math.ceil(T_MS / intervalMs) + 1;
@@ -290,6 +316,9 @@ function report(env, p1, p2, totalMs) {
 	}
 	out(`| P3 status requests per task (worst run) | ${worstPolls} | ≤ minimum + 1 = ${minPolls + 1} (minimum ⌈T / interval⌉ + 1 = ${minPolls}) | ${yesNo(worstPolls <= minPolls + 1)} |`);
 	out(`| P3 most requests in flight, limit 5 / 1 (${LATENCY_MS} ms latency) | ${loaded5.service.maxInFlight} / ${loaded1.service.maxInFlight} | ≤ limit in every run | ${yesNo(inFlightOk)} |`);
+	if (q) {
+		out(`| Q queue mode (2 workers) vs regular mode, ${q.documents} documents in ${q.executions} executions | ${secs(q.queue.wallMs)} vs ${secs(q.regular.wallMs)}: ${(q.regular.wallMs / q.queue.wallMs).toFixed(2)}× | (informative) | |`);
+	}
 	out();
 
 	// ---- P1 --------------------------------------------------------------------------------
@@ -335,6 +364,22 @@ function report(env, p1, p2, totalMs) {
 	}
 	out();
 
+	// ---- Q ---------------------------------------------------------------------------------
+	if (q) {
+		out('## Q: queue mode against regular mode');
+		out();
+		out(`${q.documents} documents through Submit and Wait in ${q.executions} executions of ${q.documents / q.executions} items, all started at once through a production webhook (Webhook → Files → Submit and Wait, Max Concurrent Requests ${DEFAULT_CONCURRENCY}, Poll Interval ${INTERVAL_S} s). Queue mode: n8n main, 2 workers (concurrency 5 each) and a webhook process on PostgreSQL and Redis, all on this machine. Regular mode: one n8n process on the same database. Wall time from the first request to the last execution's stop time; n8n and the emulator share the machine's ${env.cpuCount} CPU(s).`);
+		out();
+		out('| Mode | Wall time | Executions per process | Tasks | Status requests per task |');
+		out('|---|---|---|---|---|');
+		for (const [name, r] of [['queue (2 workers)', q.queue], ['regular (1 process)', q.regular]]) {
+			out(`| ${name} | ${secs(r.wallMs)} | ${Object.entries(r.perWorker).map(([k, v]) => `${k} ${v}`).join(', ')} | ${r.tasks} | ${r.pollsPerTask.toFixed(2)} |`);
+		}
+		out();
+		out(`Regular ÷ queue wall time: **${(q.regular.wallMs / q.queue.wallMs).toFixed(2)}×**.`);
+		out();
+	}
+
 	// ---- Notes -------------------------------------------------------------------------------
 	out('## Notes');
 	out();
@@ -364,7 +409,8 @@ async function main() {
 		await worker.stop();
 		worker = undefined;
 		const p2 = await measureP2(emu, packageRoot);
-		const markdown = report(environment(), p1, p2, performance.now() - started);
+		const q = QUEUE ? await measureQ(emu) : undefined;
+		const markdown = report(environment(), p1, p2, performance.now() - started, q);
 		process.stdout.write(`${markdown}\n`);
 		if (OUTPUT !== '-') {
 			fs.writeFileSync(OUTPUT, `${markdown}\n`);

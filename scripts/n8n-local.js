@@ -9,9 +9,11 @@
  *   node scripts/n8n-local.js install-package <tarball> <nodesDir>
  *   node scripts/n8n-local.js write-credential <file> <id> <name> <apiKey> <baseUrl>
  *   node scripts/n8n-local.js setup-owner <n8nBaseUrl> <stateFile>
- * With Node 24 and NODE_PATH=<n8n>/node_modules (they open n8n's SQLite database):
- *   node scripts/n8n-local.js register-package <databaseFile> <packageDir>
- *   node scripts/n8n-local.js restore-webhooks <databaseFile> <emulatorUrl> <apiKey>
+ * With Node 24 and NODE_PATH=<n8n>/node_modules (they open n8n's database with n8n's own sqlite3 or
+ * pg module): <database> is the SQLite file, or `postgresdb` for the PostgreSQL database that the
+ * DB_POSTGRESDB_* variables name (as n8n reads them):
+ *   node scripts/n8n-local.js register-package <database> <packageDir>
+ *   node scripts/n8n-local.js restore-webhooks <database> <emulatorUrl> <apiKey>
  */
 
 const fs = require('node:fs');
@@ -70,7 +72,8 @@ function installPackage(tarball, nodesDir) {
 		execFileSync('tar', ['-xzf', tarball, '-C', staging, '--strip-components=1']);
 		const manifestPath = path.join(staging, 'package.json');
 		const manifest = JSON.parse(fs.readFileSync(manifestPath, 'utf8'));
-		for (const key of ['devDependencies', 'peerDependencies', 'optionalDependencies']) delete manifest[key];
+		for (const key of ['devDependencies', 'peerDependencies', 'optionalDependencies'])
+			delete manifest[key];
 		fs.writeFileSync(manifestPath, JSON.stringify(manifest, null, 2));
 		const target = path.join(nodesDir, 'node_modules', ...manifest.name.split('/'));
 		fs.rmSync(target, { recursive: true, force: true });
@@ -92,7 +95,10 @@ function installPackage(tarball, nodesDir) {
 			);
 		}
 		const nodesManifest = JSON.parse(fs.readFileSync(nodesPackageJson, 'utf8'));
-		nodesManifest.dependencies = { ...nodesManifest.dependencies, [manifest.name]: manifest.version };
+		nodesManifest.dependencies = {
+			...nodesManifest.dependencies,
+			[manifest.name]: manifest.version,
+		};
 		fs.writeFileSync(nodesPackageJson, JSON.stringify(nodesManifest, null, 2));
 		return { name: manifest.name, version: manifest.version, dir: target };
 	} finally {
@@ -101,13 +107,59 @@ function installPackage(tarball, nodesDir) {
 }
 
 /**
+ * n8n's database: the SQLite file, or with `postgresdb` the PostgreSQL database of the
+ * DB_POSTGRESDB_* variables. SQL uses `?` placeholders and double-quoted identifiers (both
+ * databases accept those; n8n's PostgreSQL columns are camelCase and must be quoted).
+ */
+async function openDatabase(database, { readOnly = false } = {}) {
+	if (database === 'postgresdb') {
+		const { Client } = require('pg');
+		const env = process.env;
+		const client = new Client({
+			host: env.DB_POSTGRESDB_HOST || 'localhost',
+			port: Number(env.DB_POSTGRESDB_PORT || 5432),
+			database: env.DB_POSTGRESDB_DATABASE || 'n8n',
+			user: env.DB_POSTGRESDB_USER || 'postgres',
+			password: env.DB_POSTGRESDB_PASSWORD || undefined,
+		});
+		await client.connect();
+		const schema = env.DB_POSTGRESDB_SCHEMA || 'public';
+		await client.query(`SET search_path TO "${schema.replace(/"/g, '')}"`);
+		const toPg = (sql) => {
+			let n = 0;
+			return sql.replace(/\?/g, () => `$${++n}`);
+		};
+		return {
+			run: async (sql, params = []) => void (await client.query(toPg(sql), params)),
+			all: async (sql, params = []) => (await client.query(toPg(sql), params)).rows,
+			close: () => client.end(),
+		};
+	}
+	const sqlite3 = require('sqlite3');
+	const db = readOnly
+		? new sqlite3.Database(database, sqlite3.OPEN_READONLY)
+		: new sqlite3.Database(database);
+	return {
+		run: (sql, params = []) =>
+			new Promise((resolve, reject) => db.run(sql, params, (e) => (e ? reject(e) : resolve()))),
+		all: (sql, params = []) =>
+			new Promise((resolve, reject) =>
+				db.all(sql, params, (e, rows) => (e ? reject(e) : resolve(rows))),
+			),
+		close: () => new Promise((resolve) => db.close(() => resolve())),
+	};
+}
+
+/** A timestamp both databases store in n8n's columns. */
+const dbNow = () => new Date().toISOString().replace('T', ' ').replace('Z', '');
+
+/**
  * Adds the installed_packages / installed_nodes rows n8n writes after an install from
  * Settings > Community Nodes, so the package is listed there. n8n loads the package from
- * disk without them. Needs Node 24 and NODE_PATH pointing at n8n's node_modules (sqlite3,
+ * disk without them. Needs Node 24 and NODE_PATH pointing at n8n's node_modules (sqlite3 or pg,
  * n8n-workflow).
  */
 async function registerPackage(databaseFile, packageDir) {
-	const sqlite3 = require('sqlite3');
 	const manifest = JSON.parse(fs.readFileSync(path.join(packageDir, 'package.json'), 'utf8'));
 	const nodes = (manifest.n8n?.nodes ?? []).map((file) => {
 		const exported = require(path.join(packageDir, file));
@@ -122,32 +174,36 @@ async function registerPackage(databaseFile, packageDir) {
 			version,
 		};
 	});
-	const db = new sqlite3.Database(databaseFile);
-	const run = (sql, params) =>
-		new Promise((resolve, reject) => db.run(sql, params, (error) => (error ? reject(error) : resolve())));
+	const db = await openDatabase(databaseFile);
+	const run = db.run;
 	try {
 		await run('BEGIN');
-		await run('DELETE FROM installed_nodes WHERE package = ?', [manifest.name]);
-		await run('DELETE FROM installed_packages WHERE packageName = ?', [manifest.name]);
+		await run('DELETE FROM "installed_nodes" WHERE "package" = ?', [manifest.name]);
+		await run('DELETE FROM "installed_packages" WHERE "packageName" = ?', [manifest.name]);
 		await run(
-			`INSERT INTO installed_packages (packageName, installedVersion, authorName, authorEmail, createdAt, updatedAt)
-			 VALUES (?, ?, ?, ?, STRFTIME('%Y-%m-%d %H:%M:%f', 'NOW'), STRFTIME('%Y-%m-%d %H:%M:%f', 'NOW'))`,
-			[manifest.name, manifest.version, manifest.author?.name ?? null, manifest.author?.email ?? null],
+			`INSERT INTO "installed_packages" ("packageName", "installedVersion", "authorName", "authorEmail", "createdAt", "updatedAt")
+			 VALUES (?, ?, ?, ?, ?, ?)`,
+			[
+				manifest.name,
+				manifest.version,
+				manifest.author?.name ?? null,
+				manifest.author?.email ?? null,
+				dbNow(),
+				dbNow(),
+			],
 		);
 		for (const node of nodes) {
-			await run('INSERT INTO installed_nodes (name, type, latestVersion, package) VALUES (?, ?, ?, ?)', [
-				node.name,
-				node.type,
-				node.version,
-				manifest.name,
-			]);
+			await run(
+				'INSERT INTO "installed_nodes" ("name", "type", "latestVersion", "package") VALUES (?, ?, ?, ?)',
+				[node.name, node.type, node.version, manifest.name],
+			);
 		}
 		await run('COMMIT');
 	} catch (error) {
 		await run('ROLLBACK').catch(() => {});
 		throw error;
 	} finally {
-		db.close();
+		await db.close();
 	}
 	return nodes;
 }
@@ -156,17 +212,14 @@ async function registerPackage(databaseFile, packageDir) {
  * The emulator keeps webhook registrations in memory only, while a published Document Extraction
  * Trigger remembers its registration (URL, project, secret) in the workflow's static data and
  * does not register again. This replays those registrations into a freshly started emulator.
- * Needs Node 24 and NODE_PATH pointing at n8n's node_modules (sqlite3).
+ * Needs Node 24 and NODE_PATH pointing at n8n's node_modules (sqlite3 or pg).
  */
 async function restoreWebhooks(databaseFile, emulatorUrl, apiKey) {
-	if (!fs.existsSync(databaseFile)) return [];
-	const sqlite3 = require('sqlite3');
-	const db = new sqlite3.Database(databaseFile, sqlite3.OPEN_READONLY);
-	const rows = await new Promise((resolve, reject) =>
-		db.all('SELECT id, staticData FROM workflow_entity WHERE staticData IS NOT NULL', (error, result) =>
-			error ? reject(error) : resolve(result),
-		),
-	).finally(() => db.close());
+	if (databaseFile !== 'postgresdb' && !fs.existsSync(databaseFile)) return [];
+	const db = await openDatabase(databaseFile, { readOnly: true });
+	const rows = await db
+		.all('SELECT "id", "staticData" FROM "workflow_entity" WHERE "staticData" IS NOT NULL')
+		.finally(() => db.close());
 	const seen = new Set();
 	const restored = [];
 	for (const row of rows) {
@@ -178,9 +231,18 @@ async function restoreWebhooks(databaseFile, emulatorUrl, apiKey) {
 		}
 		for (const [key, data] of Object.entries(staticData ?? {})) {
 			if (!key.startsWith('node:') || !data || typeof data !== 'object') continue;
-			const registrations = [data.registration, ...(Array.isArray(data.retiredRegistrations) ? data.retiredRegistrations : [])];
+			const registrations = [
+				data.registration,
+				...(Array.isArray(data.retiredRegistrations) ? data.retiredRegistrations : []),
+			];
 			for (const r of registrations) {
-				if (!r || typeof r.url !== 'string' || typeof r.projectId !== 'string' || typeof r.secret !== 'string') continue;
+				if (
+					!r ||
+					typeof r.url !== 'string' ||
+					typeof r.projectId !== 'string' ||
+					typeof r.secret !== 'string'
+				)
+					continue;
 				if (seen.has(`${r.projectId} ${r.url}`)) continue;
 				seen.add(`${r.projectId} ${r.url}`);
 				const res = await postJson(
@@ -188,7 +250,8 @@ async function restoreWebhooks(databaseFile, emulatorUrl, apiKey) {
 					{ url: r.url, events: ['task.completed'], secret: r.secret },
 					{ authorization: `Bearer ${apiKey}` },
 				);
-				if (res.status >= 300) throw new Error(`re-registering ${r.url}: HTTP ${res.status} ${res.text.slice(0, 200)}`);
+				if (res.status >= 300)
+					throw new Error(`re-registering ${r.url}: HTTP ${res.status} ${res.text.slice(0, 200)}`);
 				restored.push({ workflowId: row.id, url: r.url });
 			}
 		}
@@ -226,7 +289,8 @@ async function postJson(url, body, headers = {}) {
 /** Logs in and returns the `n8n-auth` cookie header value. */
 async function login(baseUrl, { email, password }) {
 	const res = await postJson(`${baseUrl}/rest/login`, { emailOrLdapLoginId: email, password });
-	if (res.status !== 200) throw new Error(`login as ${email} failed: HTTP ${res.status} ${res.text.slice(0, 200)}`);
+	if (res.status !== 200)
+		throw new Error(`login as ${email} failed: HTTP ${res.status} ${res.text.slice(0, 200)}`);
 	const cookie = res.headers
 		.getSetCookie()
 		.map((c) => c.split(';')[0])
@@ -243,7 +307,12 @@ async function setupOwner(baseUrl, stateFile) {
 	let owner;
 	if (stateFile && fs.existsSync(stateFile)) owner = JSON.parse(fs.readFileSync(stateFile, 'utf8'));
 	if (!owner) {
-		owner = { email: 'owner@example.com', password: newPassword(), firstName: 'Local', lastName: 'Owner' };
+		owner = {
+			email: 'owner@example.com',
+			password: newPassword(),
+			firstName: 'Local',
+			lastName: 'Owner',
+		};
 		if (stateFile) fs.writeFileSync(stateFile, JSON.stringify(owner, null, 2), { mode: 0o600 });
 	}
 	const res = await postJson(`${baseUrl}/rest/owner/setup`, owner);

@@ -6,6 +6,11 @@
 #   START_RESET=1    wipe the local n8n's folder first (fresh database, owner and example workflows)
 #   DOCEX_LOCAL_DIR  that folder (default: one per clone under ~/.cache/n8n-nodes-document-extraction/,
 #                    outside the clone so that its files never reach the build, lint or tests)
+#   DOCEX_MODE=queue (npm run start:queue) n8n in queue mode as it is deployed at scale: PostgreSQL and
+#                    Redis (scripts/queue-services.sh), main, two `n8n worker` and one `n8n webhook`
+#                    process, everything in a temporary folder removed on exit (a fresh database each
+#                    run). Production webhooks are served by the webhook process on
+#                    QUEUE_WEBHOOK_PORT (5680); editor runs go to the workers too.
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -15,6 +20,10 @@ N8N_PORT="${N8N_PORT:-5678}"
 EMULATOR_PORT="${EMULATOR_PORT:-8790}"
 CLONE_ID="$(printf '%s' "$ROOT" | sha256sum | cut -c1-12)"
 LOCAL_DIR="${DOCEX_LOCAL_DIR:-${DOCEX_CACHE_DIR:-$HOME/.cache/n8n-nodes-document-extraction}/local-$CLONE_ID}"
+QUEUE_MODE=""
+[ "${DOCEX_MODE:-}" = "queue" ] && QUEUE_MODE=1
+[ -z "$QUEUE_MODE" ] || LOCAL_DIR="$(mktemp -d "${TMPDIR:-/tmp}/docex-start-queue-XXXXXX")"
+WEBHOOK_PORT="${QUEUE_WEBHOOK_PORT:-5680}"
 CREDENTIAL_ID="DocExtrLocalEmu1"
 API_KEY="vnd_test_key"
 
@@ -28,6 +37,10 @@ cleanup() {
 		log "stopping"
 		for pid in "${PIDS[@]}"; do kill -TERM "$pid" 2>/dev/null || true; done
 		for pid in "${PIDS[@]}"; do wait "$pid" 2>/dev/null || true; done
+	fi
+	if [ -n "$QUEUE_MODE" ]; then
+		bash scripts/queue-services.sh stop "$LOCAL_DIR/services" || true
+		rm -rf "$LOCAL_DIR"
 	fi
 }
 trap cleanup EXIT
@@ -50,8 +63,10 @@ eval "$RUNTIME"
 log "building the package"
 npm run build --silent
 
-for port in "$N8N_PORT" "$EMULATOR_PORT"; do
-	port_busy "$port" && die "port $port on 127.0.0.1 is already in use (set N8N_PORT / EMULATOR_PORT)"
+PORTS=("$N8N_PORT" "$EMULATOR_PORT")
+[ -z "$QUEUE_MODE" ] || PORTS+=("$WEBHOOK_PORT")
+for port in "${PORTS[@]}"; do
+	port_busy "$port" && die "port $port on 127.0.0.1 is already in use (set N8N_PORT / EMULATOR_PORT / QUEUE_WEBHOOK_PORT)"
 done
 
 if [ "${START_RESET:-}" = "1" ]; then
@@ -75,6 +90,19 @@ export N8N_USER_FOLDER="$LOCAL_DIR"
 export N8N_ENCRYPTION_KEY="$(cat "$ENCRYPTION_KEY_FILE")"
 export N8N_HOST=127.0.0.1 N8N_LISTEN_ADDRESS=127.0.0.1 N8N_PORT N8N_PROTOCOL=http
 export N8N_WEBHOOK_URL="http://127.0.0.1:$N8N_PORT/"
+free_port() { node -e 'const s=require("net").createServer().listen(0,"127.0.0.1",()=>{console.log(s.address().port);s.close()})'; }
+if [ -n "$QUEUE_MODE" ]; then
+	log "starting PostgreSQL and Redis in $LOCAL_DIR/services"
+	chmod 711 "$LOCAL_DIR"
+	SERVICES="$(bash scripts/queue-services.sh start "$LOCAL_DIR/services")" || die "PostgreSQL and Redis did not start"
+	set -a
+	eval "$SERVICES"
+	set +a
+	export EXECUTIONS_MODE=queue OFFLOAD_MANUAL_EXECUTIONS_TO_WORKERS=true
+	export N8N_WEBHOOK_URL="http://127.0.0.1:$WEBHOOK_PORT/"
+	N8N_RUNNERS_BROKER_PORT="$(free_port)"
+	export N8N_RUNNERS_BROKER_PORT
+fi
 export N8N_EDITOR_BASE_URL="http://127.0.0.1:$N8N_PORT/"
 export N8N_SECURE_COOKIE=false
 export N8N_DIAGNOSTICS_ENABLED=false N8N_VERSION_NOTIFICATIONS_ENABLED=false
@@ -104,24 +132,62 @@ if [ ! -f "$LOCAL_DIR/.examples-imported" ]; then
 	done
 	touch "$LOCAL_DIR/.examples-imported"
 fi
+DATABASE="$LOCAL_DIR/.n8n/database.sqlite"
+[ -z "$QUEUE_MODE" ] || DATABASE=postgresdb
 NODE_PATH="$N8N_DIR/node_modules" "$NODE24" scripts/n8n-local.js register-package \
-	"$LOCAL_DIR/.n8n/database.sqlite" "$LOCAL_DIR/.n8n/nodes/node_modules/n8n-nodes-document-extraction" >/dev/null ||
+	"$DATABASE" "$LOCAL_DIR/.n8n/nodes/node_modules/n8n-nodes-document-extraction" >/dev/null ||
 	log "warning: could not list the package under Settings > Community Nodes (it is still loaded)"
 
 # published triggers remember their registration; the emulator just started with none
 RESTORED="$(NODE_PATH="$N8N_DIR/node_modules" "$NODE24" scripts/n8n-local.js restore-webhooks \
-	"$LOCAL_DIR/.n8n/database.sqlite" "http://127.0.0.1:$EMULATOR_PORT" "$API_KEY")" ||
+	"$DATABASE" "http://127.0.0.1:$EMULATOR_PORT" "$API_KEY")" ||
 	log "warning: could not re-register the webhooks of published triggers with the emulator"
 [ -z "$RESTORED" ] || log "re-registered with the emulator: $(echo "$RESTORED" | awk '{print $2}' | paste -sd ' ')"
 
 # 6. n8n
-log "starting n8n $("$NODE24" "$N8N_BIN" --version 2>/dev/null) on 127.0.0.1:$N8N_PORT (log: $LOCAL_DIR/n8n.log)"
-"$NODE24" "$N8N_BIN" start >"$LOCAL_DIR/n8n.log" 2>&1 &
+log "starting n8n $("$NODE24" "$N8N_BIN" --version 2>/dev/null) on 127.0.0.1:$N8N_PORT (log: $LOCAL_DIR/n8n.log)${QUEUE_MODE:+ in queue mode}"
+if [ -n "$QUEUE_MODE" ]; then
+	# production webhooks are the webhook process's (started once main has migrated the database)
+	N8N_DISABLE_PRODUCTION_MAIN_PROCESS=true "$NODE24" "$N8N_BIN" start >"$LOCAL_DIR/n8n.log" 2>&1 &
+else
+	"$NODE24" "$N8N_BIN" start >"$LOCAL_DIR/n8n.log" 2>&1 &
+fi
 PIDS+=("$!")
 N8N_PID=$!
 if ! node scripts/n8n-local.js wait-ready "http://127.0.0.1:$N8N_PORT/healthz/readiness" 180; then
 	tail -30 "$LOCAL_DIR/n8n.log" >&2
 	die "n8n did not become ready"
+fi
+QUEUE_PIDS=()
+if [ -n "$QUEUE_MODE" ]; then
+	# one user folder each (their own crash journal and event log), the package shared
+	start_queue_process() {
+		local name="$1" folder="$LOCAL_DIR/$1"
+		shift
+		mkdir -p "$folder/.n8n"
+		ln -sfn "$LOCAL_DIR/.n8n/nodes" "$folder/.n8n/nodes"
+		env N8N_USER_FOLDER="$folder" N8N_RUNNERS_BROKER_PORT="$(free_port)" "$@" \
+			"$NODE24" "$N8N_BIN" "${QUEUE_ARGS[@]}" >"$LOCAL_DIR/$name.log" 2>&1 &
+		PIDS+=("$!")
+		QUEUE_PIDS+=("$!")
+	}
+	READY_URLS=()
+	for n in 1 2; do
+		HEALTH_PORT="$(free_port)"
+		QUEUE_ARGS=(worker --concurrency=5)
+		start_queue_process "worker$n" QUEUE_HEALTH_CHECK_ACTIVE=true QUEUE_HEALTH_CHECK_PORT="$HEALTH_PORT" \
+			N8N_WORKER_SERVER_ADDRESS=127.0.0.1 N8N_PORT="$(free_port)"
+		READY_URLS+=("http://127.0.0.1:$HEALTH_PORT/healthz/readiness")
+	done
+	QUEUE_ARGS=(webhook)
+	start_queue_process webhook N8N_PORT="$WEBHOOK_PORT"
+	READY_URLS+=("http://127.0.0.1:$WEBHOOK_PORT/healthz/readiness")
+	for url in "${READY_URLS[@]}"; do
+		node scripts/n8n-local.js wait-ready "$url" 180 || {
+			tail -20 "$LOCAL_DIR"/worker*.log "$LOCAL_DIR/webhook.log" >&2
+			die "a worker or the webhook process did not become ready"
+		}
+	done
 fi
 OWNER="$(node scripts/n8n-local.js setup-owner "http://127.0.0.1:$N8N_PORT" "$LOCAL_DIR/owner.json")" ||
 	die "could not set up the n8n owner account"
@@ -136,13 +202,20 @@ cat <<EOF
   examples:    "Document Extraction: Submit and Wait" (run it from the editor) and
                "Document Extraction: Trigger to CRM record" (publish it, then run the first one)
   logs:        $LOCAL_DIR/n8n.log, $LOCAL_DIR/emulator.log
+EOF
+[ -z "$QUEUE_MODE" ] || cat <<EOF
+  queue mode:  PostgreSQL :$DB_POSTGRESDB_PORT and Redis :$QUEUE_BULL_REDIS_PORT, two workers; production webhooks on
+               http://127.0.0.1:$WEBHOOK_PORT/ (webhook process); logs $LOCAL_DIR/{worker1,worker2,webhook}.log.
+               Everything in $LOCAL_DIR is removed when you stop.
+EOF
+cat <<EOF
 
   Press Ctrl-C to stop n8n and the emulator.
 
 EOF
 
 # returns on Ctrl-C (the INT trap runs at once) or when n8n or the emulator exits
-wait -n "$N8N_PID" "$EMULATOR_PID" || true
+wait -n "$N8N_PID" "$EMULATOR_PID" ${QUEUE_PIDS[@]+"${QUEUE_PIDS[@]}"} || true
 sleep 0.2
 kill -0 "$N8N_PID" 2>/dev/null || { log "n8n exited"; tail -20 "$LOCAL_DIR/n8n.log" >&2; }
 kill -0 "$EMULATOR_PID" 2>/dev/null || { log "the emulator exited"; tail -20 "$LOCAL_DIR/emulator.log" >&2; }

@@ -343,6 +343,7 @@ module.exports = {
 	startProcess,
 	stopProcess,
 	killAllSync,
+	n8nEnv,
 	n8nCliOk,
 	execute,
 	nodeRun,

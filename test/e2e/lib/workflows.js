@@ -346,4 +346,17 @@ function buildWorkflows({ statusTaskId, emulatorUrl }) {
 	];
 }
 
-module.exports = { WF, MCP_PATH, LARGE_URL_BYTES, buildWorkflows, badUrlCases };
+module.exports = {
+	WF,
+	MCP_PATH,
+	LARGE_URL_BYTES,
+	buildWorkflows,
+	badUrlCases,
+	node,
+	manual,
+	fileNodes,
+	docex,
+	project,
+	submitAndWait,
+	workflow,
+};

@@ -1,0 +1,105 @@
+'use strict';
+
+/**
+ * Binary data in queue mode, in each mode n8n supports there: `database` (n8n's default in queue
+ * mode) and `filesystem` on a folder every process shares (N8N_STORAGE_PATH). The webhook process
+ * stores the uploaded file, a worker reads it and sends it, main serves it back: byte-exact.
+ */
+
+const assert = require('node:assert/strict');
+const fs = require('node:fs');
+const path = require('node:path');
+const { test } = require('node:test');
+
+const { sha256 } = require('../../e2e/lib/fixtures.js');
+const { samplePdf } = require('../../e2e/lib/pdf.js');
+const { rest } = require('../../e2e/lib/n8n.js');
+const state = require('../../e2e/lib/state.js');
+const { useQueueSuite, queue } = require('../lib/setup.js');
+const { QWF, PATHS } = require('../lib/workflows.js');
+const {
+	callWebhook,
+	executionIds,
+	waitNewExecutions,
+	runDataOf,
+	outputItems,
+	assertRanOnWorker,
+} = require('../lib/runs.js');
+
+useQueueSuite();
+
+/** What main answers for a binary data id (the editor's download): {status, bytes}. */
+async function downloadFromMain(id) {
+	await rest('GET', '/workflows?limit=1'); // logs in
+	const res = await fetch(
+		`http://127.0.0.1:${queue.stack.ports.main}/rest/binary-data?id=${encodeURIComponent(id)}&action=download`,
+		{ headers: { cookie: state.cookie, 'browser-id': 'e2e-suite' } },
+	);
+	return { status: res.status, bytes: Buffer.from(await res.arrayBuffer()) };
+}
+
+async function roundTrip(mode) {
+	const { stack } = queue;
+	const file = samplePdf(
+		`INVOICE INV-BIN-${mode} uploaded to the webhook process ${'x'.repeat(2000)}`,
+	);
+	const known = await executionIds(QWF.binary);
+	const answer = await callWebhook(stack, PATHS.binary, {
+		body: file,
+		contentType: 'application/pdf',
+	});
+	assert.equal(answer.status, 200, `webhook answered ${answer.status} ${answer.text}`);
+	const [e] = await waitNewExecutions(QWF.binary, known, 1);
+	assert.equal(e.status, 'success', `execution ${e.id} is ${e.status}`);
+	const worker = assertRanOnWorker(stack, e.id);
+	const { runData } = await runDataOf(e.id);
+	const [item] = outputItems(runData, 'Submit and Wait');
+	assert.equal(item.json.status, 'complete');
+	assert.equal(
+		item.json.result.file_sha256,
+		sha256(file),
+		'the worker sent other bytes than were uploaded',
+	);
+	assert.equal(item.json.result.file_size, file.length);
+	const id = item.binary?.data?.id;
+	assert.ok(
+		id,
+		`the binary is not stored by reference: ${JSON.stringify(item.binary?.data).slice(0, 200)}`,
+	);
+	assert.ok(id.startsWith(mode), `binary data id ${id} is not in ${mode} mode`);
+	return { id, worker, file, executionId: e.id };
+}
+
+test('Binary data mode database (queue-mode default): upload to the webhook process, worker sends it, byte-exact', async (t) => {
+	const { id, worker, file } = await roundTrip('database');
+	const rows = await queue.stack.query(
+		'SELECT "data", "sourceType", "sourceId" FROM binary_data WHERE "fileId" = $1',
+		[id.slice(id.indexOf(':') + 1)],
+	);
+	assert.equal(rows.length, 1, `no binary_data row for ${id}`);
+	assert.equal(sha256(rows[0].data), sha256(file), 'the database holds other bytes');
+	// the webhook process stores the upload before its execution exists: n8n files it under a
+	// temporary source, and main's download endpoint refuses such files (its access check)
+	const main = await downloadFromMain(id);
+	if (main.status === 200)
+		assert.equal(sha256(main.bytes), sha256(file), 'main serves other bytes');
+	t.diagnostic(
+		`${id.split(':')[0]}, run on ${worker}; binary_data row source ${rows[0].sourceType}:${rows[0].sourceId}; main's download answers ${main.status}`,
+	);
+});
+
+test('Binary data mode filesystem on a shared N8N_STORAGE_PATH: upload, worker sends it, byte-exact', async (t) => {
+	const started = Date.now();
+	await queue.stack.restartN8n({ binaryMode: 'filesystem' });
+	const restartSeconds = (Date.now() - started) / 1000;
+	const { id, worker, file } = await roundTrip('filesystem');
+	const stored = path.join(queue.stack.storagePath, id.slice(id.indexOf(':') + 1));
+	assert.ok(fs.existsSync(stored), `${stored} is not in the shared storage folder`);
+	assert.equal(sha256(fs.readFileSync(stored)), sha256(file));
+	const main = await downloadFromMain(id);
+	assert.equal(main.status, 200, `main answered ${main.status} for ${id}`);
+	assert.equal(sha256(main.bytes), sha256(file), 'main serves other bytes');
+	t.diagnostic(
+		`${id.split(':')[0]} in the shared folder, run on ${worker} (stack restarted in ${restartSeconds.toFixed(0)} s)`,
+	);
+});

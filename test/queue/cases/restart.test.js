@@ -1,0 +1,91 @@
+'use strict';
+
+/**
+ * Restarting a worker in the middle of a run loses no task id: SIGTERM makes the worker drain
+ * (it takes no new job and waits for its running ones), so the run completes on that worker with
+ * every task id, and the worker comes back.
+ */
+
+const assert = require('node:assert/strict');
+const { test } = require('node:test');
+
+const { waitFor } = require('../../e2e/lib/n8n.js');
+const state = require('../../e2e/lib/state.js');
+const { useQueueSuite, queue } = require('../lib/setup.js');
+const { QWF, PATHS } = require('../lib/workflows.js');
+const {
+	callWebhook,
+	executionIds,
+	waitNewExecutions,
+	runDataOf,
+	outputItems,
+} = require('../lib/runs.js');
+
+useQueueSuite();
+
+const ITEMS = Number(process.env.QUEUE_ITEMS || 20);
+
+async function emulatorTasks() {
+	return (await (await fetch(`${state.emulatorUrl}/_emulator/tasks`)).json()).tasks;
+}
+
+test('Restart: SIGTERM to a worker in the middle of a run drains it; the run completes with every task id', async (t) => {
+	const { stack } = queue;
+	const known = await executionIds(QWF.many);
+	const knownTasks = new Set((await emulatorTasks()).map((task) => task.task_id));
+	const answer = await callWebhook(stack, PATHS.many);
+	assert.equal(answer.status, 200);
+	let executionId;
+	let worker;
+	await waitFor(
+		'the run to start on a worker',
+		async () => {
+			const fresh = (await executionIds(QWF.many))
+				.values()
+				.filter((id) => !known.has(id))
+				.toArray();
+			executionId = fresh[0];
+			worker = executionId && stack.ranOn(executionId)[0];
+			return Boolean(worker);
+		},
+		60000,
+		200,
+	);
+	assert.match(worker, /^worker\d$/);
+	assert.doesNotMatch(
+		stack.log(worker),
+		new RegExp(`Worker finished execution ${executionId} `),
+		'the run ended before the restart',
+	);
+	const stopped = Date.now();
+	await stack.stopProcess(worker);
+	const drainSeconds = (Date.now() - stopped) / 1000;
+	const log = stack.log(worker);
+	assert.match(
+		log,
+		new RegExp(`Worker finished execution ${executionId} `),
+		`${worker} did not finish the run before exiting`,
+	);
+	const [execution] = await waitNewExecutions(QWF.many, known, 1);
+	assert.equal(execution.status, 'success', `execution ${executionId} is ${execution.status}`);
+	const { runData } = await runDataOf(executionId);
+	const items = outputItems(runData, 'Submit and Wait');
+	assert.equal(items.length, ITEMS);
+	const submitted = (await emulatorTasks())
+		.filter((task) => !knownTasks.has(task.task_id))
+		.map((task) => task.task_id);
+	const output = items.map((item) => item.json.task_id);
+	assert.ok(
+		items.every((item) => item.json.status === 'complete'),
+		'an item is not complete',
+	);
+	assert.deepEqual(
+		[...output].sort(),
+		[...submitted].sort(),
+		'the task ids in the output differ from the tasks submitted',
+	);
+	await stack.startProcess(worker);
+	t.diagnostic(
+		`execution ${executionId} on ${worker}: drained in ${drainSeconds.toFixed(1)} s, ${ITEMS}/${submitted.length} task ids; ${worker} restarted`,
+	);
+});

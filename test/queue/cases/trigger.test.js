@@ -1,0 +1,180 @@
+'use strict';
+
+/**
+ * The trigger in queue mode (example trigger-to-crm.json): main registers it once on publish
+ * (the registration goes to the static data), the webhook process serves its production URL and
+ * enqueues each signed delivery, a worker runs it. Bad signatures get 401 and start nothing;
+ * copies of one delivery start one run.
+ */
+
+const assert = require('node:assert/strict');
+const crypto = require('node:crypto');
+const { test } = require('node:test');
+
+const {
+	FILES,
+	INVOICES_ID,
+	TRIGGER_NODE,
+	CRM_NODE,
+	sha256,
+	sleep,
+} = require('../../e2e/lib/fixtures.js');
+const { rest, waitFor, waitPublished } = require('../../e2e/lib/n8n.js');
+const {
+	submitDirect,
+	waitTask,
+	registeredWebhooks,
+	deliverRaw,
+	waitDelivered,
+	waitWebhookLive,
+	requestCount,
+} = require('../../e2e/lib/emulator-client.js');
+const { useQueueSuite, queue } = require('../lib/setup.js');
+const { QWF } = require('../lib/workflows.js');
+const {
+	executionIds,
+	waitNewExecutions,
+	newExecutionsAfter,
+	runDataOf,
+	outputItems,
+	assertRanOnWorker,
+} = require('../lib/runs.js');
+
+useQueueSuite();
+
+const trigger = { url: undefined, secret: undefined };
+
+/** Registrations pointing at the webhook process. */
+async function registrations() {
+	const prefix = `http://127.0.0.1:${queue.stack.ports.webhook}/`;
+	return (await registeredWebhooks()).filter((w) => w.url.startsWith(prefix));
+}
+
+function deliveryBody(overrides = {}) {
+	return JSON.stringify({
+		event: 'task.completed',
+		task_id: crypto.randomUUID(),
+		status: 'complete',
+		result: {
+			invoice_number: 'INV-Q-1',
+			vendor_name: 'Queue Ltd',
+			total_amount: 12,
+			currency: 'EUR',
+		},
+		project_id: INVOICES_ID,
+		document_type: 'invoice',
+		timestamp: new Date().toISOString(),
+		...overrides,
+	});
+}
+
+test('Trigger: publishing through main registers one webhook, pointing at the webhook process', async (t) => {
+	const wf = await rest('GET', `/workflows/${QWF.trigger}`);
+	const webhookCalls = await requestCount('webhooks');
+	await rest('POST', `/workflows/${QWF.trigger}/activate`, { versionId: wf.versionId });
+	await waitPublished(QWF.trigger, wf.versionId);
+	const hooks = await waitFor('the trigger to register its webhook', async () => {
+		const found = await registrations();
+		return found.length ? found : undefined;
+	});
+	await waitWebhookLive(hooks[0].url);
+	await sleep(2000);
+	const after = await registrations();
+	assert.equal(after.length, 1, `registrations: ${JSON.stringify(after)}`);
+	assert.equal(after[0].project_id, INVOICES_ID);
+	const published = await rest('GET', `/workflows/${QWF.trigger}`);
+	const registration = published.staticData?.[`node:${TRIGGER_NODE}`]?.registration;
+	assert.equal(registration?.url, after[0].url, 'the registration is not in the static data');
+	assert.match(String(registration.secret), /^whsec_/);
+	trigger.url = after[0].url;
+	trigger.secret = registration.secret;
+	t.diagnostic(
+		`${trigger.url}; ${(await requestCount('webhooks')) - webhookCalls} webhooks request(s) to the service`,
+	);
+});
+
+test('Trigger: a real signed delivery is enqueued by the webhook process and runs once on a worker', async (t) => {
+	assert.ok(trigger.url, 'trigger not published');
+	const { stack } = queue;
+	const known = await executionIds(QWF.trigger);
+	const taskId = await submitDirect(FILES.t);
+	const task = await waitTask(taskId);
+	const { deliveries, attempts } = await waitDelivered(taskId);
+	assert.equal(deliveries.length, 1);
+	assert.equal(attempts[0].status_code, 200, `delivery answered ${attempts[0].status_code}`);
+	await waitNewExecutions(QWF.trigger, known, 1);
+	const fresh = await newExecutionsAfter(QWF.trigger, known, 3000);
+	assert.equal(fresh.length, 1, `expected one run, got ${fresh.length}`);
+	const [e] = fresh;
+	assert.equal(e.status, 'success');
+	const worker = assertRanOnWorker(stack, e.id);
+	assert.match(stack.log('webhook'), new RegExp(`Enqueued execution ${e.id} \\(job`));
+	const { runData } = await runDataOf(e.id);
+	const delivered = outputItems(runData, TRIGGER_NODE)[0].json;
+	assert.equal(delivered.task_id, taskId);
+	assert.equal(delivered.result.file_sha256, sha256(FILES.t.bytes));
+	assert.equal(outputItems(runData, CRM_NODE)[0].json.invoice_number, task.result.invoice_number);
+	t.diagnostic(`execution ${e.id} on ${worker}`);
+});
+
+test('Trigger: wrong, missing and tampered signatures get 401 from the webhook process and start nothing', async (t) => {
+	assert.ok(trigger.url, 'trigger not published');
+	const known = await executionIds(QWF.trigger);
+	const body = deliveryBody();
+	const hmac = (key, text) => crypto.createHmac('sha256', key).update(text).digest('hex');
+	const codes = {
+		wrong: (await deliverRaw({ url: trigger.url, body, signature: hmac('whsec_wrong', body) }))
+			.status_code,
+		missing: (await deliverRaw({ url: trigger.url, body, signature: null })).status_code,
+		tampered: (
+			await deliverRaw({
+				url: trigger.url,
+				body: body.replace('"total_amount":12', '"total_amount":1200'),
+				signature: hmac(trigger.secret, body),
+			})
+		).status_code,
+	};
+	assert.deepEqual(codes, { wrong: 401, missing: 401, tampered: 401 });
+	assert.equal(
+		(await newExecutionsAfter(QWF.trigger, known, 3000)).length,
+		0,
+		'a badly signed delivery started a run',
+	);
+	const control = await deliverRaw({ url: trigger.url, body, secret: trigger.secret });
+	assert.equal(control.status_code, 200);
+	await waitNewExecutions(QWF.trigger, known, 1);
+	t.diagnostic('401 ×3, no run; the same body correctly signed: 200 and a run');
+});
+
+test('Trigger: duplicate deliveries start one run (twice 1 s apart; three copies at once)', async (t) => {
+	assert.ok(trigger.url, 'trigger not published');
+	const outcomes = {};
+	// one delivery twice, 1 s apart
+	let known = await executionIds(QWF.trigger);
+	const body = deliveryBody();
+	const first = await deliverRaw({ url: trigger.url, body, secret: trigger.secret });
+	await sleep(1000);
+	const second = await deliverRaw({ url: trigger.url, body, secret: trigger.secret });
+	assert.equal(first.status_code, 200);
+	assert.equal(second.status_code, 200, 'a repeated delivery must still be acknowledged');
+	await waitNewExecutions(QWF.trigger, known, 1);
+	outcomes.twice = (await newExecutionsAfter(QWF.trigger, known, 4000)).length;
+	// three copies at once
+	known = await executionIds(QWF.trigger);
+	const copy = deliveryBody();
+	const answers = await Promise.all(
+		[1, 2, 3].map(() => deliverRaw({ url: trigger.url, body: copy, secret: trigger.secret })),
+	);
+	assert.deepEqual(
+		answers.map((a) => a.status_code),
+		[200, 200, 200],
+	);
+	await waitNewExecutions(QWF.trigger, known, 1);
+	outcomes.atOnce = (await newExecutionsAfter(QWF.trigger, known, 4000)).length;
+	assert.deepEqual(
+		outcomes,
+		{ twice: 1, atOnce: 1 },
+		`runs per delivery: ${JSON.stringify(outcomes)}`,
+	);
+	t.diagnostic(`runs ${JSON.stringify(outcomes)}`);
+});

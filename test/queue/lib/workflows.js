@@ -1,0 +1,75 @@
+'use strict';
+
+/**
+ * The workflows of the queue suite and the benchmark, built with the e2e builders: production
+ * webhooks (served by the webhook process, run on a worker) in front of Submit and Wait, and a
+ * manual workflow for runs main enqueues.
+ */
+
+const crypto = require('node:crypto');
+
+const { samplePdf } = require('../../e2e/lib/pdf.js');
+const { EXAMPLE_TRIGGER_ID } = require('../../e2e/lib/fixtures.js');
+const { node, manual, fileNodes, submitAndWait, workflow } = require('../../e2e/lib/workflows.js');
+
+const QWF = {
+	many: 'QueueManyItems01',
+	binary: 'QueueBinary00001',
+	slow: 'QueueManualRun01',
+	trigger: EXAMPLE_TRIGGER_ID,
+};
+
+/** Published before main starts (the trigger is published by its case, through main). */
+const PUBLISHED = [QWF.many, QWF.binary];
+
+const PATHS = { many: 'queue-many-items', binary: 'queue-binary' };
+
+/** `count` distinct small PDFs. */
+function manyFiles(count, tag = 'Q') {
+	return Array.from({ length: count }, (_, i) => ({
+		name: `${tag}-${i + 1}.pdf`,
+		bytes: samplePdf(`INVOICE INV-${tag}-${1000 + i} Queue Traders Total ${i + 1}.00 EUR`),
+	}));
+}
+
+/** A production webhook (POST, answers at once) with a fixed webhook id. */
+function webhook(path, options = {}) {
+	return node(
+		'Webhook',
+		'n8n-nodes-base.webhook',
+		2,
+		{ httpMethod: 'POST', path, responseMode: 'onReceived', options },
+		{
+			webhookId: crypto
+				.createHash('sha256')
+				.update(path)
+				.digest('hex')
+				.replace(/^(.{8})(.{4})(.{4})(.{4})(.{12}).*$/, '$1-$2-$3-$4-$5'),
+		},
+	);
+}
+
+function buildQueueWorkflows({
+	items = Number(process.env.QUEUE_ITEMS || 20),
+	pollInterval = 1,
+} = {}) {
+	return [
+		workflow(QWF.many, `queue: webhook, ${items} files, Submit and Wait`, [
+			webhook(PATHS.many),
+			...fileNodes(manyFiles(items)),
+			submitAndWait('Submit and Wait', { pollInterval }),
+		]),
+		// the request body is the file: the webhook process stores it, the worker reads it
+		workflow(QWF.binary, 'queue: webhook with a file, Submit and Wait', [
+			webhook(PATHS.binary, { binaryData: true, binaryPropertyName: 'data' }),
+			submitAndWait('Submit and Wait'),
+		]),
+		workflow(QWF.slow, 'queue: manual run, one file, Submit and Wait', [
+			manual(),
+			...fileNodes(manyFiles(1, 'S')),
+			submitAndWait('Submit and Wait'),
+		]),
+	];
+}
+
+module.exports = { QWF, PUBLISHED, PATHS, manyFiles, webhook, buildQueueWorkflows };
