@@ -6,7 +6,7 @@ import type {
 	IWebhookFunctions,
 	IWebhookResponseData,
 } from 'n8n-workflow';
-import { NodeConnectionTypes } from 'n8n-workflow';
+import { NodeConnectionTypes, sleep } from 'n8n-workflow';
 
 import { optionsCollection, projectLocator } from '../DocumentExtraction/descriptions';
 import { searchProjects } from '../DocumentExtraction/methods/listSearch';
@@ -16,10 +16,9 @@ import {
 	deliveryKey,
 	parseDeliveryBody,
 	passesStatusFilter,
-	rememberDelivery,
-	wasDelivered,
 	type StatusFilter,
 } from './delivery';
+import { recentDeliveries } from './recentDeliveries';
 import {
 	createRegistration,
 	getRegistration,
@@ -29,6 +28,12 @@ import {
 import { SIGNATURE_HEADER, verifySignature } from './signature';
 
 type WebhookResponse = ReturnType<IWebhookFunctions['getResponseObject']>;
+
+/**
+ * How long a copy of a delivery waits for an earlier copy's answer before it is asked to come
+ * again (503). Well below the service's 10 s limit.
+ */
+const COPY_WAIT_MS = 5_000;
 
 function reply(res: WebhookResponse, status: number, body: IDataObject): IWebhookResponseData {
 	res.status(status).json(body);
@@ -67,6 +72,63 @@ async function addErrorDetails(this: IWebhookFunctions, item: IDataObject): Prom
 	} catch (error) {
 		item.errorDetailsUnavailable = `Could not fetch the error message: ${(error as Error).message}`;
 	}
+}
+
+/** The key of one task outcome at this node, in this workflow and mode (a test listen is apart). */
+function scopedKey(this: IWebhookFunctions, key: string): string {
+	const node = this.getNode();
+	return [this.getWorkflow().id ?? '', node.id ?? node.name, this.getMode(), key].join('|');
+}
+
+/**
+ * Claims a delivery for this process: 'claimed' when no earlier copy started a run, 'duplicate'
+ * when one did, 'busy' when an earlier copy is still being answered after COPY_WAIT_MS.
+ */
+async function claimDelivery(key: string): Promise<'claimed' | 'duplicate' | 'busy'> {
+	const deadline = Date.now() + COPY_WAIT_MS;
+	for (;;) {
+		const claim = recentDeliveries.claim(key);
+		if (claim.state === 'claimed') return 'claimed';
+		if (claim.state === 'seen') return 'duplicate';
+		const left = deadline - Date.now();
+		if (left <= 0) return 'busy';
+		const timer = new AbortController();
+		const started = await Promise.race([
+			claim.outcome,
+			sleep(left, timer.signal).then(
+				() => undefined,
+				() => undefined,
+			),
+		]);
+		timer.abort();
+		if (started === true) return 'duplicate';
+		if (started === undefined) return 'busy';
+		// the earlier copy started no run: claim again (one waiting copy wins)
+	}
+}
+
+/**
+ * Settles the claim once n8n has answered the delivery: a 2xx means the run was created; any
+ * other answer means it was not, and the next copy may start it. A connection closed before
+ * the answer counts as started: n8n goes on creating the run after the sender has gone.
+ */
+function settleWhenAnswered(res: WebhookResponse, key: string): void {
+	const response = res as unknown as {
+		once?: (event: string, listener: () => void) => unknown;
+		statusCode?: number;
+	};
+	if (typeof response.once !== 'function') {
+		recentDeliveries.settle(key, true);
+		return;
+	}
+	let settled = false;
+	const settle = (started: boolean) => {
+		if (settled) return;
+		settled = true;
+		recentDeliveries.settle(key, started);
+	};
+	response.once('finish', () => settle((response.statusCode ?? 200) < 300));
+	response.once('close', () => settle(true));
 }
 
 export class DocumentExtractionTrigger implements INodeType {
@@ -191,14 +253,21 @@ export class DocumentExtractionTrigger implements INodeType {
 			return reply(res, 200, { received: true, ignored: 'status filtered out' });
 		}
 
-		// The service retries a delivery it thinks failed: emit each task outcome once.
-		const key = deliveryKey(payload);
-		if (key !== undefined) {
-			const data = this.getWorkflowStaticData('node');
-			if (wasDelivered(data, key)) {
+		// The service retries a delivery it thinks failed: emit each task outcome once. Nothing is
+		// written to static data, so n8n saves nothing per delivery.
+		const outcomeKey = deliveryKey(payload);
+		if (outcomeKey !== undefined) {
+			const key = scopedKey.call(this, outcomeKey);
+			const claim = await claimDelivery(key);
+			if (claim === 'duplicate') {
 				return reply(res, 200, { received: true, ignored: 'duplicate delivery' });
 			}
-			rememberDelivery(data, key);
+			if (claim === 'busy') {
+				return reply(res, 503, {
+					error: 'an earlier copy of this delivery is still being processed; send it again later',
+				});
+			}
+			settleWhenAnswered(res, key);
 		}
 
 		const item = deliveryItem(payload);

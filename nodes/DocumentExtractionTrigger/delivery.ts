@@ -11,9 +11,6 @@ export const DELIVERY_FIELDS = [
 	'timestamp',
 ] as const;
 
-/** How many emitted deliveries are remembered to recognise a repeat. */
-export const MAX_REMEMBERED_DELIVERIES = 1000;
-
 export type StatusFilter = 'both' | 'complete' | 'failed';
 
 /** The JSON object in the raw body, or undefined when the body is not a JSON object. */
@@ -52,22 +49,4 @@ export function deliveryKey(payload: IDataObject): string | undefined {
 	const { task_id: taskId, status } = payload;
 	if (typeof taskId !== 'string' || taskId === '') return undefined;
 	return `${taskId}|${typeof status === 'string' ? status : ''}`;
-}
-
-function remembered(data: IDataObject): string[] {
-	return Array.isArray(data.recentDeliveries)
-		? data.recentDeliveries.filter((k): k is string => typeof k === 'string')
-		: [];
-}
-
-export function wasDelivered(data: IDataObject, key: string): boolean {
-	return remembered(data).includes(key);
-}
-
-/** Remembers `key` among the last MAX_REMEMBERED_DELIVERIES emitted deliveries. */
-export function rememberDelivery(data: IDataObject, key: string): void {
-	// Reassigned rather than mutated in place, so that n8n notices the change and saves it.
-	data.recentDeliveries = [...remembered(data).filter((k) => k !== key), key].slice(
-		-MAX_REMEMBERED_DELIVERIES,
-	);
 }

@@ -2,44 +2,95 @@
  * The deliveries this n8n process accepted lately, so that the service's retries and identical
  * copies of one delivery start one run.
  *
- * Kept in memory, not in the workflow's static data: n8n 2.x does not save what a trigger writes
- * to static data while it answers a webhook with a run, saving it in other paths rewrites the
- * whole static data (a registration stored by a publish at that moment would be lost), and the
- * check-and-set must be atomic. A synchronous check-and-set in memory is atomic within a process:
- * copies arriving together cannot both be accepted. The service retries within about a minute
- * (after 1, 4 and 16 s, each attempt waiting up to 10 s), so a window of ten minutes covers every
- * retry.
+ * Kept in memory, not in the workflow's static data. n8n saves static data that a webhook call
+ * changed by writing the workflow's whole static data back, after the run was created: that is
+ * one database write per delivery, it is not atomic (copies arriving together all read the same
+ * old state), and a delivery in flight would overwrite a registration that a publish stored
+ * meanwhile. A synchronous check-and-set in memory is atomic within a process, costs nothing, and
+ * never touches the database. The service retries within about a minute (after 1, 4 and 16 s,
+ * each attempt waiting up to 10 s); an hour's window covers every retry with room to spare.
+ *
+ * A claim is in flight until n8n has answered the delivery. Copies that arrive meanwhile wait for
+ * that answer: when n8n could not start the run (it answered with an error), the key is forgotten
+ * and one of the waiting copies takes over, so a failure to start a run never swallows a retry.
  */
+
+/** What `claim` found for a key. */
+export type Claim =
+	/** The caller owns the delivery and must call `settle` once n8n has answered it. */
+	| { state: 'claimed' }
+	/** An earlier copy started a run. */
+	| { state: 'seen' }
+	/** An earlier copy is being answered: true once it started a run, false when it did not. */
+	| { state: 'inFlight'; outcome: Promise<boolean> };
+
+interface Entry {
+	/** when the key stops counting as seen (in-flight entries do not expire before they settle) */
+	expires: number;
+	/** set while the claim is in flight */
+	pending?: { promise: Promise<boolean>; resolve: (started: boolean) => void };
+}
+
 export class RecentDeliveries {
-	/** key → time the key stops counting as seen, oldest first */
-	private readonly seen = new Map<string, number>();
+	/** key → entry, oldest first */
+	private readonly entries = new Map<string, Entry>();
 
 	constructor(
-		private readonly windowMs = 10 * 60_000,
+		private readonly windowMs = 60 * 60_000,
 		private readonly maxEntries = 10_000,
 		private readonly now: () => number = Date.now,
 	) {}
 
-	/** True, and remembered, when `key` was not accepted within the window; false for a repeat. */
-	claim(key: string): boolean {
+	/** Looks `key` up and, when it is new (or expired), claims it for the caller. Synchronous. */
+	claim(key: string): Claim {
 		const now = this.now();
-		const until = this.seen.get(key);
-		if (until !== undefined && until > now) return false;
-		this.seen.delete(key);
-		this.seen.set(key, now + this.windowMs);
-		for (const [oldest, expires] of this.seen) {
-			if (this.seen.size <= this.maxEntries && expires > now) break;
-			this.seen.delete(oldest);
-		}
-		return true;
+		const entry = this.entries.get(key);
+		if (entry?.pending) return { state: 'inFlight', outcome: entry.pending.promise };
+		if (entry && entry.expires > now) return { state: 'seen' };
+
+		let resolve: (started: boolean) => void = () => {};
+		const promise = new Promise<boolean>((done) => (resolve = done));
+		this.entries.delete(key);
+		this.entries.set(key, { expires: now + this.windowMs, pending: { promise, resolve } });
+		this.evict(now);
+		return { state: 'claimed' };
 	}
 
-	/** Forgets `key`, so that the next copy is accepted (for a delivery that started no run). */
-	release(key: string): void {
-		this.seen.delete(key);
+	/**
+	 * Ends a claim: `started` true keeps the key as seen for the window; false forgets it, so that
+	 * the next copy is accepted. Copies waiting on the claim learn the outcome.
+	 */
+	settle(key: string, started: boolean): void {
+		const entry = this.entries.get(key);
+		if (!entry?.pending) return;
+		const { resolve } = entry.pending;
+		if (started) {
+			entry.pending = undefined;
+			entry.expires = this.now() + this.windowMs;
+		} else {
+			this.entries.delete(key);
+		}
+		resolve(started);
 	}
 
 	get size(): number {
-		return this.seen.size;
+		return this.entries.size;
+	}
+
+	/** Drops expired keys and, past the bound, the oldest settled ones. */
+	private evict(now: number): void {
+		for (const [key, entry] of this.entries) {
+			if (this.entries.size <= this.maxEntries && entry.expires > now) break;
+			if (!entry.pending) {
+				this.entries.delete(key);
+			} else if (entry.expires <= now) {
+				// never answered within the window: counts as started, like a dropped connection
+				this.entries.delete(key);
+				entry.pending.resolve(true);
+			}
+		}
 	}
 }
+
+/** The memory shared by every Document Extraction Trigger in this n8n process. */
+export const recentDeliveries = new RecentDeliveries();

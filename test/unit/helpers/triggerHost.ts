@@ -1,3 +1,4 @@
+import { EventEmitter } from 'node:events';
 import nock from 'nock';
 import type {
 	IDataObject,
@@ -38,28 +39,36 @@ export interface CapturedResponse {
 	json(body: unknown): CapturedResponse;
 	send(body: unknown): CapturedResponse;
 	end(): CapturedResponse;
+	once(event: 'finish' | 'close', listener: () => void): CapturedResponse;
+	/** The connection closes before any answer was sent (the sender gave up). */
+	drop(): void;
 }
 
+/** An HTTP response as express gives it: it emits 'finish' once answered, then 'close'. */
 function captureResponse(): CapturedResponse {
+	const events = new EventEmitter();
+	const finish = (body: unknown) => {
+		res.body = body;
+		res.ended = true;
+		events.emit('finish');
+		events.emit('close');
+		return res;
+	};
 	const res: CapturedResponse = {
 		ended: false,
 		status(code) {
 			res.statusCode = code;
 			return res;
 		},
-		json(body) {
-			res.body = body;
-			res.ended = true;
+		json: finish,
+		send: finish,
+		end: () => finish(undefined),
+		once(event, listener) {
+			events.once(event, listener);
 			return res;
 		},
-		send(body) {
-			res.body = body;
-			res.ended = true;
-			return res;
-		},
-		end() {
-			res.ended = true;
-			return res;
+		drop() {
+			events.emit('close');
 		},
 	};
 	return res;
@@ -112,9 +121,14 @@ export function completedPayload(overrides: IDataObject = {}): IDataObject {
  * static data as the database does (JSON, saved only when n8n's change flag is set) and
  * builds real n8n-workflow Workflow objects, whose getStaticData the node uses.
  */
+let workflowCount = 0;
+
 export class Host {
 	/** The workflow's static data as stored in the database. */
 	stored: IDataObject = {};
+
+	/** Each host is its own workflow, so that deliveries remembered by the process stay apart. */
+	readonly workflowId = `wf-${++workflowCount}`;
 
 	saves = 0;
 
@@ -135,7 +149,7 @@ export class Host {
 			parameters: JSON.parse(JSON.stringify(this.parameters)),
 		};
 		return new Workflow({
-			id: 'wf-1',
+			id: this.workflowId,
 			name: 'Invoices',
 			nodes: [node],
 			connections: {},
@@ -217,8 +231,19 @@ export class Host {
 		this.save(workflow);
 	}
 
-	/** A live delivery: the workflow is loaded from the database, run, then saved. */
-	async deliver(delivery: Delivery) {
+	/**
+	 * A live delivery: the workflow is loaded from the database and the node's webhook runs.
+	 * Unless the node answered itself, n8n then creates the run and answers (`answer`: 200, or
+	 * the error status n8n sends when it could not create the run); then the static data is saved.
+	 */
+	async deliver(delivery: Delivery, answer = 200) {
+		const { result, res } = await this.receive(delivery);
+		if (!res.ended) res.status(answer).json({ message: 'Workflow was started' });
+		return { result, res };
+	}
+
+	/** The node's part of a delivery, before n8n answers it (and before static data is saved). */
+	async receive(delivery: Delivery) {
 		const workflow = this.load();
 		const { context, res } = this.webhook(workflow, delivery);
 		const result = await nodeType.webhook.call(context);

@@ -1,6 +1,7 @@
 import nock from 'nock';
 
 import type { IDataObject } from 'n8n-workflow';
+import { sleep } from 'n8n-workflow';
 
 jest.mock('n8n-workflow', () => jest.requireActual('../../helpers/sleep').workflowWithFakeSleep());
 
@@ -55,7 +56,7 @@ describe('a signed delivery', () => {
 	it('yields exactly one item with the delivered fields, answered by n8n (onReceived)', async () => {
 		const host = registeredHost();
 		const payload = completedPayload();
-		const { result, res } = await host.deliver(signedDelivery(payload, SECRET));
+		const { result, res } = await host.receive(signedDelivery(payload, SECRET));
 
 		expect(result.workflowData).toHaveLength(1);
 		expect(itemsOf(result)).toEqual([payload]);
@@ -193,6 +194,20 @@ describe('a signed delivery that cannot start a run', () => {
 });
 
 describe('duplicates', () => {
+	const immediateSleep = jest.mocked(sleep).getMockImplementation()!;
+	/** Waits on copies last until their wait is aborted: the earlier copy's answer decides. */
+	function holdCopyWaits() {
+		jest.mocked(sleep).mockImplementation(
+			async (_ms: number, signal?: AbortSignal) =>
+				await new Promise<void>((_resolve, reject) =>
+					signal?.addEventListener('abort', () => reject(new Error('aborted'))),
+				),
+		);
+	}
+	afterEach(() => {
+		jest.mocked(sleep).mockImplementation(immediateSleep);
+	});
+
 	it('emits a task outcome once, even across separate loads of the workflow', async () => {
 		const host = registeredHost();
 		const delivery = signedDelivery(completedPayload(), SECRET);
@@ -217,6 +232,83 @@ describe('duplicates', () => {
 			signedDelivery(completedPayload({ task_id: 'another-task' }), SECRET),
 		);
 		expect(itemsOf(other.result)).toHaveLength(1);
+	});
+
+	it('writes nothing to static data, so n8n saves nothing per delivery', async () => {
+		const host = registeredHost();
+		const stored = JSON.stringify(host.stored);
+		const saves = host.saves;
+		const delivery = signedDelivery(completedPayload({ task_id: 'no-write' }), SECRET);
+		await host.deliver(delivery);
+		await host.deliver(delivery);
+		expect(host.saves).toBe(saves);
+		expect(JSON.stringify(host.stored)).toBe(stored);
+	});
+
+	it('starts one run for copies arriving together, each acknowledged once the first is answered', async () => {
+		holdCopyWaits();
+		const host = registeredHost();
+		const delivery = signedDelivery(completedPayload({ task_id: 'together' }), SECRET);
+		const first = await host.receive(delivery);
+		expect(itemsOf(first.result)).toHaveLength(1);
+		// n8n has not answered the first copy yet: the others wait for it
+		let answered = 0;
+		const copies = [host.receive(delivery), host.receive(delivery)].map((p) =>
+			p.then((copy) => {
+				answered++;
+				return copy;
+			}),
+		);
+		await new Promise((resolve) => setImmediate(resolve));
+		expect(answered).toBe(0);
+		first.res.status(200).json({ message: 'Workflow was started' });
+		for (const copy of await Promise.all(copies)) {
+			expect(copy.res.statusCode).toBe(200);
+			expect(copy.res.body).toEqual({ received: true, ignored: 'duplicate delivery' });
+			expect(copy.result.workflowData).toBeUndefined();
+		}
+	});
+
+	it('lets a retry start the run when n8n could not start it for the first copy', async () => {
+		holdCopyWaits();
+		const host = registeredHost();
+		const delivery = signedDelivery(completedPayload({ task_id: 'first-failed' }), SECRET);
+		const first = await host.receive(delivery);
+		const waiting = host.receive(delivery);
+		// n8n answers the first copy with an error: no run was created
+		first.res.status(500).json({ message: 'Error in workflow' });
+		const copy = await waiting;
+		expect(itemsOf(copy.result)).toHaveLength(1);
+		copy.res.status(200).json({ message: 'Workflow was started' });
+		const later = await host.deliver(delivery);
+		expect(later.result.workflowData).toBeUndefined();
+	});
+
+	it('counts a delivery whose sender hung up before the answer as started', async () => {
+		const host = registeredHost();
+		const delivery = signedDelivery(completedPayload({ task_id: 'hung-up' }), SECRET);
+		const first = await host.receive(delivery);
+		first.res.drop();
+		const retry = await host.deliver(delivery);
+		expect(retry.res.body).toEqual({ received: true, ignored: 'duplicate delivery' });
+	});
+
+	it('asks a copy to come again (503) when the first is still unanswered after 5 s', async () => {
+		const host = registeredHost();
+		const delivery = signedDelivery(completedPayload({ task_id: 'slow-first' }), SECRET);
+		await host.receive(delivery);
+		const copy = await host.deliver(delivery);
+		expect(copy.res.statusCode).toBe(503);
+		expect(copy.result.workflowData).toBeUndefined();
+		expect(sleeps.some((ms) => ms >= 4_900 && ms <= 5_000)).toBe(true);
+	});
+
+	it('keeps separate workflows and test listens apart', async () => {
+		const payload = completedPayload({ task_id: 'two-workflows' });
+		const a = await registeredHost().deliver(signedDelivery(payload, SECRET));
+		const b = await registeredHost().deliver(signedDelivery(payload, SECRET));
+		expect(itemsOf(a.result)).toHaveLength(1);
+		expect(itemsOf(b.result)).toHaveLength(1);
 	});
 });
 
