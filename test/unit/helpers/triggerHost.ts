@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-imports -- test code: runs under jest on Node, is never shipped or loaded by n8n */
 import { EventEmitter } from 'node:events';
 import nock from 'nock';
 import type {

@@ -259,7 +259,8 @@ describe('duplicates', () => {
 				return copy;
 			}),
 		);
-		await new Promise((resolve) => setImmediate(resolve));
+		await Promise.resolve();
+		await Promise.resolve();
 		expect(answered).toBe(0);
 		first.res.status(200).json({ message: 'Workflow was started' });
 		for (const copy of await Promise.all(copies)) {
