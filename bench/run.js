@@ -26,6 +26,13 @@
  *     BENCH_QUEUE_EXECUTIONS (8) executions started at once through a production webhook, on n8n
  *     main + 2 workers + a webhook process (PostgreSQL, Redis), against one n8n process in regular
  *     mode on the same database. BENCH_QUEUE=0 skips it (it needs PostgreSQL and redis-server).
+ * P4  The Document Extraction Trigger under load against n8n's Webhook node (bench/trigger.js):
+ *     200 signed deliveries, 50 in flight, in a real n8n, regular and queue mode. BENCH_P4=0
+ *     skips it; its own settings (BENCH_P4_*) are listed in bench/trigger.js.
+ *
+ * One row alone: `node bench/run.js --only P4` (or BENCH_ONLY=P4; `npm run bench -- --only P4`
+ * builds first). It replaces only the P4 summary rows and the P4 section of bench/results.md
+ * and keeps the rest of the file.
  */
 const { execFileSync, fork } = require('node:child_process');
 const fs = require('node:fs');
@@ -49,6 +56,25 @@ const MB = 1e6;
 const QUEUE = process.env.BENCH_QUEUE !== '0';
 const QUEUE_DOCUMENTS = positive('BENCH_QUEUE_DOCUMENTS', 200);
 const QUEUE_EXECUTIONS = positive('BENCH_QUEUE_EXECUTIONS', 8);
+const P4 = process.env.BENCH_P4 !== '0';
+/** Rows that can run alone (--only); the others run in the full benchmark. */
+const ROWS = ['P4'];
+const ONLY = parseOnly();
+
+/** The rows chosen with --only / BENCH_ONLY, or undefined for all. */
+function parseOnly() {
+	const argv = process.argv.slice(2);
+	let raw = process.env.BENCH_ONLY;
+	for (let i = 0; i < argv.length; i++) {
+		if (argv[i] === '--only') raw = argv[++i];
+		else if (argv[i].startsWith('--only=')) raw = argv[i].slice('--only='.length);
+		else throw new Error(`unknown argument "${argv[i]}" (usage: node bench/run.js [--only P4])`);
+	}
+	if (raw === undefined || raw === '') return undefined;
+	const rows = new Set(raw.split(',').map((r) => r.trim().toUpperCase()).filter(Boolean));
+	for (const row of rows) if (!ROWS.includes(row)) throw new Error(`--only: "${row}" cannot run alone (rows: ${ROWS.join(', ')})`);
+	return rows;
+}
 
 function positive(name, fallback) {
 	const raw = process.env[name];
@@ -239,13 +265,26 @@ function environment() {
 	};
 }
 
-/** The queue-mode row: needs the n8n runtime (scripts/ensure-runtime.sh) in the environment. */
-async function measureQ(emu) {
+/** Puts the n8n runtime (scripts/ensure-runtime.sh: NODE24, N8N_DIR, N8N_BIN) into the environment. */
+function loadRuntime() {
+	if (process.env.N8N_BIN && process.env.N8N_DIR && process.env.NODE24) return;
 	const runtime = execFileSync('bash', [path.join(ROOT, 'scripts/ensure-runtime.sh')], { encoding: 'utf8' });
 	for (const line of runtime.split('\n')) {
 		const m = /^(NODE24|N8N_DIR|N8N_BIN)=(.*)$/.exec(line.trim());
 		if (m) process.env[m[1]] = m[2];
 	}
+}
+
+/** The trigger row (bench/trigger.js): a real n8n, the trigger against n8n's Webhook node. */
+async function measureP4(emu) {
+	loadRuntime();
+	const { measureTrigger } = require('./trigger.js');
+	return await measureTrigger({ emu, quick: QUICK, log });
+}
+
+/** The queue-mode row: needs the n8n runtime (scripts/ensure-runtime.sh) in the environment. */
+async function measureQ(emu) {
+	loadRuntime();
 	const { measureQueue } = require('./queue.js');
 	log(`Q ${QUEUE_DOCUMENTS} documents in ${QUEUE_EXECUTIONS} executions, queue mode vs regular mode ...`);
 	return await measureQueue({
@@ -258,7 +297,7 @@ async function measureQ(emu) {
 	});
 }
 
-function report(env, p1, p2, totalMs, q) {
+function report(env, p1, p2, totalMs, q, p4) {
 	const intervalMs = INTERVAL_S * 1000;
 	const wallLimitMs = 1.3 * (T_MS + intervalMs);
 	const minPolls = Math.ceil(T_MS / intervalMs) + 1;
@@ -319,6 +358,7 @@ function report(env, p1, p2, totalMs, q) {
 	if (q) {
 		out(`| Q queue mode (2 workers) vs regular mode, ${q.documents} documents in ${q.executions} executions | ${secs(q.queue.wallMs)} vs ${secs(q.regular.wallMs)}: ${(q.regular.wallMs / q.queue.wallMs).toFixed(2)}× | (informative) | |`);
 	}
+	if (p4) for (const row of require('./trigger.js').summaryRows(p4)) out(row);
 	out();
 
 	// ---- P1 --------------------------------------------------------------------------------
@@ -380,6 +420,11 @@ function report(env, p1, p2, totalMs, q) {
 		out();
 	}
 
+	// ---- P4 --------------------------------------------------------------------------------
+	if (p4) {
+		out(require('./trigger.js').section(p4));
+	}
+
 	// ---- Notes -------------------------------------------------------------------------------
 	out('## Notes');
 	out();
@@ -397,7 +442,79 @@ function report(env, p1, p2, totalMs, q) {
 	return lines.join('\n');
 }
 
+/**
+ * Puts the P4 figures into an existing results file: its summary rows replace the old "| P4"
+ * rows (or follow the summary table's last row), its section replaces the old "## P4" section
+ * (or goes before "## Notes").
+ */
+function spliceP4(markdown, p4, env, totalMs) {
+	const { summaryRows, section } = require('./trigger.js');
+	const lines = markdown.split('\n');
+	const rows = summaryRows(p4);
+	const sectionLines = section(p4).split('\n');
+	const note = `- P4 measured on ${env.date} (Node.js ${env.node}, ${env.cpuCount} CPU(s)): \`node bench/run.js --only P4\`, took ${secs(totalMs)}`;
+
+	let out = [];
+	const summaryStart = lines.indexOf('## Summary');
+	let inSummaryTable = false;
+	let rowsPlaced = false;
+	for (let i = 0; i < lines.length; i++) {
+		const line = lines[i];
+		if (line.startsWith('- P4 measured on ')) continue;
+		if (i > summaryStart && summaryStart !== -1 && line.startsWith('|')) inSummaryTable = true;
+		if (inSummaryTable && line.startsWith('| P4 ')) {
+			if (!rowsPlaced) out.push(...rows);
+			rowsPlaced = true;
+			continue;
+		}
+		if (inSummaryTable && !line.startsWith('|')) {
+			if (!rowsPlaced) out.push(...rows);
+			rowsPlaced = true;
+			inSummaryTable = false;
+		}
+		out.push(line);
+	}
+	if (!rowsPlaced) out.unshift(...rows, '');
+	// the run line of the header
+	const firstBlank = out.indexOf('', out.findIndex((l) => l.startsWith('- ')));
+	if (firstBlank > 0) out.splice(firstBlank, 0, note);
+
+	const start = out.findIndex((l) => l.startsWith('## P4'));
+	if (start !== -1) {
+		let end = out.findIndex((l, i) => i > start && l.startsWith('## '));
+		if (end === -1) end = out.length;
+		out.splice(start, end - start, ...sectionLines);
+	} else {
+		let at = out.indexOf('## Notes');
+		if (at === -1) at = out.length;
+		out.splice(at, 0, ...sectionLines);
+	}
+	out = out.join('\n').replace(/\n{3,}/g, '\n\n');
+	return out.endsWith('\n') ? out : `${out}\n`;
+}
+
+async function mainOnly() {
+	const started = performance.now();
+	const emu = await createEmulator({ port: 0, processingMs: T_MS });
+	log(`emulator on ${emu.url}; only ${[...ONLY].join(', ')}`);
+	try {
+		const p4 = await measureP4(emu);
+		const env = environment();
+		const totalMs = performance.now() - started;
+		const { section } = require('./trigger.js');
+		process.stdout.write(`${section(p4)}\n`);
+		if (OUTPUT !== '-') {
+			const previous = fs.existsSync(OUTPUT) ? fs.readFileSync(OUTPUT, 'utf8') : '# Benchmark: Document Extraction node inside n8n\n\n## Summary\n\n| Figure | Measured | Target | Met |\n|---|---|---|---|\n\n';
+			fs.writeFileSync(OUTPUT, spliceP4(previous, p4, env, totalMs));
+			log(`P4 written into ${path.relative(process.cwd(), OUTPUT)}`);
+		}
+	} finally {
+		await emu.close();
+	}
+}
+
 async function main() {
+	if (ONLY) return await mainOnly();
 	const started = performance.now();
 	const packageRoot = snapshotPackage();
 	const emu = await createEmulator({ port: 0, processingMs: T_MS, maxBodyBytes: 400 * 1024 * 1024 });
@@ -410,7 +527,8 @@ async function main() {
 		worker = undefined;
 		const p2 = await measureP2(emu, packageRoot);
 		const q = QUEUE ? await measureQ(emu) : undefined;
-		const markdown = report(environment(), p1, p2, performance.now() - started, q);
+		const p4 = P4 ? await measureP4(emu) : undefined;
+		const markdown = report(environment(), p1, p2, performance.now() - started, q, p4);
 		process.stdout.write(`${markdown}\n`);
 		if (OUTPUT !== '-') {
 			fs.writeFileSync(OUTPUT, `${markdown}\n`);
