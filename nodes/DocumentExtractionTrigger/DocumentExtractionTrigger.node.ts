@@ -9,6 +9,7 @@ import type {
 import { NodeConnectionTypes, sleep } from 'n8n-workflow';
 
 import { optionsCollection, projectLocator } from '../DocumentExtraction/descriptions';
+import { projectText } from '../DocumentExtraction/helpers/projects';
 import { searchProjects } from '../DocumentExtraction/methods/listSearch';
 import { getTask, LOOKUP_LIMITS, TASK_COMPLETED } from '../DocumentExtraction/transport/service';
 import {
@@ -23,6 +24,7 @@ import {
 	createRegistration,
 	getRegistration,
 	registrationExists,
+	retiredRegistrationFor,
 	retireRegistration,
 } from './registration';
 import { SIGNATURE_HEADER, verifySignature } from './signature';
@@ -49,7 +51,11 @@ function signingSecret(this: IWebhookFunctions): string {
 	if (usesExistingRegistration(this)) {
 		return String(this.getNodeParameter('webhookSecret', '') ?? '').trim();
 	}
-	return getRegistration(this.getWorkflowStaticData('node'))?.secret ?? '';
+	const data = this.getWorkflowStaticData('node');
+	const current = getRegistration(data);
+	if (current) return current.secret;
+	const project = projectText(this.getNodeParameter('project', '', { extractValue: true }));
+	return retiredRegistrationFor(data, this.getNodeWebhookUrl('default'), project)?.secret ?? '';
 }
 
 /** Adds the error message of a failed task from GET /task_status; never loses the delivery. */

@@ -69,6 +69,23 @@ export function retireRegistration(data: IDataObject): void {
 	data.retiredRegistrations = [...others, current].slice(-MAX_RETIRED_REGISTRATIONS);
 }
 
+/**
+ * The retired registration that `create` would take up again for this URL and Project field, if
+ * any. Publishing again runs `delete` then `create`, and n8n may store the static data between
+ * the two: for that moment there is no current registration, and deliveries signed with its
+ * secret must still be accepted.
+ */
+export function retiredRegistrationFor(
+	data: IDataObject,
+	url: string | undefined,
+	project: string,
+): Registration | undefined {
+	if (!url || !project) return undefined;
+	return retiredRegistrations(data).find(
+		(r) => r.url === url && (r.projectValue === project || r.projectId === project),
+	);
+}
+
 /** Removes and returns the remembered registration for this URL and project, if any. */
 function takeRetired(data: IDataObject, url: string, projectId: string): Registration | undefined {
 	const retired = retiredRegistrations(data);

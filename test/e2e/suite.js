@@ -31,6 +31,7 @@ const CASES = [
 	'project',
 	'binary-modes',
 	'trigger',
+	'trigger-duplicates',
 	'credential',
 	'mcp',
 ].map((name) => path.join(__dirname, 'cases', `${name}.test.js`));

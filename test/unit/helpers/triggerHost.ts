@@ -208,6 +208,7 @@ export class Host {
 		const context = {
 			...this.base(workflow),
 			getWebhookName: () => 'default',
+			getNodeWebhookUrl: () => PRODUCTION_URL,
 			getRequestObject: () => req,
 			getResponseObject: () => res,
 			getHeaderData: () => delivery.headers,

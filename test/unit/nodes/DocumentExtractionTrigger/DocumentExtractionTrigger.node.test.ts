@@ -145,6 +145,28 @@ describe('a delivery that fails the signature check', () => {
 		expect(host.nodeData().recentDeliveries).toBeUndefined();
 	});
 
+	it('is accepted between n8n\'s delete and create while the workflow is published again', async () => {
+		const host = registeredHost();
+		await host.unpublish();
+		expect(host.nodeData().registration).toBeUndefined();
+		const { result, res } = await host.deliver(
+			signedDelivery(completedPayload({ task_id: 'between-delete-and-create' }), SECRET),
+		);
+		expect(res.statusCode).toBe(200);
+		expect(itemsOf(result)).toHaveLength(1);
+	});
+
+	it('is refused when signed by a retired registration of another project', async () => {
+		const host = registeredHost();
+		await host.unpublish();
+		host.parameters = { project: { __rl: true, mode: 'id', value: 'Another project' } };
+		const { result, res } = await host.deliver(
+			signedDelivery(completedPayload({ task_id: 'old-project' }), SECRET),
+		);
+		expect(res.statusCode).toBe(401);
+		expect(result.workflowData).toBeUndefined();
+	});
+
 	it('is refused with 401 when nothing is registered and no secret is given', async () => {
 		const host = new Host({ project: { __rl: true, mode: 'list', value: PROJECT_ID } });
 		const { result, res } = await host.deliver(signedDelivery(payload, ''));

@@ -136,11 +136,16 @@ describe('publishing again', () => {
 		expect(JSON.stringify(result.workflowData)).not.toContain(host.secret);
 	});
 
-	it('refuses deliveries while unpublished', async () => {
+	it('refuses deliveries signed for a registration it replaced', async () => {
+		// (while a workflow is unpublished n8n answers 404 itself: the node never sees those)
 		const sent = expectRegistration(PROJECT_ID);
 		const host = new Host({ project: fromList(PROJECT_ID) });
 		await host.publish();
 		await host.unpublish();
+		const replacement = expectRegistration(OTHER_PROJECT_ID);
+		host.parameters = { project: fromList(OTHER_PROJECT_ID) };
+		await host.publish();
+		expect(replacement[0].secret).not.toBe(sent[0].secret);
 		const { result, res } = await host.deliver(signedDelivery(completedPayload(), sent[0].secret));
 		expect(res.statusCode).toBe(401);
 		expect(result.workflowData).toBeUndefined();

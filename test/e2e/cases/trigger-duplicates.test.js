@@ -1,0 +1,157 @@
+'use strict';
+
+/**
+ * Duplicate deliveries and publishing under traffic, in a running n8n: copies of one delivery
+ * start one run, distinct deliveries one run each, the trigger writes nothing to the workflow's
+ * static data per delivery, and publishing again while deliveries arrive keeps the registration
+ * and its secret. Runs after cases/trigger.test.js, on its published example trigger.
+ */
+
+const assert = require('node:assert/strict');
+const { test } = require('node:test');
+
+const { EXAMPLE_TRIGGER_ID, TRIGGER_NODE, sleep } = require('../lib/fixtures.js');
+const { rest, waitFor, waitPublished } = require('../lib/n8n.js');
+const { triggerRegistrations, probeWebhook } = require('../lib/emulator-client.js');
+const {
+	deliveryBody,
+	post,
+	deliverWithRetries,
+	inPool,
+	registrationOf,
+	executionTotal,
+	settledExecutionTotal,
+} = require('../lib/deliveries.js');
+const { useSuite } = require('../lib/setup.js');
+const state = require('../lib/state.js');
+
+useSuite();
+
+const WF = EXAMPLE_TRIGGER_ID;
+
+async function secret() {
+	const { nodeData } = await registrationOf(WF);
+	assert.match(String(nodeData.registration?.secret), /^whsec_/, 'no registration secret stored');
+	return nodeData.registration.secret;
+}
+
+test('Trigger: copies of one delivery start one run (twice 1 s apart; three copies at once)', async (t) => {
+	assert.ok(state.triggerUrl, 'trigger not published');
+	const key = await secret();
+	const runs = {};
+
+	let before = await settledExecutionTotal(WF, 0, { settleMs: 0 });
+	const body = deliveryBody();
+	const first = await post(state.triggerUrl, body, key);
+	await sleep(1000);
+	const second = await post(state.triggerUrl, body, key);
+	assert.deepEqual([first, second], [200, 200], 'both copies must be acknowledged');
+	runs.twice = (await settledExecutionTotal(WF, before + 1)) - before;
+
+	before = await executionTotal(WF);
+	const copy = deliveryBody();
+	const answers = await Promise.all([1, 2, 3].map(() => post(state.triggerUrl, copy, key)));
+	assert.deepEqual(answers, [200, 200, 200]);
+	runs.atOnce = (await settledExecutionTotal(WF, before + 1)) - before;
+
+	assert.deepEqual(runs, { twice: 1, atOnce: 1 }, `runs per delivery: ${JSON.stringify(runs)}`);
+	t.diagnostic(`runs ${JSON.stringify(runs)}`);
+});
+
+test('Trigger: 200 distinct deliveries, 50 at a time, start 200 runs and write no static data', async (t) => {
+	assert.ok(state.triggerUrl, 'trigger not published');
+	const key = await secret();
+	const { nodeData: storedBefore } = await registrationOf(WF);
+	const before = await settledExecutionTotal(WF, 0, { settleMs: 0 });
+	const bodies = Array.from({ length: 200 }, () => deliveryBody());
+	const started = Date.now();
+	const statuses = await inPool(bodies, 50, (body) => post(state.triggerUrl, body, key));
+	const seconds = (Date.now() - started) / 1000;
+	const counts = statuses.reduce((acc, s) => ({ ...acc, [s]: (acc[s] ?? 0) + 1 }), {});
+	assert.deepEqual(counts, { 200: 200 }, `answers ${JSON.stringify(counts)}`);
+	const runs = (await settledExecutionTotal(WF, before + 200)) - before;
+	assert.equal(runs, 200, `${runs} runs for 200 distinct deliveries`);
+	const { nodeData: storedAfter } = await registrationOf(WF);
+	assert.deepEqual(storedAfter, storedBefore, "the deliveries changed the node's static data");
+	assert.equal(storedAfter.recentDeliveries, undefined);
+	t.diagnostic(`200 answered in ${seconds.toFixed(1)} s; 200 runs; static data unchanged`);
+});
+
+/** Saves the trigger with one option changed and publishes that version. */
+async function editAndPublish(round) {
+	const wf = await rest('GET', `/workflows/${WF}`);
+	const nodes = wf.nodes.map((n) =>
+		n.name === TRIGGER_NODE
+			? {
+					...n,
+					parameters: {
+						...n.parameters,
+						options: { ...n.parameters.options, fetchErrorDetails: round % 2 === 0 },
+					},
+				}
+			: n,
+	);
+	const updated = await rest('PATCH', `/workflows/${WF}`, { nodes, connections: wf.connections });
+	await rest('POST', `/workflows/${WF}/activate`, { versionId: updated.versionId });
+	await waitPublished(WF, updated.versionId);
+	return updated.versionId;
+}
+
+async function unpublishAndPublish(versionId) {
+	await rest('POST', `/workflows/${WF}/deactivate`, {});
+	await waitFor('the webhook to be unpublished', async () => (await probeWebhook(state.triggerUrl)) === 404);
+	await rest('POST', `/workflows/${WF}/activate`, { versionId });
+	await waitPublished(WF, versionId);
+}
+
+test('Trigger: publishing again while deliveries arrive keeps the registration and its secret', async (t) => {
+	assert.ok(state.triggerUrl, 'trigger not published');
+	const key = await secret();
+	const registrationsBefore = await triggerRegistrations();
+	const before = await settledExecutionTotal(WF, 0, { settleMs: 0 });
+
+	// deliveries arrive throughout, each retried as the service does (1, 4, 16 s)
+	let publishing = true;
+	const deliveries = [];
+	const sender = (async () => {
+		while (publishing) {
+			deliveries.push(deliverWithRetries(state.triggerUrl, deliveryBody(), key));
+			await sleep(150);
+		}
+	})();
+
+	const steps = [];
+	let versionId = await editAndPublish(1);
+	steps.push('edit, publish');
+	await unpublishAndPublish(versionId);
+	steps.push('unpublish, publish');
+	versionId = await editAndPublish(2);
+	steps.push('edit, publish');
+	await sleep(1000);
+	publishing = false;
+	await sender;
+	const attempts = await Promise.all(deliveries);
+
+	const final = attempts.map((statuses) => statuses.at(-1));
+	const all = attempts.flat();
+	const tally = all.reduce((acc, s) => ({ ...acc, [s]: (acc[s] ?? 0) + 1 }), {});
+	assert.ok(!all.includes(401), `a correctly signed delivery was refused: ${JSON.stringify(tally)}`);
+	assert.ok(
+		final.every((s) => s === 200),
+		`deliveries not acknowledged in the end: ${JSON.stringify(final.filter((s) => s !== 200))}`,
+	);
+	const runs = (await settledExecutionTotal(WF, before + attempts.length)) - before;
+	assert.equal(runs, attempts.length, `${runs} runs for ${attempts.length} deliveries`);
+
+	assert.equal(await secret(), key, 'publishing changed the signing secret');
+	const registrationsAfter = await triggerRegistrations();
+	assert.deepEqual(
+		registrationsAfter.map((r) => r.url),
+		registrationsBefore.map((r) => r.url),
+		`registrations ${JSON.stringify(registrationsAfter)}`,
+	);
+	state.triggerVersionId = versionId;
+	t.diagnostic(
+		`${attempts.length} deliveries during ${steps.join('; ')}: attempts ${JSON.stringify(tally)}, ${runs} runs, one registration, same secret`,
+	);
+});
