@@ -29,6 +29,7 @@ const {
 	waitWebhookLive,
 	requestCount,
 } = require('../../e2e/lib/emulator-client.js');
+const { deliveryBody } = require('../../e2e/lib/deliveries.js');
 const { useQueueSuite, queue } = require('../lib/setup.js');
 const { QWF } = require('../lib/workflows.js');
 const {
@@ -48,24 +49,6 @@ const trigger = { url: undefined, secret: undefined };
 async function registrations() {
 	const prefix = `http://127.0.0.1:${queue.stack.ports.webhook}/`;
 	return (await registeredWebhooks()).filter((w) => w.url.startsWith(prefix));
-}
-
-function deliveryBody(overrides = {}) {
-	return JSON.stringify({
-		event: 'task.completed',
-		task_id: crypto.randomUUID(),
-		status: 'complete',
-		result: {
-			invoice_number: 'INV-Q-1',
-			vendor_name: 'Queue Ltd',
-			total_amount: 12,
-			currency: 'EUR',
-		},
-		project_id: INVOICES_ID,
-		document_type: 'invoice',
-		timestamp: new Date().toISOString(),
-		...overrides,
-	});
 }
 
 test('Trigger: publishing through main registers one webhook, pointing at the webhook process', async (t) => {
