@@ -61,7 +61,7 @@ const {
 const { CRED, GOOD_KEY, INVOICES_ID, sleep } = require('../test/e2e/lib/fixtures.js');
 const { node, workflow, project } = require('../test/e2e/lib/workflows.js');
 const state = require('../test/e2e/lib/state.js');
-const { webhook: webhookNode, buildQueueWorkflows } = require('../test/queue/lib/workflows.js');
+const { webhook: webhookNode } = require('../test/queue/lib/workflows.js');
 
 const NODE24 = process.env.NODE24 || process.execPath;
 const PROBE = path.join(__dirname, 'p4-probe.js');
@@ -602,7 +602,7 @@ async function measureRegular({ emu, opts, log }) {
 // ----------------------------------------------------------------- queue mode
 
 async function measureQueueMode({ emu, opts, log }) {
-	const { prepareStack } = require('../test/queue/lib/setup.js');
+	const { QueueStack } = require('../test/queue/lib/stack.js');
 	state.emulatorUrl = emu.url;
 	state.cookie = undefined;
 	let stack;
@@ -612,14 +612,15 @@ async function measureQueueMode({ emu, opts, log }) {
 	});
 	const started = Date.now();
 	try {
-		stack = await prepareStack({
-			workflows: [...buildQueueWorkflows({ items: 1 }), ...p4Workflows()],
-			prefix: 'docex-bench-p4-queue-',
-			created: (s) => (stack = s),
-		});
-		if (opts.ref) stack.installPackage(opts.tarball);
+		// the steps of test/queue/lib/setup.js prepareStack, with the package P4 measures
+		state.tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'docex-bench-p4-queue-'));
+		state.userFolder = path.join(state.tmp, 'main');
+		stack = new QueueStack({ dir: state.tmp, env: opts.extraEnv });
+		stack.installPackage(opts.tarball);
+		stack.startServices();
+		await stack.allocatePorts();
+		await importInto((args) => stack.cli(args), p4Workflows(), emu.url);
 		for (const id of [WF.trigger, WF.webhook]) await stack.cli(['publish:workflow', `--id=${id}`]);
-		if (Object.keys(opts.extraEnv).length) stack.extraEnv = { ...stack.extraEnv, ...opts.extraEnv };
 		log('queue mode: PostgreSQL, Redis, main, 2 workers and a webhook process');
 		await stack.startN8nProcesses();
 		const startupMs = Date.now() - started;
