@@ -88,7 +88,14 @@ function transient<E extends Error>(error: E): E {
 	return error;
 }
 
-/** The network error code (ECONNREFUSED, ECONNRESET, ...) of an HTTP client error, if any. */
+const isNetworkCode = (value: unknown): value is string =>
+	typeof value === 'string' && /^E[A-Z_]+$|^UND_ERR/.test(value);
+
+/**
+ * The network error code (ECONNREFUSED, ECONNRESET, ...) of an HTTP client error, if any.
+ * n8n 2.x keeps the client's error (with its `code`) as the cause of the error its request
+ * helper throws; n8n 1.x keeps only the code, as the error's `httpCode`.
+ */
 export function networkErrorCode(error: unknown): string | undefined {
 	const seen = new Set<unknown>();
 	const queue: unknown[] = [error];
@@ -96,8 +103,9 @@ export function networkErrorCode(error: unknown): string | undefined {
 		const current = queue.shift();
 		if (!current || typeof current !== 'object' || seen.has(current)) continue;
 		seen.add(current);
-		const { code, cause, errorResponse, reason, context } = current as IDataObject;
-		if (typeof code === 'string' && /^E[A-Z_]+$|^UND_ERR/.test(code)) return code;
+		const { code, httpCode, cause, errorResponse, reason, context } = current as IDataObject;
+		if (isNetworkCode(code)) return code;
+		if (isNetworkCode(httpCode)) return httpCode;
 		queue.push(cause, errorResponse, reason, context);
 	}
 	const message = error instanceof Error ? error.message : '';

@@ -212,6 +212,66 @@ describe('which failures are retried', () => {
 		expect(networkErrorCode(new Error('timeout of 100ms exceeded'))).toBe('ETIMEDOUT');
 		expect(networkErrorCode(new Error('socket hang up'))).toBeUndefined();
 	});
+
+	/** What n8n 1.x's request helper throws: its NodeApiError keeps the code as httpCode only. */
+	const n8n1Error = (message: string, httpCode: string, clientMessage: string) =>
+		Object.assign(new Error(message), { httpCode, messages: [clientMessage, clientMessage] });
+
+	it("finds the code of n8n 1.x's wrapped errors, where it is the httpCode", () => {
+		const refused = n8n1Error(
+			'The service refused the connection - perhaps it is offline',
+			'ECONNREFUSED',
+			'connect ECONNREFUSED 127.0.0.1:9',
+		);
+		expect(networkErrorCode(refused)).toBe('ECONNREFUSED');
+		expect(networkErrorCode(Object.assign(new Error('Bad gateway'), { httpCode: '502' }))).toBe(
+			undefined,
+		);
+	});
+
+	it('on n8n 1.x, an upload that timed out is reported as a timeout and not sent again', async () => {
+		const { ctx, sent } = recordingContext();
+		ctx.helpers.httpRequestWithAuthentication = async (
+			_type: string,
+			request: IHttpRequestOptions,
+		) => {
+			sent.push(request);
+			throw n8n1Error(
+				'The connection was aborted, perhaps the server is offline',
+				'ECONNABORTED',
+				`timeout of ${request.timeout}ms exceeded`,
+			);
+		};
+		const error = await failureOf(
+			submitDocument.call(ctx, { file_base64: 'AAAA' }, FIELDS, 0),
+		);
+		expect(error.message).toBe(
+			'The Document Extraction Service did not answer in time; it may have received the document',
+		);
+		expect(sent).toHaveLength(1);
+	});
+
+	it('on n8n 1.x, an upload whose connection was refused is sent again', async () => {
+		const { ctx, sent } = recordingContext();
+		ctx.helpers.httpRequestWithAuthentication = async (
+			_type: string,
+			request: IHttpRequestOptions,
+		) => {
+			sent.push(request);
+			if (sent.length < 3)
+				throw n8n1Error(
+					'The service refused the connection - perhaps it is offline',
+					'ECONNREFUSED',
+					'connect ECONNREFUSED 127.0.0.1:9',
+				);
+			return { statusCode: 200, headers: {}, body: { task_id: TASK } };
+		};
+		await expect(submitDocument.call(ctx, { file_base64: 'AAAA' }, FIELDS, 0)).resolves.toEqual({
+			task_id: TASK,
+		});
+		expect(sent).toHaveLength(3);
+		expect(sleeps).toEqual([1000, 2000]);
+	});
 });
 
 describe('the API key never reaches an error', () => {
