@@ -32,7 +32,9 @@ export const projectLocator: INodeProperties = {
 			validation: [
 				{
 					type: 'regex',
-					properties: { regex: '\\S+', errorMessage: 'Enter a project ID or name' },
+					// n8n anchors this as ^…$: any text with one non-space character, so that
+					// project names with spaces, accents and punctuation pass
+					properties: { regex: '\\s*\\S[\\s\\S]*', errorMessage: 'Enter a project ID or name' },
 				},
 			],
 		},

@@ -5,10 +5,10 @@
 const assert = require('node:assert/strict');
 const { test } = require('node:test');
 
-const { IDENTITY_ID, INVOICES_ID, REGISTERED_HOOK_URL } = require('../lib/fixtures.js');
+const { FILES, IDENTITY_ID, INVOICES_ID, REGISTERED_HOOK_URL, sha256 } = require('../lib/fixtures.js');
 const { execute, expectSuccess, nodeItems } = require('../lib/n8n.js');
 const { registeredWebhooks } = require('../lib/emulator-client.js');
-const { WF } = require('../lib/workflows.js');
+const { SPACED_PROJECT_NAME, WF } = require('../lib/workflows.js');
 const { useSuite } = require('../lib/setup.js');
 
 useSuite();
@@ -39,4 +39,13 @@ test('Register Webhook (generated whsec_ secret, registered at the service)', as
 	assert.equal(hooks[0].project_id, IDENTITY_ID);
 	assert.deepEqual(hooks[0].events, ['task.completed']);
 	t.diagnostic(`webhook ${hooks[0].webhook_id}`);
+});
+
+test('A project typed By ID or Name with spaces, an accent and punctuation runs', async (t) => {
+	const res = await execute(WF.projectName);
+	expectSuccess(res);
+	const [item] = nodeItems(res.run, 'Submit and Wait');
+	assert.equal(item.json.status, 'complete', JSON.stringify(item.json));
+	assert.equal(item.json.result.file_sha256, sha256(FILES.c.bytes));
+	t.diagnostic(`"${SPACED_PROJECT_NAME}": task ${item.json.task_id} complete`);
 });

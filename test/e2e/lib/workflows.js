@@ -36,7 +36,11 @@ const WF = {
 	mcp: 'E2eMcpServer0001',
 	maxWait: 'E2eRelMaxWait001',
 	refused: 'E2eRelRefused001',
+	projectName: 'E2eProjectName01',
 };
+
+/** A project name as users write them: a space, an accent and punctuation (the emulator has it). */
+const SPACED_PROJECT_NAME = 'Invoices EU – Zürich (2025)';
 
 /** The MCP server path of the suite's MCP workflow: /mcp/<path>. */
 const MCP_PATH = 'docex-e2e';
@@ -293,6 +297,13 @@ function buildWorkflows({ statusTaskId, emulatorUrl }) {
 				continueOnFail: true,
 			},
 		),
+		submitAndWaitWorkflow(
+			WF.projectName,
+			'e2e: Submit and Wait, project by a name with spaces',
+			[FILES.c],
+			{},
+			{ project: SPACED_PROJECT_NAME },
+		),
 		submitAndWaitWorkflow(WF.failed, 'e2e: failed task fails the item', [FILES.b]),
 		submitAndWaitWorkflow(WF.failedAsItem, 'e2e: failed task as item', [FILES.b], {
 			outputFailedAsItems: true,
@@ -347,6 +358,7 @@ function buildWorkflows({ statusTaskId, emulatorUrl }) {
 }
 
 module.exports = {
+	SPACED_PROJECT_NAME,
 	WF,
 	MCP_PATH,
 	LARGE_URL_BYTES,
