@@ -23,6 +23,7 @@ const crypto = require('node:crypto');
 
 const { sleep, nowIso } = require('./context.js');
 const { sendJson } = require('./http.js');
+const { samplePdf } = require('./pdf.js');
 
 const CHUNK_BYTES = 64 * 1024;
 const MAX_SIZE = 1024 * 1024 * 1024;
@@ -36,30 +37,6 @@ const TYPES = {
 	html: 'text/html; charset=utf-8',
 	json: 'application/json',
 };
-
-/** A small valid one-page PDF showing `text`. */
-function samplePdf(text) {
-	const escaped = String(text).replace(/[\\()]/g, (c) => `\\${c}`);
-	const stream = `BT /F1 14 Tf 72 720 Td (${escaped}) Tj ET`;
-	const objects = [
-		'<< /Type /Catalog /Pages 2 0 R >>',
-		'<< /Type /Pages /Kids [3 0 R] /Count 1 >>',
-		'<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 4 0 R /Resources << /Font << /F1 5 0 R >> >> >>',
-		`<< /Length ${stream.length} >>\nstream\n${stream}\nendstream`,
-		'<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>',
-	];
-	let out = '%PDF-1.4\n';
-	const offsets = [];
-	objects.forEach((body, i) => {
-		offsets.push(out.length);
-		out += `${i + 1} 0 obj\n${body}\nendobj\n`;
-	});
-	const xref = out.length;
-	out += `xref\n0 ${objects.length + 1}\n0000000000 65535 f \n`;
-	out += offsets.map((o) => `${String(o).padStart(10, '0')} 00000 n \n`).join('');
-	out += `trailer\n<< /Size ${objects.length + 1} /Root 1 0 R >>\nstartxref\n${xref}\n%%EOF\n`;
-	return Buffer.from(out, 'latin1');
-}
 
 /** The head of a file: a PDF for .pdf names, else a few bytes naming the file. */
 function sampleHead(name) {

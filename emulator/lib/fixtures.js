@@ -53,6 +53,22 @@ function money(cents) {
 	return Math.round(cents) / 100;
 }
 
+/**
+ * The fields of an identity document: its holder, its number (`[field, prefix, digits]`) and,
+ * with `issuing`, the issuing country (the holder's nationality).
+ */
+function identityFields(r, month, day, [numberField, prefix, digits], { issuing = false } = {}) {
+	const idx = r(PEOPLE.length);
+	return {
+		full_name: PEOPLE[idx],
+		[numberField]: `${prefix}${String(r(10 ** digits)).padStart(digits, '0')}`,
+		date_of_birth: isoDate(1960 + r(40), month, day),
+		nationality: COUNTRIES[idx],
+		...(issuing ? { issuing_country: COUNTRIES[idx] } : {}),
+		expiry_date: isoDate(2026 + r(10), month, day),
+	};
+}
+
 function extractFields(documentType, sha256Hex) {
 	const r = seeded(sha256Hex);
 	const month = 1 + r(12);
@@ -84,27 +100,10 @@ function extractFields(documentType, sha256Hex) {
 				payment_method: ['card', 'cash', 'mobile'][r(3)],
 			};
 		}
-		case 'id_card': {
-			const idx = r(PEOPLE.length);
-			return {
-				full_name: PEOPLE[idx],
-				document_number: `ID${String(r(10000000)).padStart(7, '0')}`,
-				date_of_birth: isoDate(1960 + r(40), month, day),
-				nationality: COUNTRIES[idx],
-				expiry_date: isoDate(2026 + r(10), month, day),
-			};
-		}
-		case 'passport': {
-			const idx = r(PEOPLE.length);
-			return {
-				full_name: PEOPLE[idx],
-				passport_number: `P${String(r(100000000)).padStart(8, '0')}`,
-				date_of_birth: isoDate(1960 + r(40), month, day),
-				nationality: COUNTRIES[idx],
-				issuing_country: COUNTRIES[idx],
-				expiry_date: isoDate(2026 + r(10), month, day),
-			};
-		}
+		case 'id_card':
+			return identityFields(r, month, day, ['document_number', 'ID', 7]);
+		case 'passport':
+			return identityFields(r, month, day, ['passport_number', 'P', 8], { issuing: true });
 		default:
 			return {
 				title: `Sample ${documentType}`,

@@ -7,25 +7,34 @@
 
 const SUPPORTED_EVENTS = ['task.completed'];
 
+/** One error about the body: `at` is a field name, a path below it (['events', 2]) or [] for the body itself. */
+function bodyError(at, msg, type, ctx) {
+	return { loc: ['body', ...[].concat(at)], msg, type, ...(ctx ? { ctx } : {}) };
+}
+
+/** An error of a value below its minimum of 1 ("at least 1 characters", "greater than or equal to 1"). */
+function belowOne(at, msg, type) {
+	return bodyError(at, `ensure this value ${msg}`, type, { limit_value: 1 });
+}
+
 function missing(field) {
-	return { loc: ['body', field], msg: 'field required', type: 'value_error.missing' };
+	return bodyError(field, 'field required', 'value_error.missing');
 }
 
 function notNull(field) {
-	return { loc: ['body', field], msg: 'none is not an allowed value', type: 'type_error.none.not_allowed' };
+	return bodyError(field, 'none is not an allowed value', 'type_error.none.not_allowed');
 }
 
-function notStr(field) {
-	return { loc: ['body', field], msg: 'str type expected', type: 'type_error.str' };
+function notStr(at) {
+	return bodyError(at, 'str type expected', 'type_error.str');
 }
 
 function tooShort(field) {
-	return {
-		loc: ['body', field],
-		msg: 'ensure this value has at least 1 characters',
-		type: 'value_error.any_str.min_length',
-		ctx: { limit_value: 1 },
-	};
+	return belowOne(field, 'has at least 1 characters', 'value_error.any_str.min_length');
+}
+
+function emptyFile(field) {
+	return bodyError(field, 'file is empty', 'value_error.empty_file');
 }
 
 /** Checks a required non-empty string field; returns an error or null. */
@@ -40,15 +49,15 @@ function requiredString(body, field) {
 
 /** A body that is not a JSON object yields one error about the body itself. */
 function bodyNotObject(body) {
-	if (body === undefined) return [{ loc: ['body'], msg: 'field required', type: 'value_error.missing' }];
+	if (body === undefined) return [bodyError([], 'field required', 'value_error.missing')];
 	if (body === null || typeof body !== 'object' || Array.isArray(body)) {
-		return [{ loc: ['body'], msg: 'value is not a valid dict', type: 'type_error.dict' }];
+		return [bodyError([], 'value is not a valid dict', 'type_error.dict')];
 	}
 	return null;
 }
 
 function invalidJson(err) {
-	return [{ loc: ['body'], msg: `Invalid JSON body: ${err.message}`, type: 'value_error.jsondecode' }];
+	return [bodyError([], `Invalid JSON body: ${err.message}`, 'value_error.jsondecode')];
 }
 
 const NON_BASE64 = /[^A-Za-z0-9+/=]/;
@@ -64,9 +73,9 @@ function decodeBase64(field, value) {
 	let str = value;
 	if (WHITESPACE.test(str)) str = str.replace(/\s+/g, '');
 	if (str.length === 0) {
-		return { ok: false, error: { loc: ['body', field], msg: 'file is empty', type: 'value_error.empty_file' } };
+		return { ok: false, error: emptyFile(field) };
 	}
-	const invalid = { loc: ['body', field], msg: 'value is not valid base64', type: 'value_error.base64' };
+	const invalid = bodyError(field, 'value is not valid base64', 'value_error.base64');
 	if (NON_BASE64.test(str)) return { ok: false, error: invalid };
 	const firstPad = str.indexOf('=');
 	if (firstPad !== -1) {
@@ -78,9 +87,7 @@ function decodeBase64(field, value) {
 		return { ok: false, error: invalid };
 	}
 	const buf = Buffer.from(str, 'base64');
-	if (buf.length === 0) {
-		return { ok: false, error: { loc: ['body', field], msg: 'file is empty', type: 'value_error.empty_file' } };
-	}
+	if (buf.length === 0) return { ok: false, error: emptyFile(field) };
 	return { ok: true, buf };
 }
 
@@ -96,7 +103,7 @@ function validateProcessFile(body) {
 	let file = null;
 	const fileErr = requiredString(body, 'file_base64');
 	if (fileErr && fileErr.type === 'value_error.any_str.min_length') {
-		errors.push({ loc: ['body', 'file_base64'], msg: 'file is empty', type: 'value_error.empty_file' });
+		errors.push(emptyFile('file_base64'));
 	} else if (fileErr) {
 		errors.push(fileErr);
 	} else {
@@ -113,14 +120,9 @@ function validateProcessFile(body) {
 	if (body.max_pages !== undefined && body.max_pages !== null) {
 		const mp = body.max_pages;
 		if (typeof mp !== 'number' || !Number.isInteger(mp)) {
-			errors.push({ loc: ['body', 'max_pages'], msg: 'value is not a valid integer', type: 'type_error.integer' });
+			errors.push(bodyError('max_pages', 'value is not a valid integer', 'type_error.integer'));
 		} else if (mp < 1) {
-			errors.push({
-				loc: ['body', 'max_pages'],
-				msg: 'ensure this value is greater than or equal to 1',
-				type: 'value_error.number.not_ge',
-				ctx: { limit_value: 1 },
-			});
+			errors.push(belowOne('max_pages', 'is greater than or equal to 1', 'value_error.number.not_ge'));
 		} else {
 			maxPages = mp;
 		}
@@ -150,36 +152,35 @@ function validateWebhook(body) {
 			parsed = null;
 		}
 		if (!parsed || (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') || !parsed.hostname) {
-			errors.push({
-				loc: ['body', 'url'],
-				msg: 'invalid or missing URL scheme; an http or https URL is required',
-				type: 'value_error.url.scheme',
-			});
+			errors.push(
+				bodyError(
+					'url',
+					'invalid or missing URL scheme; an http or https URL is required',
+					'value_error.url.scheme',
+				),
+			);
 		}
 	}
 
 	if (!Object.prototype.hasOwnProperty.call(body, 'events')) {
 		errors.push(missing('events'));
 	} else if (!Array.isArray(body.events)) {
-		errors.push({ loc: ['body', 'events'], msg: 'value is not a valid list', type: 'type_error.list' });
+		errors.push(bodyError('events', 'value is not a valid list', 'type_error.list'));
 	} else if (body.events.length === 0) {
-		errors.push({
-			loc: ['body', 'events'],
-			msg: 'ensure this value has at least 1 items',
-			type: 'value_error.list.min_items',
-			ctx: { limit_value: 1 },
-		});
+		errors.push(belowOne('events', 'has at least 1 items', 'value_error.list.min_items'));
 	} else {
 		body.events.forEach((ev, i) => {
 			if (typeof ev !== 'string') {
-				errors.push({ loc: ['body', 'events', i], msg: 'str type expected', type: 'type_error.str' });
+				errors.push(notStr(['events', i]));
 			} else if (!SUPPORTED_EVENTS.includes(ev)) {
-				errors.push({
-					loc: ['body', 'events', i],
-					msg: `unsupported event '${ev}'; only task.completed can be subscribed to`,
-					type: 'value_error.const',
-					ctx: { given: ev, permitted: SUPPORTED_EVENTS },
-				});
+				errors.push(
+					bodyError(
+						['events', i],
+						`unsupported event '${ev}'; only task.completed can be subscribed to`,
+						'value_error.const',
+						{ given: ev, permitted: SUPPORTED_EVENTS },
+					),
+				);
 			}
 		});
 	}
