@@ -22,3 +22,16 @@ export const task = (status: string, extra: IDataObject = {}) => ({
 	updated_at: '2026-11-21T10:00:01Z',
 	...extra,
 });
+
+/**
+ * Parameters of a document operation (Submit, Submit and Wait) that reads binary field "data"
+ * and sends it as an invoice of the Invoices project chosen from the list; `extra` overrides.
+ */
+export const documentParams = (operation: string, extra: IDataObject = {}) => ({
+	resource: 'document',
+	operation,
+	binaryPropertyName: 'data',
+	project: { __rl: true, mode: 'list', value: INVOICES },
+	documentType: 'invoice',
+	...extra,
+});

@@ -50,33 +50,41 @@ describe('parseDocumentUrl', () => {
 });
 
 describe('downloadDocument', () => {
-	it('streams the file into the binary store with the name and type of the response', async () => {
-		nock(HOST)
-			.get('/get/123')
-			.reply(200, PDF, {
-				'Content-Type': 'application/pdf; charset=binary',
-				'Content-Disposition': 'attachment; filename="Invoice 2024-001.pdf"',
-				'Content-Length': String(PDF.length),
-			});
+	it.each([
+		{
+			name: 'streams the file into the binary store with the name and type of the response',
+			serve: () =>
+				nock(HOST)
+					.get('/get/123')
+					.reply(200, PDF, {
+						'Content-Type': 'application/pdf; charset=binary',
+						'Content-Disposition': 'attachment; filename="Invoice 2024-001.pdf"',
+						'Content-Length': String(PDF.length),
+					}),
+			path: '/get/123',
+			fileName: 'Invoice 2024-001.pdf',
+			mimeType: 'application/pdf',
+		},
+		{
+			name: 'follows redirects and takes the name from the URL path when there is no Content-Disposition',
+			serve: () =>
+				nock(HOST)
+					.get('/short')
+					.reply(302, '', { Location: `${HOST}/hop` })
+					.get('/hop')
+					.reply(301, '', { Location: '/files/scan.png' })
+					.get('/files/scan.png')
+					.reply(200, PDF, { 'Content-Type': 'image/png' }),
+			path: '/short',
+			fileName: 'short.png',
+			mimeType: 'image/png',
+		},
+	])('$name', async ({ serve, path, fileName, mimeType }) => {
+		serve();
 		const store = new Map<string, Buffer>();
-		const binary = await download('/get/123', { store });
-		expect(binary.fileName).toBe('Invoice 2024-001.pdf');
-		expect(binary.mimeType).toBe('application/pdf');
-		expect(store.get(binary.id!)).toEqual(PDF);
-	});
-
-	it('follows redirects and takes the name from the URL path when there is no Content-Disposition', async () => {
-		nock(HOST)
-			.get('/short')
-			.reply(302, '', { Location: `${HOST}/hop` })
-			.get('/hop')
-			.reply(301, '', { Location: '/files/scan.png' })
-			.get('/files/scan.png')
-			.reply(200, PDF, { 'Content-Type': 'image/png' });
-		const store = new Map<string, Buffer>();
-		const binary = await download('/short', { store });
-		expect(binary.mimeType).toBe('image/png');
-		expect(binary.fileName).toBe('short.png');
+		const binary = await download(path, { store });
+		expect(binary.fileName).toBe(fileName);
+		expect(binary.mimeType).toBe(mimeType);
 		expect(store.get(binary.id!)).toEqual(PDF);
 	});
 

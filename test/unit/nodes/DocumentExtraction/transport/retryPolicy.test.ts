@@ -57,6 +57,25 @@ function recordingContext(options: Parameters<typeof createContext>[0] = { param
 	return { ctx, sent };
 }
 
+/**
+ * A context whose HTTP client records each request and answers it with `answer` (which throws to
+ * make the attempt fail); `attempt` counts from 1.
+ */
+function answeringContext(
+	answer: (request: IHttpRequestOptions, attempt: number) => unknown,
+	options?: Parameters<typeof createContext>[0],
+) {
+	const { ctx, sent } = recordingContext(options);
+	ctx.helpers.httpRequestWithAuthentication = (async (
+		_type: string,
+		request: IHttpRequestOptions,
+	) => {
+		sent.push(request);
+		return await answer(request, sent.length);
+	}) as typeof ctx.helpers.httpRequestWithAuthentication;
+	return { ctx, sent };
+}
+
 /** Everything n8n could store of an error: its JSON, its cause's JSON and a deep inspection. */
 function serialized(error: Error & { toJSON?: () => unknown; cause?: unknown }): string {
 	return [
@@ -230,18 +249,13 @@ describe('which failures are retried', () => {
 	});
 
 	it('on n8n 1.x, an upload that timed out is reported as a timeout and not sent again', async () => {
-		const { ctx, sent } = recordingContext();
-		ctx.helpers.httpRequestWithAuthentication = async (
-			_type: string,
-			request: IHttpRequestOptions,
-		) => {
-			sent.push(request);
+		const { ctx, sent } = answeringContext((request) => {
 			throw n8n1Error(
 				'The connection was aborted, perhaps the server is offline',
 				'ECONNABORTED',
 				`timeout of ${request.timeout}ms exceeded`,
 			);
-		};
+		});
 		const error = await failureOf(
 			submitDocument.call(ctx, { file_base64: 'AAAA' }, FIELDS, 0),
 		);
@@ -252,20 +266,15 @@ describe('which failures are retried', () => {
 	});
 
 	it('on n8n 1.x, an upload whose connection was refused is sent again', async () => {
-		const { ctx, sent } = recordingContext();
-		ctx.helpers.httpRequestWithAuthentication = async (
-			_type: string,
-			request: IHttpRequestOptions,
-		) => {
-			sent.push(request);
-			if (sent.length < 3)
+		const { ctx, sent } = answeringContext((_request, attempt) => {
+			if (attempt < 3)
 				throw n8n1Error(
 					'The service refused the connection - perhaps it is offline',
 					'ECONNREFUSED',
 					'connect ECONNREFUSED 127.0.0.1:9',
 				);
 			return { statusCode: 200, headers: {}, body: { task_id: TASK } };
-		};
+		});
 		await expect(submitDocument.call(ctx, { file_base64: 'AAAA' }, FIELDS, 0)).resolves.toEqual({
 			task_id: TASK,
 		});
@@ -307,17 +316,16 @@ describe('the API key never reaches an error', () => {
 
 	it('when the execution is stopped during a request', async () => {
 		const controller = new AbortController();
-		const { ctx } = recordingContext({ params: {}, signal: controller.signal });
-		ctx.helpers.httpRequestWithAuthentication = async (
-			_type: string,
-			request: IHttpRequestOptions,
-		) => {
-			controller.abort();
-			throw httpClientError(Object.assign(new Error('canceled'), { code: 'ERR_CANCELED' }), {
-				...request,
-				headers: { Authorization: `Bearer ${key}` },
-			});
-		};
+		const { ctx } = answeringContext(
+			(request) => {
+				controller.abort();
+				throw httpClientError(Object.assign(new Error('canceled'), { code: 'ERR_CANCELED' }), {
+					...request,
+					headers: { Authorization: `Bearer ${key}` },
+				});
+			},
+			{ params: {}, signal: controller.signal },
+		);
 		const error = await failureOf(getTask.call(ctx, TASK, 0));
 		expect(error.message).toBe('The execution was stopped');
 		expect(serialized(error)).not.toContain(key);
@@ -335,15 +343,9 @@ describe('the API key never reaches an error', () => {
 describe('streams', () => {
 	it('closes the stream of every attempt, however the attempt ends', async () => {
 		const opened: Readable[] = [];
-		const { ctx } = recordingContext();
-		let calls = 0;
-		ctx.helpers.httpRequestWithAuthentication = async (
-			_type: string,
-			request: IHttpRequestOptions,
-		) => {
-			calls++;
+		const { ctx } = answeringContext((request, attempt) => {
 			// Refused before the body was read: the client never touches the stream.
-			if (calls < 3) {
+			if (attempt < 3) {
 				throw httpClientError(
 					Object.assign(new Error('fetch failed'), {
 						cause: { code: 'ECONNREFUSED', message: 'connect ECONNREFUSED' },
@@ -352,7 +354,7 @@ describe('streams', () => {
 				);
 			}
 			return { statusCode: 503, headers: {}, body: { detail: 'busy' } };
-		};
+		});
 		const body = async () => {
 			const stream = new Readable({ read() {} });
 			opened.push(stream);

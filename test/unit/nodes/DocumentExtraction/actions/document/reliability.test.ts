@@ -24,17 +24,10 @@ import {
 	failureOf,
 	useOfflineNock,
 } from '../../../../helpers/context';
-import { TASK, task } from '../../../../helpers/fixtures';
+import { documentParams, TASK, task } from '../../../../helpers/fixtures';
 
-const params = (options: IDataObject = {}, operation = 'submitAndWait') => ({
-	resource: 'document',
-	operation,
-	binaryPropertyName: 'data',
-	project: { __rl: true, mode: 'list', value: '3f1c2a9e-5b7d-4c1e-9a2b-6d8e0f4a1b2c' },
-	documentType: 'invoice',
-	output: 'full',
-	options: { pollInterval: 2, ...options },
-});
+const params = (options: IDataObject = {}, operation = 'submitAndWait') =>
+	documentParams(operation, { output: 'full', options: { pollInterval: 2, ...options } });
 
 const netError = (message: string, code?: string) =>
 	Object.assign(new Error(message), code ? { code } : {});

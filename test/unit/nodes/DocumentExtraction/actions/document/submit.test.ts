@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 
 import nock from 'nock';
 
-import type { INodeExecutionData } from 'n8n-workflow';
+import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 
 import { execute as submit } from '../../../../../../nodes/DocumentExtraction/actions/document/submit.operation';
 import {
@@ -13,17 +13,19 @@ import {
 	storedItem,
 	useOfflineNock,
 } from '../../../../helpers/context';
+import { documentParams } from '../../../../helpers/fixtures';
 
 const project = { __rl: true, mode: 'id', value: 'Invoices' };
-const params = (extra: Record<string, unknown> = {}) => ({
-	resource: 'document',
-	operation: 'submit',
-	binaryPropertyName: 'data',
-	project,
-	documentType: 'invoice',
-	options: {},
-	...extra,
-});
+const params = (extra: IDataObject = {}) =>
+	documentParams('submit', { project, options: {}, ...extra });
+
+/** The service accepts only the file "good" (as `taskId`) and answers any other with `status`. */
+function acceptsOnlyGood(taskId: string, status: number, detail: string) {
+	nock(BASE_URL)
+		.post('/process_file', (b) => Buffer.from(b.file_base64, 'base64').toString() === 'good')
+		.reply(200, { task_id: taskId });
+	nock(BASE_URL).post('/process_file').reply(status, { detail });
+}
 
 useOfflineNock();
 
@@ -129,10 +131,7 @@ describe('Submit Document', () => {
 	});
 
 	it('turns a failure into an error item with continueOnFail, keeping order and pairing', async () => {
-		nock(BASE_URL)
-			.post('/process_file', (b) => Buffer.from(b.file_base64, 'base64').toString() === 'good')
-			.reply(200, { task_id: 'ok-task' });
-		nock(BASE_URL).post('/process_file').reply(404, { detail: "Document type 'x' not found" });
+		acceptsOnlyGood('ok-task', 404, "Document type 'x' not found");
 		const items = [binaryItem('bad'), binaryItem('good')];
 		items[0].json = { n: 0 };
 		const out = await submit.call(
@@ -145,10 +144,7 @@ describe('Submit Document', () => {
 	});
 
 	it('without continueOnFail throws the failure and names tasks already submitted', async () => {
-		nock(BASE_URL)
-			.post('/process_file', (b) => Buffer.from(b.file_base64, 'base64').toString() === 'good')
-			.reply(200, { task_id: 'kept-task' });
-		nock(BASE_URL).post('/process_file').reply(402, { detail: 'Subscription inactive' });
+		acceptsOnlyGood('kept-task', 402, 'Subscription inactive');
 		const items = [binaryItem('good'), binaryItem('bad')];
 		const error = await failureOf(submit.call(createContext({ params: params(), items }), items));
 		expect(error.message).toMatch(/inactive \(402\)/);

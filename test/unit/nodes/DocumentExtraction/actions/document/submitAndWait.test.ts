@@ -11,17 +11,10 @@ import {
 	failureOf,
 	useOfflineNock,
 } from '../../../../helpers/context';
-import { TASK, task } from '../../../../helpers/fixtures';
+import { documentParams, TASK, task } from '../../../../helpers/fixtures';
 
-const params = (options: IDataObject = {}, output = 'full') => ({
-	resource: 'document',
-	operation: 'submitAndWait',
-	binaryPropertyName: 'data',
-	project: { __rl: true, mode: 'list', value: '3f1c2a9e-5b7d-4c1e-9a2b-6d8e0f4a1b2c' },
-	documentType: 'invoice',
-	output,
-	options: { pollInterval: 1, ...options },
-});
+const params = (options: IDataObject = {}, output = 'full') =>
+	documentParams('submitAndWait', { output, options: { pollInterval: 1, ...options } });
 
 /** The service accepts one document as TASK, then answers each status request with the next task. */
 function serviceReports(...tasks: IDataObject[]) {
@@ -57,23 +50,25 @@ describe('Submit and Wait', () => {
 		expect(out[0].json).toMatchObject({ task_id: TASK, status: 'complete', result: { a: 1 } });
 	});
 
-	it('fails the item with the service error text when the task fails', async () => {
-		serviceReports(task('failed', { error: 'Unreadable scan on page 1' }));
+	it.each([
+		[
+			'fails the item with the service error text when the task fails',
+			'Unreadable scan on page 1',
+			'Extraction failed: Unreadable scan on page 1',
+		],
+		[
+			'does not repeat "Extraction failed" when the service text already starts with it',
+			'Extraction failed: the document could not be read',
+			'Extraction failed: the document could not be read',
+		],
+	])('%s', async (_name, serviceError, message) => {
+		serviceReports(task('failed', { error: serviceError }));
 		const items = [binaryItem('pdf')];
 		const error = await failureOf(
 			submitAndWait.call(createContext({ params: params(), items }), items),
 		);
-		expect(error.message).toBe('Extraction failed: Unreadable scan on page 1');
+		expect(error.message).toBe(message);
 		expect(error.description).toContain(TASK);
-	});
-
-	it('does not repeat "Extraction failed" when the service text already starts with it', async () => {
-		serviceReports(task('failed', { error: 'Extraction failed: the document could not be read' }));
-		const items = [binaryItem('pdf')];
-		const error = await failureOf(
-			submitAndWait.call(createContext({ params: params(), items }), items),
-		);
-		expect(error.message).toBe('Extraction failed: the document could not be read');
 	});
 
 	it('makes a failed task an error item with its task_id under continueOnFail', async () => {
