@@ -22,6 +22,18 @@ const NODE24 = process.env.NODE24 || process.execPath;
 const N8N_BIN = process.env.N8N_BIN;
 const N8N_DIR = process.env.N8N_DIR;
 
+/**
+ * The n8n under test. The cases speak n8n 2.x (publish:workflow, publication status); on n8n 1.x
+ * the few calls that differ are translated here (see n8nCli and waitPublished), and a case whose
+ * feature 1.x lacks is skipped with the reason (skipOnN8n1).
+ */
+const N8N_VERSION = N8N_DIR
+	? JSON.parse(fs.readFileSync(path.join(N8N_DIR, 'node_modules', 'n8n', 'package.json'), 'utf8'))
+			.version
+	: undefined;
+const N8N_MAJOR = N8N_VERSION ? Number(N8N_VERSION.split('.')[0]) : undefined;
+const IS_N8N_1 = N8N_MAJOR === 1;
+
 const children = new Set();
 
 function freePort() {
@@ -95,7 +107,8 @@ async function n8nEnv(extra = {}) {
 		N8N_VERSION_NOTIFICATIONS_ENABLED: 'false',
 		N8N_TEMPLATES_ENABLED: 'false',
 		N8N_PERSONALIZATION_ENABLED: 'false',
-		N8N_DISABLED_MODULES: 'mcp-registry',
+		// n8n 1.x has no mcp-registry module and refuses to start when an unknown one is named
+		...(IS_N8N_1 ? {} : { N8N_DISABLED_MODULES: 'mcp-registry' }),
 		N8N_LOG_LEVEL: 'info',
 		N8N_HOST: '127.0.0.1',
 		N8N_LISTEN_ADDRESS: '127.0.0.1',
@@ -103,6 +116,8 @@ async function n8nEnv(extra = {}) {
 		N8N_SECURE_COOKIE: 'false',
 		N8N_RUNNERS_BROKER_LISTEN_ADDRESS: '127.0.0.1',
 		N8N_RUNNERS_BROKER_PORT: String(await freePort()),
+		// n8n 1.x offers the database binary data mode only when it is listed as available
+		...(IS_N8N_1 ? { N8N_AVAILABLE_BINARY_DATA_MODES: 'filesystem,database' } : {}),
 		// publishing is asynchronous in n8n 2.41 (outbox + reconciler): work it off quickly
 		N8N_WORKFLOW_PUBLICATION_OUTBOX_POLL_INTERVAL_MS: '1000',
 		N8N_WORKFLOW_PUBLICATION_RECONCILE_INTERVAL_SECONDS: '2',
@@ -117,8 +132,19 @@ async function n8nEnv(extra = {}) {
 
 // ------------------------------------------------------------------- CLI
 
+/**
+ * n8n 1.x has no `publish:workflow`: `update:workflow --active=true` is its equivalent (it sets
+ * the workflow active with its current version, which the next start activates).
+ */
+function cliArgs(args) {
+	if (IS_N8N_1 && args[0] === 'publish:workflow')
+		return ['update:workflow', ...args.slice(1), '--active=true'];
+	return args;
+}
+
 /** Runs an n8n CLI command to completion; resolves with { code, output }. */
 async function n8nCli(args, extraEnv = {}, timeoutMs = 180000) {
+	args = cliArgs(args);
 	const env = await n8nEnv(extraEnv);
 	const child = spawnTracked(NODE24, [N8N_BIN, ...args], {
 		env,
@@ -231,7 +257,9 @@ function pairedIndex(item) {
 function binaryBytes(binary) {
 	if (binary.id && binary.id.startsWith('filesystem')) {
 		const rel = binary.id.slice(binary.id.indexOf(':') + 1);
-		return fs.readFileSync(path.join(state.userFolder, '.n8n', 'storage', rel));
+		// n8n's filesystem store: <user folder>/.n8n/storage in 2.x, .n8n/binaryData in 1.x
+		const store = IS_N8N_1 ? 'binaryData' : 'storage';
+		return fs.readFileSync(path.join(state.userFolder, '.n8n', store, rel));
 	}
 	if (binary.data && !binary.id) return Buffer.from(binary.data, 'base64');
 	return undefined; // database / object stores: not read back here
@@ -247,6 +275,8 @@ async function startN8n() {
 	state.n8n = startProcess(NODE24, [N8N_BIN, 'start'], env, logFile);
 	try {
 		await waitReady(n8nUrl('/healthz/readiness'), 120000, () => state.n8n.alive);
+		// n8n 1.x is "ready" before its REST API is mounted: wait for that too
+		await waitReady(n8nUrl('/rest/settings'), 60000, () => state.n8n.alive);
 	} catch (error) {
 		throw new Error(`${error.message}\n${fs.readFileSync(logFile, 'utf8').slice(-3000)}`);
 	}
@@ -325,6 +355,14 @@ async function waitExecutions(workflowId, count, { timeoutMs = 30000, settleMs =
  * published workflows at startup through a reconciler), so publishing is asynchronous.
  */
 async function waitPublished(workflowId, versionId) {
+	if (IS_N8N_1) {
+		// n8n 1.x activates synchronously and has no publication status: the workflow's own record
+		return await waitFor(`workflow ${workflowId} to be active`, async () => {
+			const wf = await rest('GET', `/workflows/${workflowId}`);
+			const done = wf.active && (!versionId || (wf.activeVersionId ?? wf.versionId) === versionId);
+			return done ? wf : undefined;
+		});
+	}
 	return await waitFor(`workflow ${workflowId} to be published`, async () => {
 		const s = await rest('GET', `/workflows/${workflowId}/publication-status`);
 		const done =
@@ -339,6 +377,9 @@ module.exports = {
 	ROOT,
 	N8N_BIN,
 	N8N_DIR,
+	N8N_VERSION,
+	N8N_MAJOR,
+	IS_N8N_1,
 	freePort,
 	startProcess,
 	stopProcess,

@@ -22,6 +22,7 @@ const {
 	ROOT,
 	N8N_BIN,
 	N8N_DIR,
+	N8N_VERSION,
 	freePort,
 	startProcess,
 	stopProcess,
@@ -104,7 +105,7 @@ async function setup() {
 	state.userFolder = path.join(state.tmp, 'home');
 	const nodesDir = path.join(state.userFolder, '.n8n', 'nodes');
 	fs.mkdirSync(nodesDir, { recursive: true });
-	console.log(`# work folder ${state.tmp}`);
+	console.log(`# n8n ${N8N_VERSION}, work folder ${state.tmp}`);
 
 	installPacked(nodesDir);
 	await startEmulator();
