@@ -6,7 +6,13 @@ import path from 'node:path';
 import nock from 'nock';
 import type { ICredentialDataDecryptedObject, IDataObject, INodeParameters } from 'n8n-workflow';
 
-import { packageTypes, ROOT, runExtract, type ExtractRunOptions } from './extractWorkflow';
+import {
+	invoiceParameters,
+	packageTypes,
+	ROOT,
+	runExtract,
+	type ExtractRunOptions,
+} from './extractWorkflow';
 import { binaryItem, disposeHarness } from './harness';
 
 const BASE_URL = 'http://127.0.0.1:9';
@@ -57,16 +63,10 @@ describe.each(['default', 'filesystem'] as const)('Submit in %s binary mode', (b
 				);
 			})
 			.reply(200, { task_id: uuid(1) });
-		const result = await run(
-			{
-				resource: 'document',
-				operation: 'submit',
-				project: { __rl: true, mode: 'id', value: 'Invoices' },
-				documentType: 'invoice',
-				options: { maxPages: 2 },
-			},
-			{ items: [binaryItem(pdf, 'big.pdf', 'application/pdf')], binaryMode },
-		);
+		const result = await run(invoiceParameters('submit', { options: { maxPages: 2 } }), {
+			items: [binaryItem(pdf, 'big.pdf', 'application/pdf')],
+			binaryMode,
+		});
 		expect(result.errorOf('Extract')).toBeUndefined();
 		const out = result.outputOf('Extract');
 		expect(out.map((o) => o.json)).toEqual([
@@ -109,14 +109,11 @@ describe('Submit and Wait through the engine', () => {
 						: [200, { task_id: id, status: 'complete', result: { sha: digests.get(id) } }];
 				});
 			const result = await run(
-				{
-					resource: 'document',
-					operation: 'submitAndWait',
+				invoiceParameters('submitAndWait', {
 					project: { __rl: true, mode: 'list', value: INVOICES },
-					documentType: 'invoice',
 					output: 'result',
 					options: { pollInterval: 1 },
-				},
+				}),
 				{ items: files, binaryMode, nodeSettings: { onError: 'continueRegularOutput' } },
 			);
 			const out = result.outputOf('Extract');
@@ -136,13 +133,7 @@ describe('Submit and Wait through the engine', () => {
 		nock(BASE_URL)
 			.get(`/task_status/${uuid(7)}`)
 			.reply(200, { task_id: uuid(7), status: 'failed', error: 'Page 1 unreadable' });
-		const result = await run({
-			resource: 'document',
-			operation: 'submitAndWait',
-			project: { __rl: true, mode: 'id', value: 'Invoices' },
-			documentType: 'invoice',
-			options: { pollInterval: 1 },
-		});
+		const result = await run(invoiceParameters('submitAndWait', { options: { pollInterval: 1 } }));
 		expect(result.errorOf('Extract')?.message).toBe('Extraction failed: Page 1 unreadable');
 	});
 
@@ -161,16 +152,9 @@ describe('Submit and Wait through the engine', () => {
 		const controller = new AbortController();
 		setTimeout(() => controller.abort(), 1500);
 		const started = Date.now();
-		const result = await run(
-			{
-				resource: 'document',
-				operation: 'submitAndWait',
-				project: { __rl: true, mode: 'id', value: 'Invoices' },
-				documentType: 'invoice',
-				options: { pollInterval: 1 },
-			},
-			{ signal: controller.signal },
-		);
+		const result = await run(invoiceParameters('submitAndWait', { options: { pollInterval: 1 } }), {
+			signal: controller.signal,
+		});
 		expect(result.canceled).toBe(true);
 		expect(Date.now() - started).toBeLessThan(2600);
 		expect(polls).toBe(1);

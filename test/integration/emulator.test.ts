@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
-import { packageTypes, runExtract } from './extractWorkflow';
+import { invoiceParameters, packageTypes, runExtract } from './extractWorkflow';
 import { binaryItem, disposeHarness, type BinaryMode } from './harness';
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports
@@ -34,14 +34,12 @@ async function run(
 	});
 }
 
-const submitAndWait = (project = 'Invoices'): INodeParameters => ({
-	resource: 'document',
-	operation: 'submitAndWait',
-	project: { __rl: true, mode: 'id', value: project },
-	documentType: 'invoice',
-	output: 'full',
-	options: { pollInterval: 1 },
-});
+const submitAndWait = (project = 'Invoices'): INodeParameters =>
+	invoiceParameters('submitAndWait', {
+		project: { __rl: true, mode: 'id', value: project },
+		output: 'full',
+		options: { pollInterval: 1 },
+	});
 
 describe('against the service emulator', () => {
 	it.each(['default', 'filesystem'] as const)(

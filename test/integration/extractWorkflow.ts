@@ -7,14 +7,13 @@ import type {
 	INodeExecutionData,
 	INodeParameters,
 } from 'n8n-workflow';
-import { NodeConnectionTypes } from 'n8n-workflow';
 
 import {
 	binaryItem,
-	HARNESS_SOURCE_NODE_TYPE,
+	chainWorkflow,
 	loadPackageTypes,
-	MANUAL_TRIGGER_NODE_TYPE,
 	runWorkflow,
+	START_AND_FILES,
 	type BinaryMode,
 	type LoadedTypes,
 } from './harness';
@@ -30,6 +29,21 @@ export function packageTypes(): LoadedTypes {
 	return types;
 }
 
+/**
+ * Parameters of a document operation that sends an invoice of the Invoices project (by name);
+ * `extra` adds fields or overrides these.
+ */
+export const invoiceParameters = (
+	operation: string,
+	extra: INodeParameters = {},
+): INodeParameters => ({
+	resource: 'document',
+	operation,
+	project: { __rl: true, mode: 'id', value: 'Invoices' },
+	documentType: 'invoice',
+	...extra,
+});
+
 export interface ExtractRunOptions {
 	items?: INodeExecutionData[];
 	binaryMode?: BinaryMode;
@@ -44,41 +58,11 @@ export interface ExtractRunOptions {
  * Extract (the Document Extraction node with `parameters`) through n8n-core's engine.
  */
 export async function runExtract(parameters: INodeParameters, options: ExtractRunOptions) {
-	const nodes: INode[] = [
-		{
-			id: 'a',
-			name: 'Start',
-			type: MANUAL_TRIGGER_NODE_TYPE,
-			typeVersion: 1,
-			position: [0, 0],
-			parameters: {},
-		},
-		{
-			id: 'b',
-			name: 'Files',
-			type: HARNESS_SOURCE_NODE_TYPE,
-			typeVersion: 1,
-			position: [200, 0],
-			parameters: {},
-		},
-		{
-			id: 'c',
-			name: 'Extract',
-			type: NODE_TYPE,
-			typeVersion: 1,
-			position: [400, 0],
-			parameters,
-			...options.nodeSettings,
-		},
-	];
 	return await runWorkflow({
-		workflow: {
-			nodes,
-			connections: {
-				Start: { main: [[{ node: 'Files', type: NodeConnectionTypes.Main, index: 0 }]] },
-				Files: { main: [[{ node: 'Extract', type: NodeConnectionTypes.Main, index: 0 }]] },
-			},
-		},
+		workflow: chainWorkflow([
+			...START_AND_FILES,
+			{ name: 'Extract', type: NODE_TYPE, parameters, ...options.nodeSettings },
+		]),
 		types: packageTypes(),
 		credentials: { documentExtractionApi: options.credentials },
 		binaryMode: options.binaryMode ?? 'default',

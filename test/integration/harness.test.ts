@@ -14,17 +14,17 @@ import type {
 	INodeExecutionData,
 	INodeType,
 	INodeTypeDescription,
-	IConnections,
 } from 'n8n-workflow';
 import { NodeConnectionTypes, NodeOperationError, sleep } from 'n8n-workflow';
 
 import {
 	binaryItem,
+	chainWorkflow,
 	disposeHarness,
-	HARNESS_SOURCE_NODE_TYPE,
 	loadPackageTypes,
 	MANUAL_TRIGGER_NODE_TYPE,
 	runWorkflow,
+	START_AND_FILES,
 	type RunOptions,
 } from './harness';
 
@@ -148,38 +148,7 @@ class Uploader implements INodeType {
 const API = 'http://127.0.0.1:9';
 
 function uploadWorkflow(uploader: Partial<INode> = {}): RunOptions['workflow'] {
-	const nodes: INode[] = [
-		{
-			id: 'n1',
-			name: 'Start',
-			type: MANUAL_TRIGGER_NODE_TYPE,
-			typeVersion: 1,
-			position: [0, 0],
-			parameters: {},
-		},
-		{
-			id: 'n2',
-			name: 'Files',
-			type: HARNESS_SOURCE_NODE_TYPE,
-			typeVersion: 1,
-			position: [200, 0],
-			parameters: {},
-		},
-		{
-			id: 'n3',
-			name: 'Upload',
-			type: UPLOADER_TYPE,
-			typeVersion: 1,
-			position: [400, 0],
-			parameters: {},
-			...uploader,
-		},
-	];
-	const connections: IConnections = {
-		Start: { main: [[{ node: 'Files', type: NodeConnectionTypes.Main, index: 0 }]] },
-		Files: { main: [[{ node: 'Upload', type: NodeConnectionTypes.Main, index: 0 }]] },
-	};
-	return { nodes, connections };
+	return chainWorkflow([...START_AND_FILES, { name: 'Upload', type: UPLOADER_TYPE, ...uploader }]);
 }
 
 const baseOptions = (overrides: Partial<RunOptions> = {}): RunOptions => ({
@@ -442,29 +411,14 @@ describe('real HTTP', () => {
 		const result = await runWorkflow({
 			types,
 			credentials: { echoApi: { apiKey: 'echo-key', baseUrl } },
-			workflow: {
-				nodes: [
-					{
-						id: '1',
-						name: 'Start',
-						type: MANUAL_TRIGGER_NODE_TYPE,
-						typeVersion: 1,
-						position: [0, 0],
-						parameters: {},
-					},
-					{
-						id: '2',
-						name: 'Echo',
-						type: 'n8n-nodes-harness-fixture.echo',
-						typeVersion: 1,
-						position: [200, 0],
-						parameters: { message: '={{ "hi " + $json.who }}' },
-					},
-				],
-				connections: {
-					Start: { main: [[{ node: 'Echo', type: NodeConnectionTypes.Main, index: 0 }]] },
+			workflow: chainWorkflow([
+				{ name: 'Start', type: MANUAL_TRIGGER_NODE_TYPE },
+				{
+					name: 'Echo',
+					type: 'n8n-nodes-harness-fixture.echo',
+					parameters: { message: '={{ "hi " + $json.who }}' },
 				},
-			},
+			]),
 			inputItems: [{ json: { who: 'a' } }, { json: { who: 'b' } }],
 		});
 		expect(result.run.status).toBe('success');

@@ -270,6 +270,37 @@ export function harnessNodeTypes(): NodeTypeMap {
 	};
 }
 
+/**
+ * A workflow of the given nodes connected one after the other (main output to main input), laid
+ * out left to right. Each node is typeVersion 1 with no parameters unless it says otherwise.
+ */
+export function chainWorkflow(
+	nodes: Array<Pick<INode, 'name' | 'type'> & Partial<INode>>,
+): WorkflowJson {
+	const connections: IConnections = {};
+	nodes.slice(1).forEach((node, i) => {
+		connections[nodes[i].name] = {
+			main: [[{ node: node.name, type: NodeConnectionTypes.Main, index: 0 }]],
+		};
+	});
+	return {
+		nodes: nodes.map((node, i) => ({
+			id: String(i + 1),
+			typeVersion: 1,
+			position: [200 * i, 0],
+			parameters: {},
+			...node,
+		})),
+		connections,
+	};
+}
+
+/** The start of most test workflows: Manual trigger → Files (stores its input items' binary in the active binary mode). */
+export const START_AND_FILES = [
+	{ name: 'Start', type: MANUAL_TRIGGER_NODE_TYPE },
+	{ name: 'Files', type: HARNESS_SOURCE_NODE_TYPE },
+] as const;
+
 /** Builds an input item carrying one binary property (inline base64, as n8n would before storage). */
 export function binaryItem(
 	content: Buffer | string,
