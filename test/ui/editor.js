@@ -218,6 +218,22 @@ async function pickAction(page, action) {
 	return visible(page.getByTestId('ndv'), `the node's settings (NDV) after picking "${action}"`);
 }
 
+/** Picks the action; its settings show `title` and the node icon in their header (`header`). */
+async function openAction(page, action, title, header) {
+	const ndv = await pickAction(page, action);
+	await untilValue(`the title reads "${title}"`, () => ndvTitle(page), (t) => t === title);
+	await iconRendered(ndv, header);
+	return ndv;
+}
+
+async function credentialPreselected(ndv) {
+	await untilValue(
+		`the credential "${CREDENTIAL}" is preselected`,
+		() => inputValue(ndv.getByTestId('node-credentials-select')),
+		(v) => v === CREDENTIAL,
+	);
+}
+
 async function main() {
 	if (!EMAIL || !PASSWORD)
 		fail('UI_EMAIL and UI_PASSWORD are required (the login npm start prints)');
@@ -313,23 +329,18 @@ async function run(context) {
 		[
 			'adds it as Submit and Wait and shows its fields',
 			async () => {
-				const ndv = await pickAction(page, 'Submit a document and wait for the result');
-				await untilValue(
-					'the title reads "Submit a document and wait for the result"',
-					() => ndvTitle(page),
-					(t) => t === 'Submit a document and wait for the result',
+				const ndv = await openAction(
+					page,
+					'Submit a document and wait for the result',
+					'Submit a document and wait for the result',
+					'the node settings header',
 				);
-				await iconRendered(ndv, 'the node settings header');
 				await untilValue(
 					'Operation shows "Submit and Wait"',
 					() => inputValue(ndv.getByTestId('parameter-input-operation')),
 					(v) => v === 'Submit and Wait',
 				);
-				await untilValue(
-					`the credential "${CREDENTIAL}" is preselected`,
-					() => inputValue(ndv.getByTestId('node-credentials-select')),
-					(v) => v === CREDENTIAL,
-				);
+				await credentialPreselected(ndv);
 				for (const [testId, label] of [
 					['parameter-input-binaryPropertyName', 'Input Binary Field'],
 					['resource-locator-project', 'Project'],
@@ -509,18 +520,13 @@ async function run(context) {
 				page = await freshPage(context);
 				const result = await searchNodes(page, 'extract');
 				await openNodeDetails(page, result);
-				const ndv = await pickAction(page, 'On new Document Extraction event');
-				await untilValue(
-					'the title reads "Document Extraction Trigger"',
-					() => ndvTitle(page),
-					(t) => t === 'Document Extraction Trigger',
+				const ndv = await openAction(
+					page,
+					'On new Document Extraction event',
+					'Document Extraction Trigger',
+					'the trigger settings header',
 				);
-				await iconRendered(ndv, 'the trigger settings header');
-				await untilValue(
-					`the credential "${CREDENTIAL}" is preselected`,
-					() => inputValue(ndv.getByTestId('node-credentials-select')),
-					(v) => v === CREDENTIAL,
-				);
+				await credentialPreselected(ndv);
 				await visible(ndv.getByText('Webhook URLs'), 'the Webhook URLs section');
 				await visible(ndv.getByTestId('resource-locator-project'), 'the field "Project"');
 				await visible(
