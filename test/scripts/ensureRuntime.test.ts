@@ -174,24 +174,25 @@ describe('scripts/ensure-runtime.sh', () => {
 		expect(existsSync(path.join(nodeDir(), '.complete'))).toBe(false);
 	});
 
-	it('repairs a cache marked complete whose native module no longer loads', () => {
+	it.each([
+		{
+			what: 'whose native module no longer loads',
+			removed: () => path.join(n8nDir(), 'node_modules/sqlite3/built'),
+			said: /the cached n8n in .* is incomplete or does not load: installing it again/,
+		},
+		{
+			what: 'whose Node binary is gone',
+			removed: () => path.join(nodeDir(), 'node_modules/node/bin/node'),
+			said: /the cached Node in .* does not run: installing it again/,
+		},
+	])('repairs a cache marked complete $what', ({ removed, said }) => {
 		expect(run().status).toBe(0);
-		rmSync(path.join(n8nDir(), 'node_modules/sqlite3/built'));
+		rmSync(removed());
 
 		const result = run();
 		expect(result.status).toBe(0);
-		expect(result.stderrLines.join('\n')).toMatch(/the cached n8n in .* is incomplete or does not load: installing it again/);
-		expect(existsSync(path.join(n8nDir(), 'node_modules/sqlite3/built'))).toBe(true);
-	});
-
-	it('repairs a cache marked complete whose Node binary is gone', () => {
-		expect(run().status).toBe(0);
-		rmSync(path.join(nodeDir(), 'node_modules/node/bin/node'));
-
-		const result = run();
-		expect(result.status).toBe(0);
-		expect(result.stderrLines.join('\n')).toMatch(/the cached Node in .* does not run: installing it again/);
-		expect(existsSync(path.join(nodeDir(), 'node_modules/node/bin/node'))).toBe(true);
+		expect(result.stderrLines.join('\n')).toMatch(said);
+		expect(existsSync(removed())).toBe(true);
 	});
 
 	it('is not fooled by the staging folder of an interrupted run', () => {
