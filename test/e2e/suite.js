@@ -34,6 +34,7 @@ const CASES = [
 	'trigger-duplicates',
 	'credential',
 	'mcp',
+	'stop',
 ].map((name) => path.join(__dirname, 'cases', `${name}.test.js`));
 const ONLY = process.env.E2E_ONLY ? new RegExp(process.env.E2E_ONLY, 'i') : undefined;
 const SUITE_TIMEOUT_MS = 18 * 60 * 1000;

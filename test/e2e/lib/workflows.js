@@ -37,7 +37,11 @@ const WF = {
 	maxWait: 'E2eRelMaxWait001',
 	refused: 'E2eRelRefused001',
 	projectName: 'E2eProjectName01',
+	cancel: 'E2eStopRunning01',
 };
+
+/** The production webhook path of the workflow the stop case starts: /webhook/<path>. */
+const CANCEL_PATH = 'docex-e2e-stop';
 
 /** A project name as users write them: a space, an accent and punctuation (the emulator has it). */
 const SPACED_PROJECT_NAME = 'Invoices EU – Zürich (2025)';
@@ -340,6 +344,17 @@ function buildWorkflows({ statusTaskId, emulatorUrl }) {
 		submitAndWaitWorkflow(WF.maxWait, 'e2e: Submit and Wait, Max Wait 6 s', [FILES.a], {
 			maxWait: 6,
 		}),
+		workflow(WF.cancel, 'e2e: Submit and Wait started by a webhook, to be stopped', [
+			node(
+				'Webhook',
+				'n8n-nodes-base.webhook',
+				2,
+				{ httpMethod: 'POST', path: CANCEL_PATH, responseMode: 'onReceived', options: {} },
+				{ webhookId: crypto.randomUUID() },
+			),
+			...fileNodes([FILES.a]),
+			submitAndWait('Submit and Wait', { maxWait: 120 }),
+		]),
 		workflow(WF.refused, 'e2e: the service refuses connections for 1.5 s, then Submit and Wait', [
 			manual(),
 			// Switches the refusal on from inside the run, a moment before the node sends the document.
@@ -361,6 +376,7 @@ module.exports = {
 	SPACED_PROJECT_NAME,
 	WF,
 	MCP_PATH,
+	CANCEL_PATH,
 	LARGE_URL_BYTES,
 	buildWorkflows,
 	badUrlCases,
