@@ -202,6 +202,24 @@ export const maxConcurrencyOption: INodeProperties = {
 		'The largest number of requests this node has open at the same time, across all items',
 };
 
+/** The fields of Submit and Submit and Wait that name the document and what to extract from it. */
+export const documentFields: INodeProperties[] = [
+	inputSourceField,
+	binaryPropertyField,
+	documentUrlField,
+	projectLocator,
+	documentTypeField,
+];
+
+/** The options of Submit and Submit and Wait from Download Timeout to Max Download Size. */
+export const submissionOptions: INodeProperties[] = [
+	downloadTimeoutOption,
+	includeDownloadedFileOption,
+	includeInputBinaryOption,
+	maxConcurrencyOption,
+	maxDownloadSizeOption,
+];
+
 /** An "Options" collection (used by both nodes); keep `options` sorted by display name. */
 export function optionsCollection(options: INodeProperties[]): INodeProperties {
 	return {

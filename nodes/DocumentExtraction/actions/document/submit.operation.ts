@@ -2,37 +2,18 @@ import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import {
-	binaryPropertyField,
-	documentTypeField,
-	documentUrlField,
-	downloadTimeoutOption,
-	includeDownloadedFileOption,
-	includeInputBinaryOption,
-	inputSourceField,
-	maxConcurrencyOption,
-	maxDownloadSizeOption,
+	documentFields,
 	maxPagesOption,
 	optionsCollection,
-	projectLocator,
+	submissionOptions,
 } from '../../descriptions';
 import { documentOutput } from '../../helpers/documentInput';
 import { getOptions } from '../common/items.utils';
 import { processSubmissions } from '../common/task.utils';
 
 const properties: INodeProperties[] = [
-	inputSourceField,
-	binaryPropertyField,
-	documentUrlField,
-	projectLocator,
-	documentTypeField,
-	optionsCollection([
-		downloadTimeoutOption,
-		includeDownloadedFileOption,
-		includeInputBinaryOption,
-		maxConcurrencyOption,
-		maxDownloadSizeOption,
-		maxPagesOption,
-	]),
+	...documentFields,
+	optionsCollection([...submissionOptions, maxPagesOption]),
 ];
 
 const displayOptions = { show: { resource: ['document'], operation: ['submit'] } };

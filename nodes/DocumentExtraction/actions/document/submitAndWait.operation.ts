@@ -7,19 +7,11 @@ import type {
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
 import {
-	binaryPropertyField,
-	documentTypeField,
-	documentUrlField,
-	downloadTimeoutOption,
-	includeDownloadedFileOption,
-	includeInputBinaryOption,
-	inputSourceField,
-	maxConcurrencyOption,
-	maxDownloadSizeOption,
+	documentFields,
 	maxPagesOption,
 	optionsCollection,
 	outputField,
-	projectLocator,
+	submissionOptions,
 } from '../../descriptions';
 import { documentOutput } from '../../helpers/documentInput';
 import type { ConcurrencyLimiter } from '../../helpers/limiter';
@@ -34,18 +26,10 @@ export const MIN_POLL_INTERVAL_S = 1;
 export const DEFAULT_MAX_WAIT_S = 600;
 
 const properties: INodeProperties[] = [
-	inputSourceField,
-	binaryPropertyField,
-	documentUrlField,
-	projectLocator,
-	documentTypeField,
+	...documentFields,
 	outputField,
 	optionsCollection([
-		downloadTimeoutOption,
-		includeDownloadedFileOption,
-		includeInputBinaryOption,
-		maxConcurrencyOption,
-		maxDownloadSizeOption,
+		...submissionOptions,
 		{
 			displayName: 'Max Wait (Seconds)',
 			name: 'maxWait',
