@@ -12,19 +12,12 @@ const path = require('node:path');
 const { test } = require('node:test');
 
 const { sha256 } = require('../../e2e/lib/fixtures.js');
-const { samplePdf } = require('../../e2e/lib/pdf.js');
+const { samplePdf } = require('../../../emulator/lib/pdf.js');
 const { rest } = require('../../e2e/lib/n8n.js');
 const state = require('../../e2e/lib/state.js');
 const { useQueueSuite, queue } = require('../lib/setup.js');
 const { QWF, PATHS } = require('../lib/workflows.js');
-const {
-	callWebhook,
-	executionIds,
-	waitNewExecutions,
-	runDataOf,
-	outputItems,
-	assertRanOnWorker,
-} = require('../lib/runs.js');
+const { webhookRuns, submitAndWaitOutput, assertRanOnWorker } = require('../lib/runs.js');
 
 useQueueSuite();
 
@@ -43,17 +36,13 @@ async function roundTrip(mode) {
 	const file = samplePdf(
 		`INVOICE INV-BIN-${mode} uploaded to the webhook process ${'x'.repeat(2000)}`,
 	);
-	const known = await executionIds(QWF.binary);
-	const answer = await callWebhook(stack, PATHS.binary, {
+	const [e] = await webhookRuns(stack, QWF.binary, PATHS.binary, {
 		body: file,
 		contentType: 'application/pdf',
 	});
-	assert.equal(answer.status, 200, `webhook answered ${answer.status} ${answer.text}`);
-	const [e] = await waitNewExecutions(QWF.binary, known, 1);
 	assert.equal(e.status, 'success', `execution ${e.id} is ${e.status}`);
 	const worker = assertRanOnWorker(stack, e.id);
-	const { runData } = await runDataOf(e.id);
-	const [item] = outputItems(runData, 'Submit and Wait');
+	const [item] = await submitAndWaitOutput(e.id);
 	assert.equal(item.json.status, 'complete');
 	assert.equal(
 		item.json.result.file_sha256,

@@ -17,8 +17,7 @@ const {
 	callWebhook,
 	executionIds,
 	waitNewExecutions,
-	runDataOf,
-	outputItems,
+	submitAndWaitOutput,
 } = require('../lib/runs.js');
 
 useQueueSuite();
@@ -68,8 +67,7 @@ test('Restart: SIGTERM to a worker in the middle of a run drains it; the run com
 	);
 	const [execution] = await waitNewExecutions(QWF.many, known, 1);
 	assert.equal(execution.status, 'success', `execution ${executionId} is ${execution.status}`);
-	const { runData } = await runDataOf(executionId);
-	const items = outputItems(runData, 'Submit and Wait');
+	const items = await submitAndWaitOutput(executionId);
 	assert.equal(items.length, ITEMS);
 	const submitted = (await emulatorTasks())
 		.filter((task) => !knownTasks.has(task.task_id))

@@ -9,14 +9,7 @@ const { sha256 } = require('../../e2e/lib/fixtures.js');
 const { requestCount } = require('../../e2e/lib/emulator-client.js');
 const { useQueueSuite, queue } = require('../lib/setup.js');
 const { QWF, PATHS, manyFiles } = require('../lib/workflows.js');
-const {
-	callWebhook,
-	executionIds,
-	waitNewExecutions,
-	runDataOf,
-	outputItems,
-	assertRanOnWorker,
-} = require('../lib/runs.js');
+const { webhookRuns, submitAndWaitOutput, assertRanOnWorker } = require('../lib/runs.js');
 
 useQueueSuite();
 
@@ -25,13 +18,11 @@ const RUNS = 3;
 
 test(`Submit and Wait: ${RUNS} webhook runs of ${ITEMS} files each run on the workers, every item complete and byte-exact`, async (t) => {
 	const { stack } = queue;
-	const known = await executionIds(QWF.many);
 	const polls = await requestCount('task_status');
-	const answers = await Promise.all(
-		Array.from({ length: RUNS }, () => callWebhook(stack, PATHS.many)),
-	);
-	for (const a of answers) assert.equal(a.status, 200, `webhook answered ${a.status} ${a.text}`);
-	const executions = await waitNewExecutions(QWF.many, known, RUNS, 180000);
+	const executions = await webhookRuns(stack, QWF.many, PATHS.many, {
+		runs: RUNS,
+		timeoutMs: 180000,
+	});
 	assert.equal(executions.length, RUNS, `expected ${RUNS} executions, got ${executions.length}`);
 	const files = manyFiles(ITEMS);
 	const workers = {};
@@ -45,8 +36,7 @@ test(`Submit and Wait: ${RUNS} webhook runs of ${ITEMS} files each run on the wo
 			new RegExp(`Enqueued execution ${e.id} \\(job`),
 			`the webhook process did not enqueue ${e.id}`,
 		);
-		const { runData } = await runDataOf(e.id);
-		const items = outputItems(runData, 'Submit and Wait');
+		const items = await submitAndWaitOutput(e.id);
 		assert.equal(items.length, ITEMS);
 		items.forEach((item, i) => {
 			assert.equal(item.json.status, 'complete', `item ${i}: ${item.json.status}`);

@@ -40,6 +40,20 @@ async function waitNewExecutions(workflowId, known, count, timeoutMs = 120000) {
 	return fresh;
 }
 
+/**
+ * Starts `runs` runs of the workflow at once through its production webhook (`request` as for
+ * callWebhook), checks that each call is answered 200, and waits until as many new executions
+ * finished; returns them.
+ */
+async function webhookRuns(stack, workflowId, path, { runs = 1, timeoutMs, ...request } = {}) {
+	const known = await executionIds(workflowId);
+	const answers = await Promise.all(
+		Array.from({ length: runs }, () => callWebhook(stack, path, request)),
+	);
+	for (const a of answers) assert.equal(a.status, 200, `webhook answered ${a.status} ${a.text}`);
+	return await waitNewExecutions(workflowId, known, runs, timeoutMs);
+}
+
 /** New executions of the workflow after `settleMs` (to see that no extra run arrives). */
 async function newExecutionsAfter(workflowId, known, settleMs) {
 	await sleep(settleMs);
@@ -60,6 +74,12 @@ function outputItems(runData, nodeName) {
 	return runs[0].data.main[0];
 }
 
+/** The output items of the workflows' "Submit and Wait" node in a stored execution. */
+async function submitAndWaitOutput(executionId) {
+	const { runData } = await runDataOf(executionId);
+	return outputItems(runData, 'Submit and Wait');
+}
+
 /** The execution ran on exactly one worker and nowhere else; returns that worker's name. */
 function assertRanOnWorker(stack, executionId) {
 	const on = stack.ranOn(executionId);
@@ -72,8 +92,10 @@ module.exports = {
 	callWebhook,
 	executionIds,
 	waitNewExecutions,
+	webhookRuns,
 	newExecutionsAfter,
 	runDataOf,
 	outputItems,
+	submitAndWaitOutput,
 	assertRanOnWorker,
 };

@@ -8,7 +8,7 @@
 
 const crypto = require('node:crypto');
 
-const { samplePdf } = require('../../e2e/lib/pdf.js');
+const { samplePdf } = require('../../../emulator/lib/pdf.js');
 const { EXAMPLE_TRIGGER_ID } = require('../../e2e/lib/fixtures.js');
 const { node, manual, fileNodes, submitAndWait, workflow } = require('../../e2e/lib/workflows.js');
 
