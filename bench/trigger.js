@@ -212,13 +212,26 @@ async function burst(url, secret, count, concurrency) {
 
 // ------------------------------------------------------------- n8n inspection
 
+/** n8n's REST call with a time limit, so that a request n8n never answers cannot stall the benchmark. */
+async function restWithin(method, urlPath, ms = 30000) {
+	let timer;
+	const limit = new Promise((_, reject) => {
+		timer = setTimeout(() => reject(new Error(`n8n ${method} ${urlPath.split('?')[0]} gave no answer within ${ms / 1000} s`)), ms);
+	});
+	try {
+		return await Promise.race([rest(method, urlPath), limit]);
+	} finally {
+		clearTimeout(timer);
+	}
+}
+
 /** Every execution of the workflow (REST, page by page). */
 async function allExecutions(workflowId) {
 	const filter = encodeURIComponent(JSON.stringify({ workflowId }));
 	const list = [];
 	let cursor;
 	for (let page = 0; page < 1000; page++) {
-		const data = await rest(
+		const data = await restWithin(
 			'GET',
 			`/executions?filter=${filter}&limit=100${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`,
 		);
@@ -253,7 +266,13 @@ async function settleRuns(workflowId, known, expected, timeoutMs = 300000) {
 
 /** The task_id a run was started with (trigger: the item; Webhook node: the request body). */
 async function taskIdOfRun(executionId) {
-	const execution = await executionData(executionId);
+	let timer;
+	const execution = await Promise.race([
+		executionData(executionId),
+		new Promise((_, reject) => {
+			timer = setTimeout(() => reject(new Error(`execution ${executionId}: no answer within 30 s`)), 30000);
+		}),
+	]).finally(() => clearTimeout(timer));
 	const data = Array.isArray(execution.data) ? execution.data[0] : execution.data;
 	const runData = data?.resultData?.runData ?? {};
 	for (const nodeName of ['Document Extraction Trigger', 'Webhook']) {
