@@ -146,7 +146,11 @@ export class DocumentExtractionTrigger implements INodeType {
 			dark: 'file:../DocumentExtraction/documentExtraction.dark.svg',
 		},
 		group: ['trigger'],
-		version: 1,
+		// 1.1 behaves as 1. n8n evaluates a legacy option of its own Webhook node 1
+		// ($parameter.options.binaryData) for every request to any version-1 webhook node: in
+		// n8n 2.x that costs an expression isolate per delivery. From 1.1 on it does not.
+		version: [1, 1.1],
+		defaultVersion: 1.1,
 		subtitle: `=${TASK_COMPLETED}`,
 		description: 'Starts the workflow when the Document Extraction Service finishes a document',
 		defaults: { name: 'Document Extraction Trigger' },
@@ -239,8 +243,12 @@ export class DocumentExtractionTrigger implements INodeType {
 		const req = this.getRequestObject();
 		const res = this.getResponseObject();
 
-		// The signature is checked over the raw bytes before anything looks at the body.
+		// The signature is checked over the raw bytes before anything looks at the body. n8n reads
+		// them for the content types it parses; any other body is read here.
 		const secret = signingSecret.call(this);
+		if (!Buffer.isBuffer(req.rawBody) && typeof req.readRawBody === 'function') {
+			await req.readRawBody();
+		}
 		const rawBody = Buffer.isBuffer(req.rawBody) ? req.rawBody : undefined;
 		if (!verifySignature(rawBody, req.headers?.[SIGNATURE_HEADER], secret)) {
 			return reply(res, 401, { error: 'invalid signature' });

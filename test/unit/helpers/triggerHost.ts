@@ -79,6 +79,8 @@ export interface Delivery {
 	headers: Record<string, unknown>;
 	body: unknown;
 	rawBody: Buffer | undefined;
+	/** n8n's reader of the request body, for bodies it did not read itself */
+	readRawBody?: () => void;
 }
 
 /** A delivery as n8n hands it to the node: parsed body, and the raw bytes in rawBody. */

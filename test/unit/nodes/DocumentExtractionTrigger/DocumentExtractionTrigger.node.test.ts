@@ -98,6 +98,20 @@ describe('a signed delivery', () => {
 		expect(refused.result.workflowData).toBeUndefined();
 	});
 
+	it('reads the raw body itself when n8n has not read it (a content type n8n does not parse)', async () => {
+		const payload = completedPayload({ task_id: 'unparsed-body' });
+		const signed = signedDelivery(payload, SECRET, { contentType: 'application/octet-stream' });
+		const delivery = {
+			...signed,
+			rawBody: undefined as Buffer | undefined,
+			readRawBody() {
+				(this as { rawBody?: Buffer }).rawBody = signed.rawBody;
+			},
+		};
+		const { result } = await registeredHost().receive(delivery);
+		expect(itemsOf(result)).toEqual([payload]);
+	});
+
 	it('passes on fields the service adds later, after the documented ones', async () => {
 		const payload = completedPayload({ pages: 2 });
 		const { result } = await registeredHost().deliver(signedDelivery(payload, SECRET));
