@@ -159,7 +159,7 @@ describe('a delivery that fails the signature check', () => {
 		expect(host.nodeData().recentDeliveries).toBeUndefined();
 	});
 
-	it('is accepted between n8n\'s delete and create while the workflow is published again', async () => {
+	it("is accepted between n8n's delete and create while the workflow is published again", async () => {
 		const host = registeredHost();
 		await host.unpublish();
 		expect(host.nodeData().registration).toBeUndefined();
@@ -233,12 +233,14 @@ describe('duplicates', () => {
 	const immediateSleep = jest.mocked(sleep).getMockImplementation()!;
 	/** Waits on copies last until their wait is aborted: the earlier copy's answer decides. */
 	function holdCopyWaits() {
-		jest.mocked(sleep).mockImplementation(
-			async (_ms: number, signal?: AbortSignal) =>
-				await new Promise<void>((_resolve, reject) =>
-					signal?.addEventListener('abort', () => reject(new Error('aborted'))),
-				),
-		);
+		jest
+			.mocked(sleep)
+			.mockImplementation(
+				async (_ms: number, signal?: AbortSignal) =>
+					await new Promise<void>((_resolve, reject) =>
+						signal?.addEventListener('abort', () => reject(new Error('aborted'))),
+					),
+			);
 	}
 	afterEach(() => {
 		jest.mocked(sleep).mockImplementation(immediateSleep);
