@@ -130,6 +130,14 @@ async function n8nEnv(extra = {}) {
 	return env;
 }
 
+/**
+ * Options for node:test's `test(name, options, fn)` that skip a case on n8n 1.x, for a feature
+ * n8n 1.x lacks; the report prints the case as SKIP with `reason`.
+ */
+function skipOnN8n1(reason) {
+	return { skip: IS_N8N_1 ? `not on n8n ${N8N_VERSION}: ${reason}` : false };
+}
+
 // ------------------------------------------------------------------- CLI
 
 /**
@@ -380,6 +388,7 @@ module.exports = {
 	N8N_VERSION,
 	N8N_MAJOR,
 	IS_N8N_1,
+	skipOnN8n1,
 	freePort,
 	startProcess,
 	stopProcess,

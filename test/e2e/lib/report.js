@@ -1,6 +1,6 @@
 'use strict';
 
-/** The suites' output: PASS/FAIL per node:test case (with its diagnostic as note) and the counts. */
+/** The suites' output: PASS/FAIL/SKIP per node:test case (with its diagnostic or reason as note) and the counts. */
 
 const seconds = (ms) => `${(ms / 1000).toFixed(1)} s`;
 const indent = (text) => text.split('\n').join('\n      ');
@@ -27,7 +27,10 @@ async function report(stream) {
 			pending = pending.replace(/^(PASS {2}[^\n]*)/, `$1 — ${data.message}`);
 		} else if (type === 'test:pass' || type === 'test:fail' || type === 'test:plan') {
 			flush();
-			if (type === 'test:pass' && !data.skip) {
+			if (type === 'test:pass' && data.skip) {
+				// never silently: a skipped case says why
+				pending = `SKIP  ${data.name} — ${data.skip === true ? 'no reason given' : data.skip}`;
+			} else if (type === 'test:pass') {
 				counts.passed++;
 				pending = `PASS  ${data.name} (${seconds(data.details.duration_ms)})`;
 			} else if (type === 'test:fail') {
