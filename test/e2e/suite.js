@@ -18,67 +18,26 @@
  */
 
 const path = require('node:path');
-const { run } = require('node:test');
 
 const { killAllSync } = require('./lib/n8n.js');
+const { runSuite } = require('./lib/runner.js');
 const { teardown } = require('./lib/setup.js');
-const { report } = require('./lib/report.js');
 
-const CASES = [
-	'document',
-	'url-input',
-	'reliability',
-	'project',
-	'binary-modes',
-	'trigger',
-	'trigger-duplicates',
-	'credential',
-	'mcp',
-	'stop',
-].map((name) => path.join(__dirname, 'cases', `${name}.test.js`));
-const ONLY = process.env.E2E_ONLY ? new RegExp(process.env.E2E_ONLY, 'i') : undefined;
-const SUITE_TIMEOUT_MS = 18 * 60 * 1000;
-
-async function main() {
-	const started = Date.now();
-	const watchdog = setTimeout(() => {
-		console.log(`FAIL  suite timed out after ${SUITE_TIMEOUT_MS / 60000} min`);
-		killAllSync();
-		console.log('0 passed, 1 failed');
-		process.exit(2);
-	}, SUITE_TIMEOUT_MS);
-	// node:test ends the run when the event loop is otherwise empty: the watchdog must not hold it
-	watchdog.unref();
-	for (const signal of ['SIGINT', 'SIGTERM']) {
-		process.on(signal, () => {
-			killAllSync();
-			process.exit(130);
-		});
-	}
-	process.on('exit', killAllSync);
-
-	let counts;
-	try {
-		counts = await report(
-			run({
-				files: CASES,
-				isolation: 'none',
-				concurrency: false,
-				testNamePatterns: ONLY ? [ONLY] : undefined,
-			}),
-		);
-	} finally {
-		await teardown(); // normally done by the after hook already
-		clearTimeout(watchdog);
-	}
-	console.log(`# duration ${((Date.now() - started) / 1000).toFixed(0)} s`);
-	console.log(`${counts.passed} passed, ${counts.failed} failed`);
-	process.exit(counts.failed ? 1 : 0);
-}
-
-main().catch((error) => {
-	console.log(`FAIL  suite crashed: ${error.stack || error.message}`);
-	killAllSync();
-	console.log('0 passed, 1 failed');
-	process.exit(1);
+runSuite({
+	cases: [
+		'document',
+		'url-input',
+		'reliability',
+		'project',
+		'binary-modes',
+		'trigger',
+		'trigger-duplicates',
+		'credential',
+		'mcp',
+		'stop',
+	].map((name) => path.join(__dirname, 'cases', `${name}.test.js`)),
+	only: process.env.E2E_ONLY,
+	timeoutMs: 18 * 60 * 1000,
+	killAll: killAllSync,
+	teardown, // normally done by the after hook already
 });

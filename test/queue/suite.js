@@ -15,73 +15,38 @@
  */
 
 const path = require('node:path');
-const { run } = require('node:test');
 
 const { killAllSync } = require('../e2e/lib/n8n.js');
-const { report } = require('../e2e/lib/report.js');
+const { runSuite } = require('../e2e/lib/runner.js');
 const { teardown, killSync } = require('./lib/setup.js');
-
-const CASES = ['submit-and-wait', 'trigger', 'stop', 'restart', 'binary-modes'].map((name) =>
-	path.join(__dirname, 'cases', `${name}.test.js`),
-);
-const ONLY = process.env.QUEUE_ONLY ? new RegExp(process.env.QUEUE_ONLY, 'i') : undefined;
-const SUITE_TIMEOUT_MS = 20 * 60 * 1000;
 
 function killEverything() {
 	killAllSync();
 	killSync();
 }
 
-async function main() {
-	const started = Date.now();
-	const watchdog = setTimeout(() => {
-		console.log(`FAIL  suite timed out after ${SUITE_TIMEOUT_MS / 60000} min`);
-		killEverything();
-		console.log('0 passed, 1 failed');
-		process.exit(2);
-	}, SUITE_TIMEOUT_MS);
-	watchdog.unref();
-	for (const signal of ['SIGINT', 'SIGTERM']) {
-		process.on(signal, () => {
+runSuite({
+	cases: ['submit-and-wait', 'trigger', 'stop', 'restart', 'binary-modes'].map((name) =>
+		path.join(__dirname, 'cases', `${name}.test.js`),
+	),
+	only: process.env.QUEUE_ONLY,
+	timeoutMs: 20 * 60 * 1000,
+	killAll: killEverything,
+	teardown,
+	// teardown returns what is still running: a case of its own
+	afterTeardown(counts, left) {
+		left ??= [];
+		if (left.length) {
+			console.log(
+				`FAIL  every process started is stopped\n      still running: ${left.join(', ')}`,
+			);
+			counts.failed++;
 			killEverything();
-			process.exit(130);
-		});
-	}
-	process.on('exit', killEverything);
-
-	let counts;
-	let left = [];
-	try {
-		counts = await report(
-			run({
-				files: CASES,
-				isolation: 'none',
-				concurrency: false,
-				testNamePatterns: ONLY ? [ONLY] : undefined,
-			}),
-		);
-	} finally {
-		left = (await teardown()) ?? [];
-		clearTimeout(watchdog);
-	}
-	if (left.length) {
-		console.log(`FAIL  every process started is stopped\n      still running: ${left.join(', ')}`);
-		counts.failed++;
-		killEverything();
-	} else {
-		console.log(
-			'PASS  every process started is stopped (n8n main, workers, webhook, PostgreSQL, Redis, emulator)',
-		);
-		counts.passed++;
-	}
-	console.log(`# duration ${((Date.now() - started) / 1000).toFixed(0)} s`);
-	console.log(`${counts.passed} passed, ${counts.failed} failed`);
-	process.exit(counts.failed ? 1 : 0);
-}
-
-main().catch((error) => {
-	console.log(`FAIL  suite crashed: ${error.stack || error.message}`);
-	killEverything();
-	console.log('0 passed, 1 failed');
-	process.exit(1);
+		} else {
+			console.log(
+				'PASS  every process started is stopped (n8n main, workers, webhook, PostgreSQL, Redis, emulator)',
+			);
+			counts.passed++;
+		}
+	},
 });
