@@ -13,7 +13,6 @@ const assert = require('node:assert/strict');
 const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
-const { execFileSync } = require('node:child_process');
 const { before, after } = require('node:test');
 
 const { installPackage, waitReady } = require('../../../scripts/n8n-local.js');
@@ -30,6 +29,7 @@ const {
 	n8nCliOk,
 } = require('./n8n.js');
 const { submitDirect, waitTask } = require('./emulator-client.js');
+const { packPackage } = require('./pack.js');
 const { buildWorkflows } = require('./workflows.js');
 const state = require('./state.js');
 
@@ -38,15 +38,9 @@ const KEEP = process.env.E2E_KEEP === '1';
 
 /** Packs the package and installs the tarball as Settings > Community Nodes does. */
 function installPacked(nodesDir) {
-	const tarball = execFileSync('npm', ['pack', '--silent', '--pack-destination', state.tmp], {
-		cwd: ROOT,
-		encoding: 'utf8',
-	})
-		.trim()
-		.split('\n')
-		.pop();
-	const installed = installPackage(path.join(state.tmp, tarball), nodesDir);
-	console.log(`# installed ${installed.name}@${installed.version} from ${tarball}`);
+	const tarball = packPackage(state.tmp);
+	const installed = installPackage(tarball, nodesDir);
+	console.log(`# installed ${installed.name}@${installed.version} from ${path.basename(tarball)}`);
 }
 
 async function startEmulator() {
@@ -85,7 +79,10 @@ async function importCredentials() {
 async function importWorkflows() {
 	const workflowsDir = path.join(state.tmp, 'workflows');
 	fs.mkdirSync(workflowsDir);
-	for (const wf of buildWorkflows({ statusTaskId: state.statusTaskId, emulatorUrl: state.emulatorUrl }))
+	for (const wf of buildWorkflows({
+		statusTaskId: state.statusTaskId,
+		emulatorUrl: state.emulatorUrl,
+	}))
 		fs.writeFileSync(path.join(workflowsDir, `${wf.id}.json`), JSON.stringify(wf, null, 2));
 	for (const example of ['submit-and-wait.json', 'trigger-to-crm.json', 'mcp-server.json']) {
 		fs.copyFileSync(path.join(ROOT, 'examples', example), path.join(workflowsDir, example));

@@ -11,12 +11,12 @@ const assert = require('node:assert/strict');
 const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
-const { execFileSync } = require('node:child_process');
 const { before, after } = require('node:test');
 
 const { waitReady } = require('../../../scripts/n8n-local.js');
 const { CRED, GOOD_KEY } = require('../../e2e/lib/fixtures.js');
 const { ROOT, N8N_BIN, freePort, startProcess, stopProcess } = require('../../e2e/lib/n8n.js');
+const { packPackage } = require('../../e2e/lib/pack.js');
 const state = require('../../e2e/lib/state.js');
 const { QueueStack } = require('./stack.js');
 const { buildQueueWorkflows, PUBLISHED } = require('./workflows.js');
@@ -88,14 +88,7 @@ async function prepareStack({
 	state.userFolder = path.join(state.tmp, 'main');
 	const stack = new QueueStack({ dir: state.tmp });
 	created(stack); // the caller can stop it even if a later step fails
-	const tarball = execFileSync('npm', ['pack', '--silent', '--pack-destination', state.tmp], {
-		cwd: ROOT,
-		encoding: 'utf8',
-	})
-		.trim()
-		.split('\n')
-		.pop();
-	stack.installPackage(path.join(state.tmp, tarball));
+	stack.installPackage(packPackage(state.tmp));
 	stack.startServices();
 	await stack.allocatePorts();
 	await importData(stack, workflows);

@@ -1,0 +1,22 @@
+'use strict';
+
+/** The package as a community install gets it: the tarball of `npm pack` (the files of package.json, dist/). */
+
+const path = require('node:path');
+const { execFileSync } = require('node:child_process');
+
+const { ROOT } = require('./n8n.js');
+
+/** Packs the package into the folder dest; returns the tarball's path. */
+function packPackage(dest) {
+	const tarball = execFileSync('npm', ['pack', '--silent', '--pack-destination', dest], {
+		cwd: ROOT,
+		encoding: 'utf8',
+	})
+		.trim()
+		.split('\n')
+		.pop();
+	return path.join(dest, tarball);
+}
+
+module.exports = { packPackage };
