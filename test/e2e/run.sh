@@ -8,18 +8,7 @@ set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 cd "$ROOT"
 
-if [ ! -d node_modules ]; then
-	echo "[e2e] installing development dependencies (npm ci)" >&2
-	npm ci --no-audit --no-fund || {
-		echo "[e2e] npm ci failed (is package-lock.json in sync with package.json?); trying npm install --no-save" >&2
-		npm install --no-audit --no-fund --no-save
-	}
-fi
-# the installer says in one line what failed and what to do
-RUNTIME="$(bash scripts/ensure-runtime.sh)" || exit 1
-eval "$RUNTIME"
-echo "[e2e] building the package" >&2
-npm run build --silent >&2
-
-export NODE24 N8N_DIR N8N_BIN
+# shellcheck source=../lib/prepare.sh
+source "$ROOT/test/lib/prepare.sh"
+prepare_suite e2e --npm-install-fallback
 exec "$NODE24" test/e2e/suite.js "$@"

@@ -9,14 +9,7 @@ set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 cd "$ROOT"
 
-if [ ! -d node_modules ]; then
-	echo "[queue] installing development dependencies (npm ci)" >&2
-	npm ci --no-audit --no-fund
-fi
-RUNTIME="$(bash scripts/ensure-runtime.sh)" || exit 1
-eval "$RUNTIME"
-echo "[queue] building the package" >&2
-npm run build --silent >&2
-
-export NODE24 N8N_DIR N8N_BIN
+# shellcheck source=../lib/prepare.sh
+source "$ROOT/test/lib/prepare.sh"
+prepare_suite queue
 exec "$NODE24" test/queue/suite.js "$@"

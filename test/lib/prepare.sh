@@ -1,0 +1,29 @@
+# Sourced by test/e2e/run.sh and test/queue/run.sh (bash, set -euo pipefail, in the clone's
+# directory): what a suite needs before it runs.
+#   prepare_suite PREFIX [--npm-install-fallback]
+# installs the development dependencies when node_modules is missing (npm ci; with
+# --npm-install-fallback, npm install --no-save when npm ci fails), ensures the runtime
+# (scripts/ensure-runtime.sh, cached in ~/.cache; exits 1 when it cannot), builds the package, and
+# exports NODE24, N8N_DIR and N8N_BIN. PREFIX names the suite in its messages ([PREFIX] ...).
+
+prepare_suite() {
+	local prefix="$1" fallback="${2:-}" runtime
+	if [ ! -d node_modules ]; then
+		echo "[$prefix] installing development dependencies (npm ci)" >&2
+		if [ "$fallback" = --npm-install-fallback ]; then
+			npm ci --no-audit --no-fund || {
+				echo "[$prefix] npm ci failed (is package-lock.json in sync with package.json?); trying npm install --no-save" >&2
+				npm install --no-audit --no-fund --no-save
+			}
+		else
+			npm ci --no-audit --no-fund
+		fi
+	fi
+	# the installer says in one line what failed and what to do
+	runtime="$(bash scripts/ensure-runtime.sh)" || exit 1
+	eval "$runtime"
+	echo "[$prefix] building the package" >&2
+	npm run build --silent >&2
+
+	export NODE24 N8N_DIR N8N_BIN
+}
