@@ -37,9 +37,9 @@ const {
 	triggerRegistrations,
 	deliverRaw,
 	waitDelivered,
-	probeWebhook,
 	waitWebhookLive,
 } = require('../lib/emulator-client.js');
+const { editTriggerAndPublish, unpublishAndPublish } = require('../lib/publishing.js');
 const { useSuite } = require('../lib/setup.js');
 const state = require('../lib/state.js');
 
@@ -193,47 +193,6 @@ async function settleAfterStart() {
 	await waitPublished(EXAMPLE_TRIGGER_ID);
 }
 
-/** The example trigger with one option changed, saved as a new version and activated. */
-async function editTriggerAndPublish() {
-	// a changed trigger is deactivated (the node's delete) and activated again (checkExists, create)
-	const wf = await rest('GET', `/workflows/${EXAMPLE_TRIGGER_ID}`);
-	const nodes = wf.nodes.map((n) =>
-		n.name === TRIGGER_NODE
-			? {
-					...n,
-					parameters: {
-						...n.parameters,
-						options: { ...n.parameters.options, fetchErrorDetails: true },
-					},
-				}
-			: n,
-	);
-	const updated = await rest('PATCH', `/workflows/${EXAMPLE_TRIGGER_ID}`, {
-		nodes,
-		connections: wf.connections,
-	});
-	assert.notEqual(
-		updated.versionId,
-		wf.activeVersionId ?? wf.versionId,
-		'editing made no new version',
-	);
-	await rest('POST', `/workflows/${EXAMPLE_TRIGGER_ID}/activate`, { versionId: updated.versionId });
-	await waitPublished(EXAMPLE_TRIGGER_ID, updated.versionId);
-	state.triggerVersionId = updated.versionId;
-}
-
-async function unpublishAndPublish() {
-	await rest('POST', `/workflows/${EXAMPLE_TRIGGER_ID}/deactivate`, {});
-	await waitFor(
-		'the webhook to be unpublished',
-		async () => (await probeWebhook(state.triggerUrl)) === 404,
-	);
-	await rest('POST', `/workflows/${EXAMPLE_TRIGGER_ID}/activate`, {
-		versionId: state.triggerVersionId,
-	});
-	await waitPublished(EXAMPLE_TRIGGER_ID, state.triggerVersionId);
-}
-
 test('Trigger: restart and publishing again register no second webhook; deliveries still run once', async (t) => {
 	assert.ok(state.triggerUrl, 'trigger not published');
 	const counts = {};
@@ -250,7 +209,7 @@ test('Trigger: restart and publishing again register no second webhook; deliveri
 			await startN8n();
 			await settleAfterStart();
 		},
-		'edit the trigger, publish': editTriggerAndPublish,
+		'edit the trigger, publish': () => editTriggerAndPublish({ fetchErrorDetails: true }),
 		'unpublish, publish': unpublishAndPublish,
 	};
 	for (const [name, fn] of Object.entries(steps)) {
