@@ -707,6 +707,10 @@ async function measureTrigger({ emu, quick = false, log }) {
 	if (opts.queue) {
 		try {
 			queue = await measureQueueMode({ emu, opts, log: (m) => log(`  queue: ${m}`) });
+			if (opts.lazy) {
+				const lazyOpts = { ...opts, extraEnv: { ...opts.extraEnv, ...LAZY_ENV } };
+				queue.lazy = await measureQueueMode({ emu, opts: lazyOpts, log: (m) => log(`  queue, lazy isolates: ${m}`) });
+			}
 		} catch (error) {
 			// reported in the table: the queue stack is the fragile part, the regular figures stand
 			queueError = String(error.message || error).split('\n')[0];
@@ -744,6 +748,12 @@ function summaryRows(p4) {
 		rows.push(
 			`| P4 queue mode (webhook process + 2 workers, median of ${q.rounds.length}) | all answered ${s(q.trigger.allAnsweredMs)} vs ${s(q.webhook.allAnsweredMs)} = ${q.ratioAllAnswered.toFixed(2)}×; slowest ${s(q.trigger.slowestMs)} vs ${s(q.webhook.slowestMs)} = ${q.ratioSlowest.toFixed(2)}×; lost ${q.trigger.lost}, duplicated ${q.trigger.duplicated} | (informative) | |`,
 		);
+		if (q.lazy) {
+			const l = q.lazy;
+			rows.push(
+				`| P4 queue mode with n8n's lazy isolate setting (median of ${l.rounds.length}) | all answered ${s(l.trigger.allAnsweredMs)} vs ${s(l.webhook.allAnsweredMs)} = ${l.ratioAllAnswered.toFixed(2)}×; slowest ${s(l.trigger.slowestMs)} vs ${s(l.webhook.slowestMs)} = ${l.ratioSlowest.toFixed(2)}×; webhook process CPU per delivery ${msf(l.trigger.cpuAnsweredMs / p4.opts.deliveries)} vs ${msf(l.webhook.cpuAnsweredMs / p4.opts.deliveries)}; lost ${l.trigger.lost}, duplicated ${l.trigger.duplicated} | (informative) | |`,
+			);
+		}
 	} else if (p4.queueError) {
 		rows.push(`| P4 queue mode | failed: ${p4.queueError.replace(/\|/g, '/')} | (informative) | |`);
 	}
@@ -845,6 +855,14 @@ function section(p4) {
 		modeTable(out, `Queue mode (deliveries to the webhook process; main, 2 workers, PostgreSQL, Redis), ${p4.queue.rounds.length} round(s)`, p4.queue, o);
 		out(`Queue stack start-up (PostgreSQL, Redis, imports, main, workers, webhook process): ${s(p4.queue.startupMs)}. Runs per worker over the whole variant: ${Object.entries(p4.queue.perProcess).map(([k, v]) => `${k} ${v}`).join(', ')}.`);
 		out();
+		if (p4.queue.lazy) {
+			modeTable(
+				out,
+				`Queue mode with n8n's lazy isolate setting (\`${LAZY_ENV_TEXT}\` on every process), ${p4.queue.lazy.rounds.length} round(s)`,
+				p4.queue.lazy,
+				o,
+			);
+		}
 	} else if (p4.queueError) {
 		out(`Queue mode: the variant failed: ${p4.queueError}`);
 		out();
