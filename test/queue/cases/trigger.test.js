@@ -4,7 +4,7 @@
  * The trigger in queue mode (example trigger-to-crm.json): main registers it once on publish
  * (the registration goes to the static data), the webhook process serves its production URL and
  * enqueues each signed delivery, a worker runs it. Bad signatures get 401 and start nothing;
- * copies of one delivery start one run.
+ * copies of one delivery start one run; 200 distinct deliveries start 200 runs.
  */
 
 const assert = require('node:assert/strict');
@@ -29,7 +29,12 @@ const {
 	waitWebhookLive,
 	requestCount,
 } = require('../../e2e/lib/emulator-client.js');
-const { deliveryBody } = require('../../e2e/lib/deliveries.js');
+const {
+	deliveryBody,
+	post,
+	inPool,
+	settledExecutionTotal,
+} = require('../../e2e/lib/deliveries.js');
 const { useQueueSuite, queue } = require('../lib/setup.js');
 const { QWF } = require('../lib/workflows.js');
 const {
@@ -160,4 +165,18 @@ test('Trigger: duplicate deliveries start one run (twice 1 s apart; three copies
 		`runs per delivery: ${JSON.stringify(outcomes)}`,
 	);
 	t.diagnostic(`runs ${JSON.stringify(outcomes)}`);
+});
+
+test('Trigger: 200 distinct deliveries, 50 at a time, through the webhook process start 200 runs on the workers', async (t) => {
+	assert.ok(trigger.url, 'trigger not published');
+	const before = await settledExecutionTotal(QWF.trigger, 0, { settleMs: 0 });
+	const bodies = Array.from({ length: 200 }, () => deliveryBody());
+	const started = Date.now();
+	const statuses = await inPool(bodies, 50, (body) => post(trigger.url, body, trigger.secret));
+	const seconds = (Date.now() - started) / 1000;
+	const counts = statuses.reduce((acc, s) => ({ ...acc, [s]: (acc[s] ?? 0) + 1 }), {});
+	assert.deepEqual(counts, { 200: 200 }, `answers ${JSON.stringify(counts)}`);
+	const runs = (await settledExecutionTotal(QWF.trigger, before + 200, { timeoutMs: 180000 })) - before;
+	assert.equal(runs, 200, `${runs} runs for 200 distinct deliveries`);
+	t.diagnostic(`200 answered by the webhook process in ${seconds.toFixed(1)} s; 200 runs`);
 });
