@@ -92,5 +92,5 @@ export class RecentDeliveries {
 	}
 }
 
-/** The memory shared by every Document Extraction Trigger in this n8n process. */
+/** The memory shared by every Document Extraction Trigger in this n8n process (one per process). */
 export const recentDeliveries = new RecentDeliveries();
