@@ -122,8 +122,16 @@ function settleWhenAnswered(res: WebhookResponse, key: string): void {
 	const response = res as unknown as {
 		once?: (event: string, listener: () => void) => unknown;
 		statusCode?: number;
+		closed?: boolean;
+		destroyed?: boolean;
 	};
-	if (typeof response.once !== 'function') {
+	// Without events to wait for, or when the sender has already gone (its 'close' is past), the
+	// delivery counts as started: n8n creates the run all the same.
+	if (
+		typeof response.once !== 'function' ||
+		response.closed === true ||
+		response.destroyed === true
+	) {
 		recentDeliveries.settle(key, true);
 		return;
 	}

@@ -16,6 +16,7 @@ const { editTriggerAndPublish, unpublishAndPublish } = require('../lib/publishin
 const {
 	deliveryBody,
 	post,
+	postAndHangUp,
 	deliverWithRetries,
 	inPool,
 	registrationOf,
@@ -56,6 +57,49 @@ test('Trigger: copies of one delivery start one run (twice 1 s apart; three copi
 
 	assert.deepEqual(runs, { twice: 1, atOnce: 1 }, `runs per delivery: ${JSON.stringify(runs)}`);
 	t.diagnostic(`runs ${JSON.stringify(runs)}`);
+});
+
+test('Trigger: a sender that hangs up before the answer, then sends again, starts one run', async (t) => {
+	assert.ok(state.triggerUrl, 'trigger not published');
+	const key = await secret();
+	const outcomes = {};
+	for (const afterMs of [0, 20, 80]) {
+		const before = await settledExecutionTotal(WF, 0, { settleMs: 0 });
+		const body = deliveryBody();
+		await postAndHangUp(state.triggerUrl, body, key, afterMs);
+		await sleep(1000);
+		// the service's retry: acknowledged at once (a duplicate, or the first run when the hang-up
+		// came before n8n read the body), never left waiting
+		const retry = await post(state.triggerUrl, body, key, 4000);
+		assert.equal(retry, 200, `the retry after a hang-up at ${afterMs} ms answered ${retry}`);
+		outcomes[`${afterMs} ms`] = (await settledExecutionTotal(WF, before + 1)) - before;
+	}
+	assert.deepEqual(
+		outcomes,
+		{ '0 ms': 1, '20 ms': 1, '80 ms': 1 },
+		`runs ${JSON.stringify(outcomes)}`,
+	);
+	t.diagnostic(`runs per delivery after a hang-up ${JSON.stringify(outcomes)}`);
+});
+
+test('Trigger: a body in a content type n8n does not parse is read by the trigger, verified and run', async (t) => {
+	assert.ok(state.triggerUrl, 'trigger not published');
+	const key = await secret();
+	const before = await settledExecutionTotal(WF, 0, { settleMs: 0 });
+	const body = deliveryBody();
+	const status = await post(state.triggerUrl, body, key, 10000, 'application/octet-stream');
+	assert.equal(status, 200);
+	const forged = await post(
+		state.triggerUrl,
+		deliveryBody(),
+		'whsec_wrong',
+		10000,
+		'application/octet-stream',
+	);
+	assert.equal(forged, 401);
+	const runs = (await settledExecutionTotal(WF, before + 1)) - before;
+	assert.equal(runs, 1, `${runs} runs`);
+	t.diagnostic('application/octet-stream: signed 200 and one run, forged 401');
 });
 
 test('Trigger: 200 distinct deliveries, 50 at a time, start 200 runs and write no static data', async (t) => {
@@ -108,7 +152,10 @@ test('Trigger: publishing again while deliveries arrive keeps the registration a
 	const final = attempts.map((statuses) => statuses.at(-1));
 	const all = attempts.flat();
 	const tally = all.reduce((acc, s) => ({ ...acc, [s]: (acc[s] ?? 0) + 1 }), {});
-	assert.ok(!all.includes(401), `a correctly signed delivery was refused: ${JSON.stringify(tally)}`);
+	assert.ok(
+		!all.includes(401),
+		`a correctly signed delivery was refused: ${JSON.stringify(tally)}`,
+	);
 	assert.ok(
 		final.every((s) => s === 200),
 		`deliveries not acknowledged in the end: ${JSON.stringify(final.filter((s) => s !== 200))}`,

@@ -32,11 +32,11 @@ function deliveryBody(overrides = {}) {
 const sign = (secret, body) => crypto.createHmac('sha256', secret).update(body).digest('hex');
 
 /** One POST of a signed body; resolves to the HTTP status, or 0 when no answer came. */
-async function post(url, body, secret, timeoutMs = 10000) {
+async function post(url, body, secret, timeoutMs = 10000, contentType = 'application/json') {
 	try {
 		const res = await fetch(url, {
 			method: 'POST',
-			headers: { 'content-type': 'application/json', 'x-service-signature': sign(secret, body) },
+			headers: { 'content-type': contentType, 'x-service-signature': sign(secret, body) },
 			body,
 			signal: AbortSignal.timeout(timeoutMs),
 		});
@@ -45,6 +45,29 @@ async function post(url, body, secret, timeoutMs = 10000) {
 	} catch {
 		return 0;
 	}
+}
+
+/**
+ * A signed POST whose sender hangs up `afterMs` after the body was sent, before n8n answers (as
+ * the service does at its 10 s limit). Resolves once the connection is closed.
+ */
+function postAndHangUp(url, body, secret, afterMs) {
+	const http = require('node:http');
+	return new Promise((resolve) => {
+		const req = http.request(url, {
+			method: 'POST',
+			agent: false,
+			headers: {
+				'content-type': 'application/json',
+				'content-length': Buffer.byteLength(body),
+				'x-service-signature': sign(secret, body),
+			},
+		});
+		req.on('error', () => {});
+		req.on('close', resolve);
+		req.on('finish', () => setTimeout(() => req.destroy(), afterMs));
+		req.end(body);
+	});
 }
 
 /**
@@ -90,7 +113,8 @@ async function executionTotal(workflowId, statuses) {
 		JSON.stringify(statuses ? { workflowId, status: statuses } : { workflowId }),
 	);
 	const data = await rest('GET', `/executions?filter=${filter}&limit=1`);
-	if (typeof data.count !== 'number') throw new Error(`no execution count in ${JSON.stringify(data)}`);
+	if (typeof data.count !== 'number')
+		throw new Error(`no execution count in ${JSON.stringify(data)}`);
 	return data.count;
 }
 
@@ -98,11 +122,16 @@ async function executionTotal(workflowId, statuses) {
  * Waits until the workflow has at least `expected` finished executions and none unfinished,
  * then `settleMs` more (so that a late extra run is counted); resolves to the final total.
  */
-async function settledExecutionTotal(workflowId, expected, { timeoutMs = 120000, settleMs = 3000 } = {}) {
+async function settledExecutionTotal(
+	workflowId,
+	expected,
+	{ timeoutMs = 120000, settleMs = 3000 } = {},
+) {
 	let finished = 0;
 	let unfinished = 0;
 	await waitFor(
-		() => `${expected} finished executions of ${workflowId} (${finished} finished, ${unfinished} not)`,
+		() =>
+			`${expected} finished executions of ${workflowId} (${finished} finished, ${unfinished} not)`,
 		async () => {
 			finished = await executionTotal(workflowId, FINISHED);
 			unfinished = await executionTotal(workflowId, UNFINISHED);
@@ -119,6 +148,7 @@ module.exports = {
 	deliveryBody,
 	sign,
 	post,
+	postAndHangUp,
 	deliverWithRetries,
 	inPool,
 	registrationOf,

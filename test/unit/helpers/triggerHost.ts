@@ -41,6 +41,8 @@ export interface CapturedResponse {
 	send(body: unknown): CapturedResponse;
 	end(): CapturedResponse;
 	once(event: 'finish' | 'close', listener: () => void): CapturedResponse;
+	/** Whether the connection has closed (as on express's response) */
+	closed: boolean;
 	/** The connection closes before any answer was sent (the sender gave up). */
 	drop(): void;
 }
@@ -52,6 +54,7 @@ function captureResponse(): CapturedResponse {
 		res.body = body;
 		res.ended = true;
 		events.emit('finish');
+		res.closed = true;
 		events.emit('close');
 		return res;
 	};
@@ -68,7 +71,9 @@ function captureResponse(): CapturedResponse {
 			events.once(event, listener);
 			return res;
 		},
+		closed: false,
 		drop() {
+			res.closed = true;
 			events.emit('close');
 		},
 	};

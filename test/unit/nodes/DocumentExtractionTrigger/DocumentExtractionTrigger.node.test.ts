@@ -332,6 +332,19 @@ describe('duplicates', () => {
 		expect(retry.res.body).toEqual({ received: true, ignored: 'duplicate delivery' });
 	});
 
+	it('counts a delivery as started when its sender had hung up before the node looked', async () => {
+		holdCopyWaits();
+		const host = registeredHost();
+		const delivery = signedDelivery(completedPayload({ task_id: 'gone-before' }), SECRET);
+		const { context, res } = host.webhook(host.load(), delivery);
+		res.drop();
+		const first = await nodeType.webhook.call(context);
+		expect(itemsOf(first)).toHaveLength(1);
+		// a settled claim: the retry is a duplicate at once, not left waiting on a 'close' that is past
+		const retry = await host.deliver(delivery);
+		expect(retry.res.body).toEqual({ received: true, ignored: 'duplicate delivery' });
+	});
+
 	it('asks a copy to come again (503) when the first is still unanswered after 5 s', async () => {
 		const host = registeredHost();
 		const delivery = signedDelivery(completedPayload({ task_id: 'slow-first' }), SECRET);
