@@ -1,45 +1,13 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import { DEFAULT_DOWNLOAD_TIMEOUT_S, DEFAULT_MAX_DOWNLOAD_MB } from './transport/download';
-import { TASK_COMPLETED } from './transport/service';
+import { projectLocator } from '../shared/descriptions';
+import { DEFAULT_DOWNLOAD_TIMEOUT_S, DEFAULT_MAX_DOWNLOAD_MB } from '../shared/transport/download';
+import { TASK_COMPLETED } from '../shared/transport/service';
 
 /**
- * Field descriptions of the Document Extraction node, and the Project field that the trigger
- * shares with it. Nothing here runs at execution time.
+ * Field descriptions of the Document Extraction node. The fields both nodes use (Project,
+ * Options) are in ../shared/descriptions. Nothing here runs at execution time.
  */
-
-/** The Project field shared by the action node and the trigger: a list, or an ID or name. */
-export const projectLocator: INodeProperties = {
-	displayName: 'Project',
-	name: 'project',
-	type: 'resourceLocator',
-	default: { mode: 'list', value: '' },
-	required: true,
-	description: 'The project whose schema shapes the extracted data',
-	modes: [
-		{
-			displayName: 'From List',
-			name: 'list',
-			type: 'list',
-			placeholder: 'Select a project...',
-			typeOptions: { searchListMethod: 'searchProjects', searchable: true },
-		},
-		{
-			displayName: 'By ID or Name',
-			name: 'id',
-			type: 'string',
-			placeholder: 'e.g. Invoices or 3f1c2a9e-5b7d-4c1e-9a2b-6d8e0f4a1b2c',
-			validation: [
-				{
-					type: 'regex',
-					// n8n anchors this as ^…$: any text with one non-space character, so that
-					// project names with spaces, accents and punctuation pass
-					properties: { regex: '\\s*\\S[\\s\\S]*', errorMessage: 'Enter a project ID or name' },
-				},
-			],
-		},
-	],
-};
 
 export const inputSourceField: INodeProperties = {
 	displayName: 'Input Source',
@@ -219,15 +187,3 @@ export const submissionOptions: INodeProperties[] = [
 	maxConcurrencyOption,
 	maxDownloadSizeOption,
 ];
-
-/** An "Options" collection (used by both nodes); keep `options` sorted by display name. */
-export function optionsCollection(options: INodeProperties[]): INodeProperties {
-	return {
-		displayName: 'Options',
-		name: 'options',
-		type: 'collection',
-		placeholder: 'Add Option',
-		default: {},
-		options,
-	};
-}

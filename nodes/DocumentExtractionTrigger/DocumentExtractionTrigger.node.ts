@@ -8,10 +8,10 @@ import type {
 } from 'n8n-workflow';
 import { NodeConnectionTypes, sleep } from 'n8n-workflow';
 
-import { optionsCollection, projectLocator } from '../DocumentExtraction/descriptions';
-import { projectText } from '../DocumentExtraction/helpers/projects';
-import { searchProjects } from '../DocumentExtraction/methods/listSearch';
-import { getTask, LOOKUP_LIMITS, TASK_COMPLETED } from '../DocumentExtraction/transport/service';
+import { optionsCollection, projectLocator } from '../shared/descriptions';
+import { projectText } from '../shared/projects';
+import { searchProjects } from '../shared/listSearch';
+import { getTask, LOOKUP_LIMITS, TASK_COMPLETED } from '../shared/transport/service';
 import {
 	deliveryItem,
 	deliveryKey,
@@ -150,8 +150,8 @@ export class DocumentExtractionTrigger implements INodeType {
 		displayName: 'Document Extraction Trigger',
 		name: 'documentExtractionTrigger',
 		icon: {
-			light: 'file:../DocumentExtraction/documentExtraction.svg',
-			dark: 'file:../DocumentExtraction/documentExtraction.dark.svg',
+			light: 'file:documentExtraction.svg',
+			dark: 'file:documentExtraction.dark.svg',
 		},
 		group: ['trigger'],
 		// 1.1 behaves as 1. n8n evaluates a legacy option of its own Webhook node 1

@@ -1,13 +1,13 @@
 import type { IDataObject, IHookFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { projectText, resolveProjectId } from '../DocumentExtraction/helpers/projects';
-import { isUuid } from '../DocumentExtraction/helpers/uuid';
+import { projectText, resolveProjectId } from '../shared/projects';
+import { isUuid } from '../shared/uuid';
 import {
 	generateWebhookSecret,
 	registerWebhook,
 	WEBHOOK_EVENTS,
-} from '../DocumentExtraction/transport/service';
+} from '../shared/transport/service';
 
 /** How many earlier registrations are remembered so that publishing again can reuse them. */
 export const MAX_RETIRED_REGISTRATIONS = 10;

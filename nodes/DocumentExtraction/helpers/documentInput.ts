@@ -5,7 +5,7 @@ import {
 	DEFAULT_MAX_DOWNLOAD_MB,
 	downloadDocument,
 	parseDocumentUrl,
-} from '../transport/download';
+} from '../../shared/transport/download';
 import { getDocumentSource, type DocumentSource } from './binary';
 
 /** The document of one item, and the downloaded file when it came from a URL. */

@@ -1,6 +1,6 @@
 import type { ILoadOptionsFunctions, INodePropertyOptions } from 'n8n-workflow';
 
-import { fetchProjects, projectText } from '../helpers/projects';
+import { fetchProjects, projectText } from '../../shared/projects';
 
 /** The document types of the project chosen in the Project field (all projects' when none is). */
 export async function getDocumentTypes(

@@ -1,7 +1,7 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
-import { ConcurrencyLimiter } from '../../helpers/limiter';
+import { ConcurrencyLimiter } from '../../../shared/limiter';
 
 type ItemError = Error & { description?: string | null };
 

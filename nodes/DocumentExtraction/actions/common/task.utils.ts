@@ -3,10 +3,10 @@ import { NodeOperationError } from 'n8n-workflow';
 
 import { submissionBodyFactory, type SubmissionFields } from '../../helpers/binary';
 import { readDocumentInput } from '../../helpers/documentInput';
-import { ConcurrencyLimiter } from '../../helpers/limiter';
-import { projectText } from '../../helpers/projects';
-import { isUuid } from '../../helpers/uuid';
-import { getTask, submitDocument, type RequestLimits } from '../../transport/service';
+import { ConcurrencyLimiter } from '../../../shared/limiter';
+import { projectText } from '../../../shared/projects';
+import { isUuid } from '../../../shared/uuid';
+import { getTask, submitDocument, type RequestLimits } from '../../../shared/transport/service';
 import {
 	getOptions,
 	NotStartedError,

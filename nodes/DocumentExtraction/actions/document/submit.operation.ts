@@ -1,12 +1,8 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import {
-	documentFields,
-	maxPagesOption,
-	optionsCollection,
-	submissionOptions,
-} from '../../descriptions';
+import { documentFields, maxPagesOption, submissionOptions } from '../../descriptions';
+import { optionsCollection } from '../../../shared/descriptions';
 import { documentOutput } from '../../helpers/documentInput';
 import { getOptions } from '../common/items.utils';
 import { processSubmissions } from '../common/task.utils';

@@ -6,18 +6,13 @@ import type {
 } from 'n8n-workflow';
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
-import {
-	documentFields,
-	maxPagesOption,
-	optionsCollection,
-	outputField,
-	submissionOptions,
-} from '../../descriptions';
+import { documentFields, maxPagesOption, outputField, submissionOptions } from '../../descriptions';
+import { optionsCollection } from '../../../shared/descriptions';
 import { documentOutput } from '../../helpers/documentInput';
-import type { ConcurrencyLimiter } from '../../helpers/limiter';
-import { wait } from '../../helpers/wait';
-import { asNodeError, isTransientError } from '../../transport';
-import { isTerminal } from '../../transport/service';
+import type { ConcurrencyLimiter } from '../../../shared/limiter';
+import { wait } from '../../../shared/wait';
+import { asNodeError, isTransientError } from '../../../shared/transport';
+import { isTerminal } from '../../../shared/transport/service';
 import { getOptions, positiveNumberOption } from '../common/items.utils';
 import { fetchTask, processSubmissions, shapeTask } from '../common/task.utils';
 

@@ -6,8 +6,8 @@ import type {
 } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { extractProjectList } from '../../helpers/projects';
-import { listProjects } from '../../transport/service';
+import { extractProjectList } from '../../../shared/projects';
+import { listProjects } from '../../../shared/transport/service';
 import { processItems } from '../common/items.utils';
 
 const properties: INodeProperties[] = [];

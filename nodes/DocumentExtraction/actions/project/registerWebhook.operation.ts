@@ -6,9 +6,10 @@ import type {
 } from 'n8n-workflow';
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
-import { eventsField, projectLocator } from '../../descriptions';
-import { projectText, resolveProjectId } from '../../helpers/projects';
-import { generateWebhookSecret, registerWebhook, WEBHOOK_EVENTS } from '../../transport/service';
+import { eventsField } from '../../descriptions';
+import { projectLocator } from '../../../shared/descriptions';
+import { projectText, resolveProjectId } from '../../../shared/projects';
+import { generateWebhookSecret, registerWebhook, WEBHOOK_EVENTS } from '../../../shared/transport/service';
 import { processItems } from '../common/items.utils';
 
 const properties: INodeProperties[] = [

@@ -11,7 +11,7 @@ import {
 	apiRequest,
 	formatValidationDetail,
 	parseRetryAfter,
-} from '../../../../../nodes/DocumentExtraction/transport';
+} from '../../../../../nodes/shared/transport';
 import {
 	API_KEY,
 	BASE_URL,

@@ -3,7 +3,7 @@ import {
 	isTerminal,
 	TASK_COMPLETED,
 	WEBHOOK_EVENTS,
-} from '../../../../../nodes/DocumentExtraction/transport/service';
+} from '../../../../../nodes/shared/transport/service';
 
 describe('service vocabulary', () => {
 	it('ends a task only at complete or failed', () => {

@@ -8,7 +8,7 @@ import {
 	downloadDocument,
 	fileNameFromDisposition,
 	parseDocumentUrl,
-} from '../../../../../nodes/DocumentExtraction/transport/download';
+} from '../../../../../nodes/shared/transport/download';
 import { createContext, failureOf, useOfflineNock } from '../../../helpers/context';
 
 const HOST = 'http://files.example.test';

@@ -1,8 +1,8 @@
 import type { IDataObject } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import type { ApiContext } from '../transport';
-import { listProjects } from '../transport/service';
+import type { ApiContext } from './transport';
+import { listProjects } from './transport/service';
 import { isUuid } from './uuid';
 
 /** One project as the nodes use it, whatever the service calls its fields. */

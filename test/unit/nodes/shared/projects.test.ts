@@ -5,9 +5,9 @@ import {
 	projectText,
 	resolveProjectId,
 	summarizeProjects,
-} from '../../../../../nodes/DocumentExtraction/helpers/projects';
-import { BASE_URL, createContext, useOfflineNock } from '../../../helpers/context';
-import { IDENTITY, INVOICES, projects } from '../../../helpers/fixtures';
+} from '../../../../nodes/shared/projects';
+import { BASE_URL, createContext, useOfflineNock } from '../../helpers/context';
+import { IDENTITY, INVOICES, projects } from '../../helpers/fixtures';
 
 useOfflineNock();
 

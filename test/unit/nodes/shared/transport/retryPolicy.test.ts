@@ -17,8 +17,8 @@ import {
 	networkErrorCode,
 	REQUEST_TIMEOUT_MS,
 	requestTimeoutMs,
-} from '../../../../../nodes/DocumentExtraction/transport';
-import { getTask, submitDocument } from '../../../../../nodes/DocumentExtraction/transport/service';
+} from '../../../../../nodes/shared/transport';
+import { getTask, submitDocument } from '../../../../../nodes/shared/transport/service';
 import {
 	API_KEY,
 	BASE_URL,

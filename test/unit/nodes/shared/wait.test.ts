@@ -6,8 +6,8 @@ jest.mock('n8n-workflow', () => ({
 	sleep: jest.fn(async (ms: number) => await new Promise((resolve) => setTimeout(resolve, ms))),
 }));
 
-import { ConcurrencyLimiter } from '../../../../../nodes/DocumentExtraction/helpers/limiter';
-import { CancelledError, wait } from '../../../../../nodes/DocumentExtraction/helpers/wait';
+import { ConcurrencyLimiter } from '../../../../nodes/shared/limiter';
+import { CancelledError, wait } from '../../../../nodes/shared/wait';
 
 describe('wait', () => {
 	it('waits the time asked for', async () => {

@@ -1,6 +1,6 @@
 import type { ILoadOptionsFunctions, INodeListSearchResult } from 'n8n-workflow';
 
-import { fetchProjects } from '../helpers/projects';
+import { fetchProjects } from './projects';
 
 export async function searchProjects(
 	this: ILoadOptionsFunctions,

@@ -1,8 +1,8 @@
 import nock from 'nock';
 
-import { searchProjects } from '../../../../../nodes/DocumentExtraction/methods/listSearch';
-import { BASE_URL, loadOptionsContext, useOfflineNock } from '../../../helpers/context';
-import { IDENTITY, INVOICES, projects } from '../../../helpers/fixtures';
+import { searchProjects } from '../../../../nodes/shared/listSearch';
+import { BASE_URL, loadOptionsContext, useOfflineNock } from '../../helpers/context';
+import { IDENTITY, INVOICES, projects } from '../../helpers/fixtures';
 
 useOfflineNock();
 

@@ -1,6 +1,6 @@
 import { sleep } from 'n8n-workflow';
 
-import { ConcurrencyLimiter } from '../../../../../nodes/DocumentExtraction/helpers/limiter';
+import { ConcurrencyLimiter } from '../../../../nodes/shared/limiter';
 
 const tick = async () => await sleep(0);
 

@@ -12,7 +12,7 @@ import type {
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import { assertApiKeyFormat } from '../../../credentials/DocumentExtractionApi.credentials';
-import { CancelledError, throwIfCancelled, wait } from '../helpers/wait';
+import { CancelledError, throwIfCancelled, wait } from '../wait';
 
 export const CREDENTIAL_TYPE = 'documentExtractionApi';
 

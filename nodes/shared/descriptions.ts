@@ -1,0 +1,48 @@
+import type { INodeProperties } from 'n8n-workflow';
+
+/** Field descriptions that both nodes use. Nothing here runs at execution time. */
+
+/** The Project field shared by the action node and the trigger: a list, or an ID or name. */
+export const projectLocator: INodeProperties = {
+	displayName: 'Project',
+	name: 'project',
+	type: 'resourceLocator',
+	default: { mode: 'list', value: '' },
+	required: true,
+	description: 'The project whose schema shapes the extracted data',
+	modes: [
+		{
+			displayName: 'From List',
+			name: 'list',
+			type: 'list',
+			placeholder: 'Select a project...',
+			typeOptions: { searchListMethod: 'searchProjects', searchable: true },
+		},
+		{
+			displayName: 'By ID or Name',
+			name: 'id',
+			type: 'string',
+			placeholder: 'e.g. Invoices or 3f1c2a9e-5b7d-4c1e-9a2b-6d8e0f4a1b2c',
+			validation: [
+				{
+					type: 'regex',
+					// n8n anchors this as ^…$: any text with one non-space character, so that
+					// project names with spaces, accents and punctuation pass
+					properties: { regex: '\\s*\\S[\\s\\S]*', errorMessage: 'Enter a project ID or name' },
+				},
+			],
+		},
+	],
+};
+
+/** An "Options" collection (used by both nodes); keep `options` sorted by display name. */
+export function optionsCollection(options: INodeProperties[]): INodeProperties {
+	return {
+		displayName: 'Options',
+		name: 'options',
+		type: 'collection',
+		placeholder: 'Add Option',
+		default: {},
+		options,
+	};
+}
