@@ -76,7 +76,8 @@ function rateLimit(ctx, res) {
 	const form = limitsOf(ctx).rateLimit.retry_after;
 	const headers = {};
 	if (form === 'seconds') headers['Retry-After'] = String(Math.max(1, Math.ceil(waitMs / 1000)));
-	if (form === 'date') headers['Retry-After'] = new Date(Date.now() + Math.max(1000, waitMs)).toUTCString();
+	if (form === 'date')
+		headers['Retry-After'] = new Date(Date.now() + Math.max(1000, waitMs)).toUTCString();
 	const { per_second: perSecond } = limitsOf(ctx).rateLimit;
 	sendJson(res, 429, { detail: `Rate limit exceeded: ${perSecond} requests per second` }, headers);
 	return true;
@@ -94,12 +95,21 @@ async function handleRateLimit(ctx, req, res) {
 		return sendJson(res, 422, { detail: 'per_second must be a number > 0' });
 	}
 	const burst = b.burst ?? Math.max(1, perSecond);
-	if (typeof burst !== 'number' || !(burst >= 1)) return sendJson(res, 422, { detail: 'burst must be a number >= 1' });
+	if (typeof burst !== 'number' || !(burst >= 1))
+		return sendJson(res, 422, { detail: 'burst must be a number >= 1' });
 	const retryAfter = b.retry_after ?? 'seconds';
 	if (!RETRY_AFTER_FORMS.includes(retryAfter)) {
-		return sendJson(res, 422, { detail: `retry_after must be one of ${RETRY_AFTER_FORMS.join(', ')}` });
+		return sendJson(res, 422, {
+			detail: `retry_after must be one of ${RETRY_AFTER_FORMS.join(', ')}`,
+		});
 	}
-	limitsOf(ctx).rateLimit = { per_second: perSecond, burst, retry_after: retryAfter, tokens: burst, refilledAt: Date.now() };
+	limitsOf(ctx).rateLimit = {
+		per_second: perSecond,
+		burst,
+		retry_after: retryAfter,
+		tokens: burst,
+		refilledAt: Date.now(),
+	};
 	ctx.log(`rate limit: ${perSecond}/s, burst ${burst}, Retry-After ${retryAfter}`);
 	return sendJson(res, 201, publicLimits(ctx));
 }
@@ -123,7 +133,8 @@ function trickleAnswer(ctx, endpoint, res) {
 	const end = res.end.bind(res);
 	res.writeHead = (status, headers = {}) => {
 		const rest = { ...headers };
-		for (const name of Object.keys(rest)) if (name.toLowerCase() === 'content-length') delete rest[name];
+		for (const name of Object.keys(rest))
+			if (name.toLowerCase() === 'content-length') delete rest[name];
 		writeHead(status, rest);
 		res.flushHeaders();
 		return res;
@@ -156,11 +167,20 @@ async function handleTrickle(ctx, req, res) {
 	if (!b) return undefined;
 	const { endpoint, interval_ms: intervalMs, duration_ms: durationMs } = b;
 	const count = b.count ?? 1;
-	if (typeof endpoint !== 'string' || !endpoint) return sendJson(res, 422, { detail: 'endpoint is required' });
-	if (!Number.isInteger(count) || count < 1) return sendJson(res, 422, { detail: 'count must be an integer >= 1' });
-	if (typeof intervalMs !== 'number' || !(intervalMs > 0)) return sendJson(res, 422, { detail: 'interval_ms must be a number > 0' });
-	if (typeof durationMs !== 'number' || !(durationMs >= 0)) return sendJson(res, 422, { detail: 'duration_ms must be a number >= 0' });
-	limitsOf(ctx).trickles.push({ endpoint, remaining: count, interval_ms: intervalMs, duration_ms: durationMs });
+	if (typeof endpoint !== 'string' || !endpoint)
+		return sendJson(res, 422, { detail: 'endpoint is required' });
+	if (!Number.isInteger(count) || count < 1)
+		return sendJson(res, 422, { detail: 'count must be an integer >= 1' });
+	if (typeof intervalMs !== 'number' || !(intervalMs > 0))
+		return sendJson(res, 422, { detail: 'interval_ms must be a number > 0' });
+	if (typeof durationMs !== 'number' || !(durationMs >= 0))
+		return sendJson(res, 422, { detail: 'duration_ms must be a number >= 0' });
+	limitsOf(ctx).trickles.push({
+		endpoint,
+		remaining: count,
+		interval_ms: intervalMs,
+		duration_ms: durationMs,
+	});
 	return sendJson(res, 201, publicLimits(ctx));
 }
 
@@ -169,13 +189,18 @@ async function handleTrickle(ctx, req, res) {
 /** The 422 entry for a webhook URL the policy refuses, or null. */
 function webhookPolicyError(ctx, url) {
 	if (!limitsOf(ctx).httpsOnlyWebhooks || /^https:\/\//i.test(String(url))) return null;
-	return { loc: ['body', 'url'], msg: 'URL scheme should be https', type: 'value_error.url.scheme' };
+	return {
+		loc: ['body', 'url'],
+		msg: 'URL scheme should be https',
+		type: 'value_error.url.scheme',
+	};
 }
 
 async function handleWebhookPolicy(ctx, req, res) {
 	const b = await readJsonObject(req, res, ADMIN_BODY_LIMIT);
 	if (!b) return undefined;
-	if (typeof b.https_only !== 'boolean') return sendJson(res, 422, { detail: 'https_only must be true or false' });
+	if (typeof b.https_only !== 'boolean')
+		return sendJson(res, 422, { detail: 'https_only must be true or false' });
 	limitsOf(ctx).httpsOnlyWebhooks = b.https_only;
 	return sendJson(res, 200, publicLimits(ctx));
 }
@@ -221,4 +246,11 @@ function handleLimitsAdmin(ctx, req, res, path) {
 	}
 }
 
-module.exports = { handleLimitsAdmin, rateLimit, resetLimits, trackDownload, trickleAnswer, webhookPolicyError };
+module.exports = {
+	handleLimitsAdmin,
+	rateLimit,
+	resetLimits,
+	trackDownload,
+	trickleAnswer,
+	webhookPolicyError,
+};

@@ -6,7 +6,7 @@ import type {
 	IWebhookFunctions,
 	IWebhookResponseData,
 } from 'n8n-workflow';
-import { NodeConnectionTypes, sleep } from 'n8n-workflow';
+import { NodeConnectionTypes, NodeOperationError, sleep } from 'n8n-workflow';
 
 import { optionsCollection, projectLocator } from '../shared/descriptions';
 import { projectText } from '../shared/projects';
@@ -81,7 +81,10 @@ async function addErrorDetails(this: IWebhookFunctions, item: IDataObject): Prom
 		const task = (await Promise.race([
 			getTask.call(this, taskId, undefined, lookupLimits()),
 			budget.promise.then(() => {
-				throw new Error(`no answer within ${LOOKUP_BUDGET_MS / 1000} s`);
+				throw new NodeOperationError(
+					this.getNode(),
+					`no answer within ${LOOKUP_BUDGET_MS / 1000} s`,
+				);
 			}),
 		])) as IDataObject | undefined;
 		const error = task && typeof task === 'object' ? task.error : undefined;

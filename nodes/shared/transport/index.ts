@@ -195,7 +195,9 @@ const NETWORK_REASONS: Record<string, string> = {
  * names one (ECONNRESET, ...) with its own generic text. The description keeps the code.
  */
 function inMessage(reason: string): string {
-	return reason.replace(/\s*\((?:E[A-Z_]+|UND_ERR\w*)\)/g, '').replace(/\b(?:E[A-Z]{3,}(?:_[A-Z]+)*)\b/g, 'network error');
+	return reason
+		.replace(/\s*\((?:E[A-Z_]+|UND_ERR\w*)\)/g, '')
+		.replace(/\b(?:E[A-Z]{3,}(?:_[A-Z]+)*)\b/g, 'network error');
 }
 
 /** A short, plain reason for a network failure, without n8n's generic advice. */
@@ -288,7 +290,9 @@ export function detailForMessage(detail: unknown): string {
 		.map((line) => line.trim())
 		.filter(Boolean)
 		.join('; ');
-	return text.length > MAX_DETAIL_IN_MESSAGE ? `${text.slice(0, MAX_DETAIL_IN_MESSAGE - 1)}…` : text;
+	return text.length > MAX_DETAIL_IN_MESSAGE
+		? `${text.slice(0, MAX_DETAIL_IN_MESSAGE - 1)}…`
+		: text;
 }
 
 /** ": detail" for a message, or '' without a detail. */
@@ -307,7 +311,8 @@ function describeStatus(
 	const { subject } = options;
 	const action = options.action ?? 'the request';
 	const detailText = formatValidationDetail(detail);
-	const advice = status >= 400 && status < 500 && options.refusalAdvice ? ` ${options.refusalAdvice}` : '';
+	const advice =
+		status >= 400 && status < 500 && options.refusalAdvice ? ` ${options.refusalAdvice}` : '';
 	switch (status) {
 		case 401:
 			return {
@@ -421,7 +426,8 @@ function rateLimited(
 	since: number,
 	budgetEnded: boolean,
 ): NodeApiError {
-	const upload = options.method !== 'GET' ? ` ${options.sending ?? 'the request'} was not sent` : '';
+	const upload =
+		options.method !== 'GET' ? ` ${options.sending ?? 'the request'} was not sent` : '';
 	const times = throttled === 1 ? 'once' : `${throttled} times`;
 	const why = budgetEnded
 		? `the node waits out rate limits for at most ${seconds(options.throttleBudgetMs ?? MAX_THROTTLED_MS)} s a request`
@@ -430,7 +436,11 @@ function rateLimited(
 		ctx.getNode(),
 		{ status: 429, detail: 'Too Many Requests' },
 		{
-			message: `The Document Extraction Service kept rate-limiting the requests (429 Too Many Requests, ${throttled ? times : 'on other requests'} in ${seconds(Date.now() - since)} s);${upload || ' it was given up'}. Lower Max Concurrent Requests or send fewer items per run`,
+			message: `${
+				throttled
+					? `The Document Extraction Service kept rate-limiting the requests (429 Too Many Requests, ${times} in ${seconds(Date.now() - since)} s)`
+					: 'The Document Extraction Service is rate-limiting the requests of this credential (429 Too Many Requests to other requests)'
+			};${upload || ' it was given up'}. Lower Max Concurrent Requests or send fewer items per run`,
 			description: `The service limits how many requests it takes per second, and it answered "429 Too Many Requests". The node waited as the service asked and slowed all its requests down, but ${why}. Lower "Max Concurrent Requests", send fewer items per run (for example with Loop Over Items and a Wait node), raise "Max Wait" (Submit and Wait), or ask the service for a higher rate limit.`,
 			httpCode: '429',
 			itemIndex: options.itemIndex,
@@ -486,8 +496,10 @@ export async function apiRequest<T = unknown>(
 				await pacer.acquire(signal, throttleDeadline - MIN_ATTEMPT_TIMEOUT_MS);
 			} catch (error) {
 				// The pace holds requests back only after 429s: this one cannot start in its time.
-				if (!(error instanceof PaceDeadlineError)) throw error;
-				throw rateLimited(this, options, throttled, started, throttleDeadline < deadline);
+				if (error instanceof PaceDeadlineError) {
+					throw rateLimited(this, options, throttled, started, throttleDeadline < deadline);
+				}
+				throw asNodeError(this, error, itemIndex);
 			}
 			const remaining = deadline - Date.now();
 			if (remaining < MIN_ATTEMPT_TIMEOUT_MS) throw lastError ?? outOfTime(this, options);

@@ -12,8 +12,8 @@ import { wait } from '../wait';
  * - Until the first 429 nothing is paced: requests start as soon as a slot is free.
  * - A 429 pauses every request of the credential for its Retry-After (or an exponential
  *   back-off with jitter when it has none), and sets the send rate to 80 % of what the
- *   service accepted in the last second. At most one cut a second: the answers to requests
- *   sent before a cut do not cut again.
+ *   service accepted in the last second (when it accepted any). At most one cut a second: the
+ *   answers to requests sent before a cut do not cut again.
  * - Each accepted request raises the rate: quickly back up to where the service throttled,
  *   then by 2 % a request, so that a raised limit is found again.
  * - After a minute without a 429 the pace is dropped.
@@ -91,7 +91,10 @@ export class Pacer {
 		this.prune(now);
 		if (!Number.isFinite(this.rate)) return;
 		if (this.rate < this.ceiling) {
-			this.rate = Math.min(this.ceiling, this.rate + Math.max(0.05, (this.ceiling - this.rate) / 4));
+			this.rate = Math.min(
+				this.ceiling,
+				this.rate + Math.max(0.05, (this.ceiling - this.rate) / 4),
+			);
 		} else {
 			this.rate *= 1.02;
 			this.ceiling = this.rate;
@@ -103,8 +106,10 @@ export class Pacer {
 		this.lastThrottleAt = now;
 		this.pausedUntil = Math.max(this.pausedUntil, now + pauseMs);
 		if (now - this.lastCutAt < 1000) return;
-		this.lastCutAt = now;
 		this.prune(now);
+		// With nothing accepted lately there is no rate to learn from: the pause alone holds.
+		if (this.accepted.length === 0) return;
+		this.lastCutAt = now;
 		const acceptedRate = Math.max(MIN_RATE_PER_S, this.accepted.length);
 		this.ceiling = acceptedRate;
 		this.rate = Math.max(MIN_RATE_PER_S, Math.min(this.rate, acceptedRate) * THROTTLE_CUT);

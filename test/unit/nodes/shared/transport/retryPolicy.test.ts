@@ -284,9 +284,7 @@ describe('which failures are retried', () => {
 				`timeout of ${request.timeout}ms exceeded`,
 			);
 		});
-		const error = await failureOf(
-			submitDocument.call(ctx, { file_base64: 'AAAA' }, FIELDS, 0),
-		);
+		const error = await failureOf(submitDocument.call(ctx, { file_base64: 'AAAA' }, FIELDS, 0));
 		expect(error.message).toMatch(
 			/^The Document Extraction Service did not answer in time; it may have received the document, so it was not sent again/,
 		);
