@@ -234,6 +234,16 @@ export function normalizeBaseUrl(raw: unknown): string {
 	return value;
 }
 
+/**
+ * n8n's authenticated request helper (1.x and 2.x) replaces a request's abortSignal with the
+ * execution's cancel signal, read from `getExecutionCancelSignal` of the context it is called
+ * on. So that an attempt's wall-clock timeout aborts it too, the helper is called on a view of
+ * the context whose cancel signal is the attempt's own (the execution's, or its timeout).
+ */
+function withCancelSignal<T extends object>(ctx: T, signal: AbortSignal): T {
+	return Object.create(ctx, { getExecutionCancelSignal: { value: () => signal } }) as T;
+}
+
 function cancelSignal(ctx: ApiContext): AbortSignal | undefined {
 	const withSignal = ctx as Partial<IExecuteFunctions>;
 	return typeof withSignal.getExecutionCancelSignal === 'function'
@@ -317,22 +327,22 @@ function describeStatus(
 		case 401:
 			return {
 				message: `The Document Extraction Service rejected the API key (401)${withDetail(detail)}. Check the API key in the credential.${advice}`,
-				description: `${detailText ? detailText + '. ' : ''}Check the API key in the Document Extraction API credential: it must be a valid, active vnd_… key from the web dashboard.`,
+				description: `${detailText ? detailText + '. ' : ''}Check the API key in the Document Extraction API credential: it must be a valid, active vnd_… key from the web dashboard.${advice}`,
 			};
 		case 402:
 			return {
 				message: `The Document Extraction subscription is inactive (402)${withDetail(detail)}. Renew it in the web dashboard.${advice}`,
-				description: `${detailText ? detailText + '. ' : ''}Renew the subscription in the web dashboard or contact support, then run the workflow again.`,
+				description: `${detailText ? detailText + '. ' : ''}Renew the subscription in the web dashboard or contact support, then run the workflow again.${advice}`,
 			};
 		case 404:
 			return {
 				message: `Not found (404): ${detailForMessage(detail) || `${subject ?? 'the requested resource'} does not exist`}${advice}`,
-				description: `The service could not find ${subject ?? 'what was asked for'}. Check the project, the document type and the task ID: they must exist in the account the API key belongs to.`,
+				description: `The service could not find ${subject ?? 'what was asked for'}. Check the project, the document type and the task ID: they must exist in the account the API key belongs to.${advice}`,
 			};
 		case 422:
 			return {
 				message: `The Document Extraction Service refused ${action} as invalid (422)${withDetail(detail)}${advice ? `.${advice}` : ''}`,
-				description: `${detailText || 'Validation failed.'}\nFix the fields named above and run again.`,
+				description: `${detailText || 'Validation failed.'}\nFix the fields named above and run again.${advice}`,
 			};
 		default:
 			if (status >= 300 && status < 400) {
@@ -349,7 +359,7 @@ function describeStatus(
 			}
 			return {
 				message: `The Document Extraction Service refused ${action} with status ${status}${withDetail(detail)}${advice ? `.${advice}` : ''}`,
-				description: detailText || 'No detail was given.',
+				description: `${detailText || 'No detail was given.'}${advice}`,
 			};
 	}
 }
@@ -531,7 +541,7 @@ export async function apiRequest<T = unknown>(
 			let failure: unknown;
 			try {
 				response = (await this.helpers.httpRequestWithAuthentication.call(
-					this,
+					withCancelSignal(this, request.abortSignal as AbortSignal),
 					CREDENTIAL_TYPE,
 					request,
 				)) as FullResponse;

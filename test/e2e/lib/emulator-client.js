@@ -126,7 +126,13 @@ async function waitWebhookLive(url) {
 	});
 }
 
+/** The emulator's admin API under /_emulator/ (no key): `emulatorAdmin('POST', '/rate_limit', {...})`. */
+async function emulatorAdmin(method, adminPath, body) {
+	return await emuJson(method, `/_emulator${adminPath}`, body);
+}
+
 module.exports = {
+	emulatorAdmin,
 	submitDirect,
 	waitTask,
 	emulatorTask,

@@ -31,6 +31,7 @@ const {
 const { submitDirect, waitTask } = require('./emulator-client.js');
 const { packPackage } = require('./pack.js');
 const { buildWorkflows } = require('./workflows.js');
+const { buildLimitWorkflows } = require('./limits-workflows.js');
 const state = require('./state.js');
 
 const PROCESSING_MS = Number(process.env.E2E_PROCESSING_MS || 1500);
@@ -79,10 +80,10 @@ async function importCredentials() {
 async function importWorkflows() {
 	const workflowsDir = path.join(state.tmp, 'workflows');
 	fs.mkdirSync(workflowsDir);
-	for (const wf of buildWorkflows({
-		statusTaskId: state.statusTaskId,
-		emulatorUrl: state.emulatorUrl,
-	}))
+	for (const wf of [
+		...buildWorkflows({ statusTaskId: state.statusTaskId, emulatorUrl: state.emulatorUrl }),
+		...buildLimitWorkflows(),
+	])
 		fs.writeFileSync(path.join(workflowsDir, `${wf.id}.json`), JSON.stringify(wf, null, 2));
 	for (const example of ['submit-and-wait.json', 'trigger-to-crm.json', 'mcp-server.json']) {
 		fs.copyFileSync(path.join(ROOT, 'examples', example), path.join(workflowsDir, example));

@@ -87,6 +87,37 @@ function serialized(error: Error & { toJSON?: () => unknown; cause?: unknown }):
 }
 
 describe('timeouts', () => {
+	it("bounds an attempt by the wall clock, also where n8n's helper swaps the request's abortSignal for the context's cancel signal", async () => {
+		// n8n's httpRequestWithAuthentication (1.x and 2.x) sets request.abortSignal from
+		// this.getExecutionCancelSignal(): this fake does the same, then trickles until aborted.
+		const ctx = createContext({ params: {} });
+		ctx.helpers.httpRequestWithAuthentication = async function (
+			this: IExecuteFunctions,
+			_type: string,
+			request: IHttpRequestOptions,
+		) {
+			request.abortSignal = this.getExecutionCancelSignal();
+			const signal = request.abortSignal;
+			await new Promise<void>((_resolve, reject) => {
+				if (!signal) return;
+				signal.addEventListener('abort', () =>
+					reject(Object.assign(new Error('aborted'), { code: 'ERR_CANCELED' })),
+				);
+			});
+		} as typeof ctx.helpers.httpRequestWithAuthentication;
+		const started = Date.now();
+		const error = await failureOf(
+			apiRequest.call(ctx, {
+				method: 'GET',
+				path: `/task_status/${TASK}`,
+				timeoutMs: 200,
+				attempts: 1,
+			}),
+		);
+		expect(Date.now() - started).toBeLessThan(2000);
+		expect(error.message).toMatch(/did not answer within 1 s/);
+	});
+
 	it('gives every request a timeout, longer for uploads in proportion to their size', async () => {
 		const { ctx, sent } = recordingContext();
 		nock(BASE_URL).get(`/task_status/${TASK}`).reply(200, { status: 'processing' });
