@@ -28,6 +28,7 @@ runSuite({
 		'document',
 		'url-input',
 		'reliability',
+		'hints',
 		'project',
 		'binary-modes',
 		'trigger',
