@@ -40,7 +40,7 @@ export function outputHints(items: INodeExecutionData[]): NodeExecutionHint[] {
 		if (withTask === count) {
 			message += `; ${plural(count, 'it carries its', 'they carry their')} task_id: fetch ${plural(count, 'it', 'them')} with Get Status`;
 		} else if (withTask) {
-			message += `; ${withTask} of them had been submitted and carry their task_id: fetch them with Get Status`;
+			message += `; ${withTask} of them had been submitted and ${plural(withTask, 'carries its', 'carry their')} task_id: fetch ${plural(withTask, 'it', 'them')} with Get Status`;
 		}
 		hints.push({ type: 'warning', location: 'outputPane', message });
 	}
