@@ -28,7 +28,7 @@ runSuite({
 		'document',
 		'url-input',
 		'reliability',
-		'hints',
+		'editor',
 		'project',
 		'binary-modes',
 		'trigger',
