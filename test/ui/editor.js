@@ -14,6 +14,7 @@
  *   UI_SCREENSHOTS_DIR (test/ui/out)       screenshots of the key steps, and of failures
  *   UI_SUMMARY_FILE                        where to write {"passed":N,"failed":N} (else printed)
  *   UI_WAIT_MS (60000)                     how long to wait for something to appear
+ *   UI_ONLY                                a regexp: run only the scenarios whose title matches
  */
 
 const fs = require('fs');
@@ -141,7 +142,9 @@ async function shot(page, name, ...regions) {
 // ---------------------------------------------------------------- steps
 
 const results = [];
+const ONLY = process.env.UI_ONLY ? new RegExp(process.env.UI_ONLY, 'i') : undefined;
 async function scenario(title, steps) {
+	if (ONLY && title !== 'sign-in' && !ONLY.test(title)) return true;
 	let blocked = '';
 	for (const [name, run] of steps) {
 		const label = `${title}: ${name}`;
@@ -570,7 +573,8 @@ async function run(context) {
 				await until('the output panel says what to do', async () =>
 					/Output Failed Tasks as Items/.test(await output.innerText()),
 				);
-				await shot(page, 'error-output', output);
+				const card = output.getByTestId('node-error-view');
+				await shot(page, 'error-output', (await card.count()) ? card : output);
 			},
 		],
 		[
@@ -581,6 +585,12 @@ async function run(context) {
 				const { output } = await runAndOpen(page, id, true);
 				await until('the hint is shown above the output', async () =>
 					/1 item failed and is output as an error item .*it carries its task_id/s.test(
+						await output.innerText(),
+					),
+				);
+				await output.getByTestId('radio-button-json').first().click();
+				await until('the JSON view shows the error item with its task_id', async () =>
+					/"error":\s*"Extraction failed[^"]*",\s*"task_id":\s*"[0-9a-f-]{36}"/.test(
 						await output.innerText(),
 					),
 				);
@@ -610,7 +620,7 @@ async function run(context) {
 					'the field "Use Existing Registration"',
 				);
 				await visible(
-					ndv.getByText(/public https address, WEBHOOK_URL/),
+					ndv.getByText(/WEBHOOK_URL: set it to your n8n.s public https address/),
 					'the notice on the public https address (WEBHOOK_URL)',
 				);
 				await visible(
@@ -658,8 +668,8 @@ async function run(context) {
 
 /** Leaves the node settings (NDV) for the canvas. */
 async function closeNdv(page) {
-	const back = page.getByTestId('back-to-canvas');
-	if (await back.count()) await back.first().click();
+	const close = page.locator('[data-test-id=ndv-close-button]:visible, [data-test-id=back-to-canvas]:visible');
+	if (await close.count()) await close.first().click();
 	else await page.keyboard.press('Escape');
 	await until('the node settings close', async () => !(await page.getByTestId('ndv').isVisible()));
 }
@@ -674,8 +684,8 @@ function failingWorkflow(continueOnFail) {
 	).toString('base64');
 	const files = continueOnFail
 		? [
-				{ fileName: 'invoice.pdf', pdfBase64: good },
 				{ fileName: 'unreadable-scan.pdf', pdfBase64: bad },
+				{ fileName: 'invoice.pdf', pdfBase64: good },
 			]
 		: [{ fileName: 'unreadable-scan.pdf', pdfBase64: bad }];
 	const byType = (type) => EXAMPLE.nodes.find((n) => n.type === type);
@@ -744,14 +754,15 @@ async function runAndOpen(page, id, expectSuccess) {
 	await (
 		await visible(page.getByTestId('execute-workflow-button'), 'the "Execute workflow" button')
 	).click();
-	const status = expectSuccess ? 'canvas-node-status-success' : 'canvas-node-status-error';
-	await until(
-		`"${submitName}" ends ${expectSuccess ? 'successfully' : 'with an error'}`,
-		async () => (await node.locator(`[data-test-id^=${status}]`).count()) > 0,
-		RUN_WAIT,
-	);
-	for (const toast of await page.locator('.el-notification .el-notification__closeBtn').all())
-		await toast.click().catch(() => {});
+	// n8n says how the run ended in a message: "Workflow executed successfully", or
+	// "Problem in node '…'" with the error's message.
+	const ended = expectSuccess
+		? /Workflow executed successfully/
+		: new RegExp(`Problem in node .${submitName}.`);
+	const toast = page.locator('.el-notification').filter({ hasText: ended });
+	await visible(toast, `the message ${ended}`, RUN_WAIT);
+	await toast.locator('.el-notification__closeBtn').first().click();
+	await toast.waitFor({ state: 'hidden' });
 	await node.first().dblclick();
 	const ndv = await visible(page.getByTestId('ndv'), `the settings of "${submitName}"`);
 	const output = await visible(ndv.getByTestId('output-panel'), 'the output panel');
