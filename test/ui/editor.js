@@ -462,8 +462,8 @@ async function run(context) {
 				).click();
 				const ndv = await visible(page.getByTestId('ndv'), 'the settings of "Edit Fields"');
 				const input = await visible(ndv.getByTestId('ndv-input-panel'), 'the input panel');
-				const schemaTab = input.getByTestId('radio-button-schema');
-				if (await schemaTab.count()) await schemaTab.first().click();
+				const schemaTab = input.getByTestId('radio-button-schema').first();
+				if (await schemaTab.isVisible()) await schemaTab.click();
 				const field = await visible(
 					input.getByText('task_id', { exact: true }),
 					'the field "task_id" in the input panel (from the output schema, before any run)',
