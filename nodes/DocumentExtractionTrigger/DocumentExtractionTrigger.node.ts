@@ -199,6 +199,20 @@ export class DocumentExtractionTrigger implements INodeType {
 		],
 		properties: [
 			{
+				displayName:
+					'The service delivers events only to an https address it can reach. n8n builds this node’s URLs from its public address, WEBHOOK_URL: set it to your n8n’s public https address before you publish.',
+				name: 'publicUrlNotice',
+				type: 'notice',
+				default: '',
+			},
+			{
+				displayName:
+					'“Listen for test event” registers the test URL (…/webhook-test/…) at the project, anew for every listen; publishing registers the production URL once. To test without new registrations, register the test URL once with Register Webhook and turn on Use Existing Registration with its secret.',
+				name: 'testUrlNotice',
+				type: 'notice',
+				default: '',
+			},
+			{
 				...projectLocator,
 				description:
 					'The project whose finished documents start this workflow. Publishing the workflow registers its webhook URL there.',

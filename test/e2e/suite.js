@@ -29,6 +29,7 @@ runSuite({
 		'url-input',
 		'reliability',
 		'service-limits',
+		'editor',
 		'project',
 		'binary-modes',
 		'trigger',

@@ -14,6 +14,7 @@
  *   UI_SCREENSHOTS_DIR (test/ui/out)       screenshots of the key steps, and of failures
  *   UI_SUMMARY_FILE                        where to write {"passed":N,"failed":N} (else printed)
  *   UI_WAIT_MS (60000)                     how long to wait for something to appear
+ *   UI_ONLY                                a regexp: run only the scenarios whose title matches
  */
 
 const fs = require('fs');
@@ -141,7 +142,9 @@ async function shot(page, name, ...regions) {
 // ---------------------------------------------------------------- steps
 
 const results = [];
+const ONLY = process.env.UI_ONLY ? new RegExp(process.env.UI_ONLY, 'i') : undefined;
 async function scenario(title, steps) {
+	if (ONLY && title !== 'sign-in' && !ONLY.test(title)) return true;
 	let blocked = '';
 	for (const [name, run] of steps) {
 		const label = `${title}: ${name}`;
@@ -342,6 +345,7 @@ async function run(context) {
 				);
 				await credentialPreselected(ndv);
 				for (const [testId, label] of [
+					['parameter-input-inputSource', 'Input Source'],
 					['parameter-input-binaryPropertyName', 'Input Binary Field'],
 					['resource-locator-project', 'Project'],
 					['parameter-input-documentType', 'Document Type Name or ID'],
@@ -431,6 +435,49 @@ async function run(context) {
 				await page.keyboard.press('Escape');
 			},
 		],
+		[
+			"before any run, the next node's input panel offers task_id to map (output schema)",
+			async () => {
+				await closeNdv(page);
+				const canvasNode = page
+					.getByTestId('canvas-node')
+					.filter({ hasText: 'Submit a document and wait' });
+				await canvasNode.first().hover();
+				await (
+					await visible(
+						page.getByTestId('canvas-handle-plus').first(),
+						'the "+" on the output of the node',
+					)
+				).click();
+				const search = await visible(
+					page.getByTestId('node-creator-search-bar'),
+					'the nodes panel search box',
+				);
+				await search.fill('Edit Fields');
+				await (
+					await visible(
+						page.getByTestId('node-creator-item-name').getByText('Edit Fields (Set)', { exact: true }),
+						'"Edit Fields (Set)" among the results',
+					)
+				).click();
+				const ndv = await visible(page.getByTestId('ndv'), 'the settings of "Edit Fields"');
+				const input = await visible(ndv.getByTestId('ndv-input-panel'), 'the input panel');
+				const schemaTab = input.getByTestId('radio-button-schema').first();
+				if (await schemaTab.isVisible()) await schemaTab.click();
+				const field = await visible(
+					input.getByText('task_id', { exact: true }),
+					'the field "task_id" in the input panel (from the output schema, before any run)',
+				);
+				await until('the input panel lists the timed-out fields too', async () =>
+					/timedOut/.test(await input.innerText()),
+				);
+				if (await page.getByTestId('canvas-node-status-success').count())
+					fail('a node has run: the fields must come from the schema, not from a run');
+				await field.hover();
+				await shot(page, 'schema-preview', input);
+				await closeNdv(page);
+			},
+		],
 	]);
 
 	const submitNode = EXAMPLE.nodes.find((n) => n.type.endsWith('.documentExtraction'));
@@ -513,6 +560,45 @@ async function run(context) {
 		],
 	]);
 
+	await scenario('errors and hints', [
+		[
+			'a failed document: the error in the output panel says what failed and what to do',
+			async () => {
+				page = await freshPage(context);
+				const id = await createWorkflow(page, failingWorkflow(false));
+				const { output } = await runAndOpen(page, id, false);
+				await until('the output panel shows the service\'s reason', async () =>
+					/Extraction failed/.test(await output.innerText()),
+				);
+				await until('the output panel says what to do', async () =>
+					/Output Failed Tasks as Items/.test(await output.innerText()),
+				);
+				const card = output.getByTestId('node-error-view');
+				await shot(page, 'error-output', (await card.count()) ? card : output);
+			},
+		],
+		[
+			'with On Error → Continue: a hint above the output names the failed item and its task_id',
+			async () => {
+				page = await freshPage(context);
+				const id = await createWorkflow(page, failingWorkflow(true));
+				const { output } = await runAndOpen(page, id, true);
+				await until('the hint is shown above the output', async () =>
+					/1 item failed and is output as an error item .*it carries its task_id/s.test(
+						await output.innerText(),
+					),
+				);
+				await output.getByTestId('radio-button-json').first().click();
+				await until('the JSON view shows the error item with its task_id', async () =>
+					/"error":\s*"Extraction failed[^"]*",\s*"task_id":\s*"[0-9a-f-]{36}"/.test(
+						await output.innerText(),
+					),
+				);
+				await shot(page, 'hint-output', output);
+			},
+		],
+	]);
+
 	await scenario('trigger', [
 		[
 			'opens the Document Extraction Trigger and sees its fields',
@@ -532,6 +618,14 @@ async function run(context) {
 				await visible(
 					ndv.getByTestId('parameter-input-useExistingRegistration'),
 					'the field "Use Existing Registration"',
+				);
+				await visible(
+					ndv.getByText(/WEBHOOK_URL: set it to your n8n.s public https address/),
+					'the notice on the public https address (WEBHOOK_URL)',
+				);
+				await visible(
+					ndv.getByText(/Listen for test event.*registers the test URL/),
+					'the notice on "Listen for test event"',
 				);
 				await shot(page, 'trigger-fields', ndv.locator('.node-settings'));
 
@@ -570,6 +664,109 @@ async function run(context) {
 			},
 		],
 	]);
+}
+
+/** Leaves the node settings (NDV) for the canvas. */
+async function closeNdv(page) {
+	const close = page.locator('[data-test-id=ndv-close-button]:visible, [data-test-id=back-to-canvas]:visible');
+	if (await close.count()) await close.first().click();
+	else await page.keyboard.press('Escape');
+	await until('the node settings close', async () => !(await page.getByTestId('ndv').isVisible()));
+}
+
+/** The example workflow with a document the emulator fails, as two items (one good) with Continue. */
+function failingWorkflow(continueOnFail) {
+	const sample = EXAMPLE.nodes.find((n) => n.type === 'n8n-nodes-base.set');
+	const good = sample.parameters.assignments.assignments.find((a) => a.name === 'pdfBase64').value;
+	const bad = Buffer.from(
+		`${Buffer.from(good, 'base64').toString('latin1')}\n% EMULATOR_FAIL unreadable scan\n`,
+		'latin1',
+	).toString('base64');
+	const files = continueOnFail
+		? [
+				{ fileName: 'unreadable-scan.pdf', pdfBase64: bad },
+				{ fileName: 'invoice.pdf', pdfBase64: good },
+			]
+		: [{ fileName: 'unreadable-scan.pdf', pdfBase64: bad }];
+	const byType = (type) => EXAMPLE.nodes.find((n) => n.type === type);
+	const submit = {
+		...submitNodeOf(EXAMPLE),
+		...(continueOnFail ? { onError: 'continueRegularOutput' } : {}),
+	};
+	const chain = [
+		byType('n8n-nodes-base.manualTrigger'),
+		{
+			...sample,
+			name: 'Sample PDFs',
+			typeVersion: 3.4,
+			parameters: { mode: 'raw', jsonOutput: JSON.stringify({ files }), options: {} },
+		},
+		{
+			id: '6f1d3c2a-0b7e-4c55-9a1e-3d2f4b5c6d7e',
+			name: 'Split Out',
+			type: 'n8n-nodes-base.splitOut',
+			typeVersion: 1,
+			parameters: { fieldToSplitOut: 'files', options: {} },
+		},
+		byType('n8n-nodes-base.convertToFile'),
+		submit,
+	];
+	const nodes = chain.map((n, i) => ({ ...n, position: [i * 220, 0] }));
+	const connections = Object.fromEntries(
+		chain
+			.slice(0, -1)
+			.map((n, i) => [n.name, { main: [[{ node: chain[i + 1].name, type: 'main', index: 0 }]] }]),
+	);
+	return {
+		name: `UI: a failed document${continueOnFail ? ' (On Error → Continue)' : ''}`,
+		nodes,
+		connections,
+		settings: { executionOrder: 'v1' },
+	};
+}
+
+const submitNodeOf = (wf) => wf.nodes.find((n) => n.type.endsWith('.documentExtraction'));
+
+/** Saves a workflow through the editor's own REST API, as the signed-in user; returns its id. */
+async function createWorkflow(page, workflow) {
+	await page.goto(`${BASE}/home/workflows`);
+	await visible(page.getByTestId('project-home-menu-item'), 'the main menu (Overview)');
+	const result = await page.evaluate(async (body) => {
+		const browserId = localStorage.getItem('n8n-browserId') ?? '';
+		const res = await fetch('/rest/workflows', {
+			method: 'POST',
+			headers: { 'content-type': 'application/json', 'browser-id': browserId },
+			body: JSON.stringify(body),
+		});
+		return { status: res.status, text: await res.text() };
+	}, workflow);
+	if (result.status >= 300) fail(`saving the workflow: HTTP ${result.status} ${result.text.slice(0, 300)}`);
+	return JSON.parse(result.text).data.id;
+}
+
+/** Opens a workflow, runs it, and opens the Document Extraction node's output panel. */
+async function runAndOpen(page, id, expectSuccess) {
+	const submitName = submitNodeOf(EXAMPLE).name;
+	await page.goto(`${BASE}/workflow/${id}`);
+	const nodes = page.getByTestId('canvas-node');
+	const node = nodes.filter({ hasText: submitName });
+	await visible(node, `the canvas node "${submitName}"`);
+	await (
+		await visible(page.getByTestId('execute-workflow-button'), 'the "Execute workflow" button')
+	).click();
+	// n8n says how the run ended in a message: "Workflow executed successfully", or
+	// "Problem in node '…'" with the error's message.
+	const ended = expectSuccess
+		? /Workflow executed successfully/
+		: new RegExp(`Problem in node .${submitName}.`);
+	const toast = page.locator('.el-notification').filter({ hasText: ended });
+	await visible(toast, `the message ${ended}`, RUN_WAIT);
+	await toast.locator('.el-notification__closeBtn').first().click();
+	await toast.waitFor({ state: 'hidden' });
+	await node.first().dblclick();
+	const ndv = await visible(page.getByTestId('ndv'), `the settings of "${submitName}"`);
+	const output = await visible(ndv.getByTestId('output-panel'), 'the output panel');
+	return { ndv, output };
 }
 
 const projectNames = async (page) =>

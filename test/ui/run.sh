@@ -11,6 +11,7 @@
 #   UI_START_TIMEOUT (900)               seconds to wait for npm start (a cold runtime included)
 #   UI_WAIT_MS (60000)                   how long a step waits for something to appear
 #   EMULATOR_PROCESSING_MS (500)         the emulator's processing time per document
+#   UI_ONLY=<regexp>                     run only the scenarios whose title matches (after signing in)
 #   UI_UPDATE_DOCS=1                     after a passing run, copy the README's screenshots to docs/
 set -euo pipefail
 
@@ -85,6 +86,6 @@ for port in "$N8N_PORT" "$EMULATOR_PORT"; do
 done
 
 if [ "${UI_UPDATE_DOCS:-}" = 1 ] && [ "$FAILED" -eq 0 ]; then
-	for name in node-panel project-list submit-and-wait-fields output; do cp "$SHOTS/$name.png" docs/; done
+	for name in node-panel project-list submit-and-wait-fields output schema-preview error-output hint-output trigger-fields; do cp "$SHOTS/$name.png" docs/; done
 	log "updated the README's screenshots in docs/"
 fi

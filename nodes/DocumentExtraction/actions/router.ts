@@ -1,6 +1,7 @@
 import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
+import { addOutputHints } from './common/hints';
 import * as document from './document/Document.resource';
 import type { NodeMap } from './node.type';
 import * as project from './project/Project.resource';
@@ -69,5 +70,7 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 			`The operation "${operation}" of "${resource}" is not supported`,
 		);
 	}
-	return [await handler.execute.call(this, items)];
+	const output = await handler.execute.call(this, items);
+	addOutputHints.call(this, output);
+	return [output];
 }

@@ -1,0 +1,103 @@
+'use strict';
+
+/**
+ * What n8n's editor gets from the node beyond its items. Before a run: the output schemas,
+ * which n8n serves to the editor from the installed package's __schema__ folder. After a run:
+ * the execution hints the node adds (shown above the output panel), read from the run n8n
+ * stores for the node. Tasks still running after Max Wait, error items under "On Error →
+ * Continue" with their task_id, and tasks failed at the service output as items each get one;
+ * a clean run gets none.
+ */
+
+const assert = require('node:assert/strict');
+const { test } = require('node:test');
+
+const fs = require('node:fs');
+const path = require('node:path');
+
+const { execute, expectSuccess, nodeItems, nodeRun, startN8n } = require('../lib/n8n.js');
+const { addFault, clearFaults } = require('../lib/emulator-client.js');
+const { WF } = require('../lib/workflows.js');
+const { useSuite } = require('../lib/setup.js');
+const state = require('../lib/state.js');
+
+useSuite();
+
+const hintsOf = (run, nodeName) => nodeRun(run, nodeName).hints ?? [];
+const messages = (hints) => hints.map((hint) => hint.message);
+
+test('Hints: a clean run adds none', async () => {
+	const res = await execute(WF.saw);
+	expectSuccess(res);
+	assert.equal(nodeItems(res.run, 'Submit and Wait')[0].json.status, 'complete');
+	assert.deepEqual(messages(hintsOf(res.run, 'Submit and Wait')), []);
+});
+
+test('Hints: a task still running after Max Wait is named, with what to do', async (t) => {
+	let res;
+	try {
+		await addFault({ endpoint: 'task_status', mode: 'hang', count: 1000 });
+		res = await execute(WF.maxWait);
+	} finally {
+		await clearFaults();
+	}
+	expectSuccess(res);
+	assert.equal(nodeItems(res.run, 'Submit and Wait')[0].json.timedOut, true);
+	const hints = hintsOf(res.run, 'Submit and Wait');
+	assert.deepEqual(messages(hints), [
+		'1 task was still running after Max Wait; its task_id is in the output: fetch it later with Get Status, or raise Max Wait',
+	]);
+	assert.equal(hints[0].type, 'warning');
+	assert.equal(hints[0].location, 'outputPane');
+	t.diagnostic(hints[0].message);
+});
+
+test('Hints: an error item under Continue says it carries its task_id', async (t) => {
+	const res = await execute(WF.batch);
+	expectSuccess(res);
+	const items = nodeItems(res.run, 'Submit and Wait');
+	assert.equal(items.filter((item) => item.json.error).length, 1);
+	const hints = messages(hintsOf(res.run, 'Submit and Wait'));
+	assert.deepEqual(hints, [
+		'1 item failed and is output as an error item (On Error → Continue), with the reason in "error"; it carries its task_id: fetch it with Get Status',
+	]);
+	t.diagnostic(hints[0]);
+});
+
+test('Hints: a task failed at the service and output as an item is named', async (t) => {
+	const res = await execute(WF.failedAsItem);
+	expectSuccess(res);
+	assert.equal(nodeItems(res.run, 'Submit and Wait')[0].json.status, 'failed');
+	const hints = messages(hintsOf(res.run, 'Submit and Wait'));
+	assert.deepEqual(hints, [
+		'1 task failed at the service; it is output with status "failed" and the service\'s error text',
+	]);
+	t.diagnostic(hints[0]);
+});
+
+const SCHEMAS = path.resolve(__dirname, '../../../nodes/DocumentExtraction/__schema__/v1.0.0');
+
+test("Schema: n8n serves each operation's output schema to the editor, as the editor asks for it", async (t) => {
+	if (!state.n8n) await startN8n();
+	const served = [];
+	for (const route of [
+		'document/submit',
+		'document/getStatus',
+		'document/submitAndWait',
+		'project/list',
+		'project/registerWebhook',
+	]) {
+		// the address the editor's schema preview requests: node type, padded version, resource, operation
+		const url = `http://127.0.0.1:${state.n8nPort}/schemas/n8n-nodes-document-extraction.documentExtraction/1.0.0/${route}.json`;
+		const res = await fetch(url);
+		assert.equal(res.status, 200, `${route}: HTTP ${res.status}`);
+		const schema = await res.json();
+		assert.deepEqual(schema, JSON.parse(fs.readFileSync(path.join(SCHEMAS, `${route}.json`), 'utf8')));
+		served.push(`${route}: ${Object.keys(schema.properties).length} fields`);
+	}
+	const missing = await fetch(
+		`http://127.0.0.1:${state.n8nPort}/schemas/n8n-nodes-document-extraction.documentExtraction/1.0.0/document/nothing.json`,
+	);
+	assert.equal(missing.status, 404);
+	t.diagnostic(served.join('; '));
+});
