@@ -29,10 +29,22 @@
  * P4  The Document Extraction Trigger under load against n8n's Webhook node (bench/trigger.js):
  *     200 signed deliveries, 50 in flight, in a real n8n, regular and queue mode. BENCH_P4=0
  *     skips it; its own settings (BENCH_P4_*) are listed in bench/trigger.js.
+ * P5  N documents under a limit of R requests per second (bench/pace.js): 40 documents through
+ *     Submit, and through Submit and Wait (500 ms processing, Poll Interval 1 s), Max Concurrent
+ *     Requests 5, against the emulator's rate limit of 4 requests/s (burst 4), with Retry-After
+ *     in seconds and without it. Wall time against the physical limit (requests the service
+ *     accepted ÷ R), the 429s (count and share of all requests), the tasks created (= N).
+ *     Targets: wall ≤ 1.3 × the limit, 429s ≤ 10 %. A fresh worker process per case.
+ * P6  Many URL items with a limit of k (bench/pace.js): 200 URL items (the emulator's sample
+ *     files, 2 MB each, answered after 200 ms) through Submit with Max Concurrent Requests 3,
+ *     memory binary mode: the most downloads open at once (≤ k), the most service requests in
+ *     flight (≤ k) and the peak extra memory of the worker process (measured as in P2).
+ *     BENCH_P5=0 / BENCH_P6=0 skip them; their settings (BENCH_P5_*, BENCH_P6_*) are listed in
+ *     bench/pace.js.
  *
- * One row alone: `node bench/run.js --only P4` (or BENCH_ONLY=P4; `npm run bench -- --only P4`
- * builds first). It replaces only the P4 summary rows and the P4 section of bench/results.md
- * and keeps the rest of the file.
+ * Rows alone: `node bench/run.js --only P4` (or --only P5,P6; BENCH_ONLY=P5;
+ * `npm run bench -- --only P5` builds first). It replaces only those rows' summary lines and
+ * sections in bench/results.md and keeps the rest of the file.
  */
 const { execFileSync, fork } = require('node:child_process');
 const fs = require('node:fs');
@@ -57,8 +69,10 @@ const QUEUE = process.env.BENCH_QUEUE !== '0';
 const QUEUE_DOCUMENTS = positive('BENCH_QUEUE_DOCUMENTS', 200);
 const QUEUE_EXECUTIONS = positive('BENCH_QUEUE_EXECUTIONS', 8);
 const P4 = process.env.BENCH_P4 !== '0';
+const P5 = process.env.BENCH_P5 !== '0';
+const P6 = process.env.BENCH_P6 !== '0';
 /** Rows that can run alone (--only); the others run in the full benchmark. */
-const ROWS = ['P4'];
+const ROWS = ['P4', 'P5', 'P6'];
 const ONLY = parseOnly();
 
 /** The rows chosen with --only / BENCH_ONLY, or undefined for all. */
@@ -68,7 +82,7 @@ function parseOnly() {
 	for (let i = 0; i < argv.length; i++) {
 		if (argv[i] === '--only') raw = argv[++i];
 		else if (argv[i].startsWith('--only=')) raw = argv[i].slice('--only='.length);
-		else throw new Error(`unknown argument "${argv[i]}" (usage: node bench/run.js [--only P4])`);
+		else throw new Error(`unknown argument "${argv[i]}" (usage: node bench/run.js [--only P4,P5,P6])`);
 	}
 	if (raw === undefined || raw === '') return undefined;
 	const rows = new Set(raw.split(',').map((r) => r.trim().toUpperCase()).filter(Boolean));
@@ -262,6 +276,8 @@ function environment() {
 		cpuModel: cpus[0]?.model?.trim() ?? 'unknown',
 		platform: `${os.type()} ${os.release()} ${os.arch()}`,
 		memory: `${(os.totalmem() / 2 ** 30).toFixed(1)} GiB`,
+		// the machine may be shared: its load over the last minute, when the figures were taken
+		loadAverage: os.loadavg()[0].toFixed(1),
 	};
 }
 
@@ -297,7 +313,7 @@ async function measureQ(emu) {
 	});
 }
 
-function report(env, p1, p2, totalMs, q, p4) {
+function report(env, p1, p2, totalMs, q, p4, p5, p6) {
 	const intervalMs = INTERVAL_S * 1000;
 	const wallLimitMs = 1.3 * (T_MS + intervalMs);
 	const minPolls = Math.ceil(T_MS / intervalMs) + 1;
@@ -359,6 +375,7 @@ function report(env, p1, p2, totalMs, q, p4) {
 		out(`| Q queue mode (2 workers) vs regular mode, ${q.documents} documents in ${q.executions} executions | ${secs(q.queue.wallMs)} vs ${secs(q.regular.wallMs)}: ${(q.regular.wallMs / q.queue.wallMs).toFixed(2)}× | (informative) | |`);
 	}
 	if (p4) for (const row of require('./trigger.js').summaryRows(p4)) out(row);
+	for (const row of extraRows({ p5, p6 }).summary) out(row);
 	out();
 
 	// ---- P1 --------------------------------------------------------------------------------
@@ -424,6 +441,7 @@ function report(env, p1, p2, totalMs, q, p4) {
 	if (p4) {
 		out(require('./trigger.js').section(p4));
 	}
+	for (const section of extraRows({ p5, p6 }).sections) out(section);
 
 	// ---- Notes -------------------------------------------------------------------------------
 	out('## Notes');
@@ -442,17 +460,42 @@ function report(env, p1, p2, totalMs, q, p4) {
 	return lines.join('\n');
 }
 
+/** The summary rows and sections of the rows P5 and P6 that were measured. */
+function extraRows({ p5, p6 }) {
+	const pace = require('./pace.js');
+	const summary = [];
+	const sections = [];
+	if (p5) {
+		summary.push(...pace.p5SummaryRows(p5));
+		sections.push(pace.p5Section(p5));
+	}
+	if (p6) {
+		summary.push(...pace.p6SummaryRows(p6));
+		sections.push(pace.p6Section(p6));
+	}
+	return { summary, sections };
+}
+
+/** The summary rows and section of one row measured alone. */
+function rowParts(row, figures) {
+	if (row === 'P4') {
+		const { summaryRows, section } = require('./trigger.js');
+		return { rows: summaryRows(figures), section: section(figures) };
+	}
+	const parts = extraRows({ [row.toLowerCase()]: figures });
+	return { rows: parts.summary, section: parts.sections.join('\n') };
+}
+
 /**
- * Puts the P4 figures into an existing results file: its summary rows replace the old "| P4"
- * rows (or follow the summary table's last row), its section replaces the old "## P4" section
- * (or goes before "## Notes").
+ * Puts one row's figures into an existing results file: its summary rows replace the old
+ * "| <row> " rows (or follow the summary table's last row), its section replaces the old
+ * "## <row>" section (or goes before "## Notes"), and a "- <row> measured on" line joins the
+ * header.
  */
-function spliceP4(markdown, p4, env, totalMs) {
-	const { summaryRows, section } = require('./trigger.js');
+function spliceRow(markdown, row, { rows, section }, env, totalMs) {
 	const lines = markdown.split('\n');
-	const rows = summaryRows(p4);
-	const sectionLines = section(p4).split('\n');
-	const note = `- P4 measured on ${env.date} (Node.js ${env.node}, ${env.cpuCount} CPU(s)): \`node bench/run.js --only P4\`, took ${secs(totalMs)}`;
+	const sectionLines = section.split('\n');
+	const note = `- ${row} measured on ${env.date} (Node.js ${env.node}, ${env.cpuCount} CPU(s), load average ${env.loadAverage} at the end): \`node bench/run.js --only ${row}\`, took ${secs(totalMs)}`;
 
 	let out = [];
 	const summaryStart = lines.indexOf('## Summary');
@@ -460,9 +503,9 @@ function spliceP4(markdown, p4, env, totalMs) {
 	let rowsPlaced = false;
 	for (let i = 0; i < lines.length; i++) {
 		const line = lines[i];
-		if (line.startsWith('- P4 measured on ')) continue;
+		if (line.startsWith(`- ${row} measured on `)) continue;
 		if (i > summaryStart && summaryStart !== -1 && line.startsWith('|')) inSummaryTable = true;
-		if (inSummaryTable && line.startsWith('| P4 ')) {
+		if (inSummaryTable && line.startsWith(`| ${row} `)) {
 			if (!rowsPlaced) out.push(...rows);
 			rowsPlaced = true;
 			continue;
@@ -479,7 +522,7 @@ function spliceP4(markdown, p4, env, totalMs) {
 	const firstBlank = out.indexOf('', out.findIndex((l) => l.startsWith('- ')));
 	if (firstBlank > 0) out.splice(firstBlank, 0, note);
 
-	const start = out.findIndex((l) => l.startsWith('## P4'));
+	const start = out.findIndex((l) => l.startsWith(`## ${row}:`));
 	if (start !== -1) {
 		let end = out.findIndex((l, i) => i > start && l.startsWith('## '));
 		if (end === -1) end = out.length;
@@ -493,23 +536,37 @@ function spliceP4(markdown, p4, env, totalMs) {
 	return out.endsWith('\n') ? out : `${out}\n`;
 }
 
-async function mainOnly() {
-	const started = performance.now();
+/** Measures one row that can run alone. */
+async function measureRow(row, packageRoot) {
+	if (row === 'P5') return await require('./pace.js').measureRateLimit({ startWorker, packageRoot, log });
+	if (row === 'P6') return await require('./pace.js').measureUrlItems({ startWorker, packageRoot, log });
 	const emu = await createEmulator({ port: 0, processingMs: T_MS });
-	log(`emulator on ${emu.url}; only ${[...ONLY].join(', ')}`);
 	try {
-		const p4 = await measureP4(emu);
-		const env = environment();
-		const totalMs = performance.now() - started;
-		const { section } = require('./trigger.js');
-		process.stdout.write(`${section(p4)}\n`);
-		if (OUTPUT !== '-') {
-			const previous = fs.existsSync(OUTPUT) ? fs.readFileSync(OUTPUT, 'utf8') : '# Benchmark: Document Extraction node inside n8n\n\n## Summary\n\n| Figure | Measured | Target | Met |\n|---|---|---|---|\n\n';
-			fs.writeFileSync(OUTPUT, spliceP4(previous, p4, env, totalMs));
-			log(`P4 written into ${path.relative(process.cwd(), OUTPUT)}`);
-		}
+		return await measureP4(emu);
 	} finally {
 		await emu.close();
+	}
+}
+
+async function mainOnly() {
+	log(`only ${[...ONLY].join(', ')}`);
+	const needsPackage = ONLY.has('P5') || ONLY.has('P6');
+	const packageRoot = needsPackage ? snapshotPackage() : undefined;
+	try {
+		for (const row of ROWS.filter((r) => ONLY.has(r))) {
+			const started = performance.now();
+			const figures = await measureRow(row, packageRoot);
+			const totalMs = performance.now() - started;
+			const parts = rowParts(row, figures);
+			process.stdout.write(`${parts.rows.join('\n')}\n\n${parts.section}\n`);
+			if (OUTPUT !== '-') {
+				const previous = fs.existsSync(OUTPUT) ? fs.readFileSync(OUTPUT, 'utf8') : '# Benchmark: Document Extraction node inside n8n\n\n## Summary\n\n| Figure | Measured | Target | Met |\n|---|---|---|---|\n\n';
+				fs.writeFileSync(OUTPUT, spliceRow(previous, row, parts, environment(), totalMs));
+				log(`${row} written into ${path.relative(process.cwd(), OUTPUT)}`);
+			}
+		}
+	} finally {
+		if (packageRoot) fs.rmSync(packageRoot, { recursive: true, force: true });
 	}
 }
 
@@ -528,7 +585,10 @@ async function main() {
 		const p2 = await measureP2(emu, packageRoot);
 		const q = QUEUE ? await measureQ(emu) : undefined;
 		const p4 = P4 ? await measureP4(emu) : undefined;
-		const markdown = report(environment(), p1, p2, performance.now() - started, q, p4);
+		const pace = require('./pace.js');
+		const p5 = P5 ? await pace.measureRateLimit({ startWorker, packageRoot, log }) : undefined;
+		const p6 = P6 ? await pace.measureUrlItems({ startWorker, packageRoot, log }) : undefined;
+		const markdown = report(environment(), p1, p2, performance.now() - started, q, p4, p5, p6);
 		process.stdout.write(`${markdown}\n`);
 		if (OUTPUT !== '-') {
 			fs.writeFileSync(OUTPUT, `${markdown}\n`);

@@ -23,14 +23,20 @@ const API_KEY = 'vnd_test_key';
 /** The package to load (bench/run.js passes a snapshot of the build, so a rebuild during the run cannot disturb it). */
 const types = harness.loadPackageTypes(process.env.BENCH_PACKAGE_ROOT || ROOT);
 
-/** Manual trigger → Files (stores the input binary in the active binary mode) → Extract. */
-function workflow(parameters) {
+/**
+ * Manual trigger → Files (stores the input binary in the active binary mode) → Extract. With
+ * `continueOnFail` the Extract node is set to On Error → Continue, so a failed item is counted
+ * instead of failing the run.
+ */
+function workflow(parameters, continueOnFail = false) {
 	const main = (node) => ({ main: [[{ node, type: 'main', index: 0 }]] });
+	const extract = { id: 'c', name: 'Extract', type: NODE_TYPE, typeVersion: 1, position: [400, 0], parameters };
+	if (continueOnFail) extract.onError = 'continueRegularOutput';
 	return {
 		nodes: [
 			{ id: 'a', name: 'Start', type: harness.MANUAL_TRIGGER_NODE_TYPE, typeVersion: 1, position: [0, 0], parameters: {} },
 			{ id: 'b', name: 'Files', type: harness.HARNESS_SOURCE_NODE_TYPE, typeVersion: 1, position: [200, 0], parameters: {} },
-			{ id: 'c', name: 'Extract', type: NODE_TYPE, typeVersion: 1, position: [400, 0], parameters },
+			extract,
 		],
 		connections: { Start: main('Files'), Files: main('Extract') },
 	};
@@ -51,12 +57,12 @@ function smallPdf(index) {
  * Runs one workflow and times the whole execution and the Extract node inside it; `onStart` and
  * `onStop` run as the Extract node starts and ends.
  */
-async function timedRun(url, parameters, items, binaryMode = 'default', { onStart, onStop } = {}) {
+async function timedRun(url, parameters, items, binaryMode = 'default', { onStart, onStop, continueOnFail } = {}) {
 	let nodeStart = 0;
 	let nodeEnd = 0;
 	const started = performance.now();
 	const result = await harness.runWorkflow({
-		workflow: workflow(parameters),
+		workflow: workflow(parameters, continueOnFail),
 		types,
 		credentials: credentials(url),
 		binaryMode,
@@ -222,7 +228,113 @@ async function submitLarge({ url, binaryMode, fileBytes, sampleMs, source = 'bin
 	};
 }
 
-const handlers = { submitAndWait, submitLarge };
+/** The first line of each distinct error message among the output items, with its count. */
+function errorSummary(out) {
+	const counts = {};
+	for (const o of out) {
+		if (!o.json.error) continue;
+		const message = String(o.json.error.message ?? o.json.error).split('\n')[0];
+		counts[message] = (counts[message] ?? 0) + 1;
+	}
+	return counts;
+}
+
+/**
+ * P5: `count` small documents through Submit or Submit and Wait in one execution, with the
+ * given Max Concurrent Requests, against a service that rate-limits (set up by bench/run.js).
+ * On Error → Continue, so that items the node gave up on are counted, not thrown.
+ */
+async function rateLimited({ url, count, concurrency, operation, intervalS }) {
+	const parameters = {
+		resource: 'document',
+		operation,
+		project: { __rl: true, mode: 'id', value: 'Invoices' },
+		documentType: 'invoice',
+		options: { maxConcurrency: concurrency },
+	};
+	if (operation === 'submitAndWait') {
+		parameters.output = 'result';
+		parameters.options.pollInterval = intervalS;
+	}
+	const items = Array.from({ length: count }, (_, i) =>
+		harness.binaryItem(smallPdf(i), `doc-${i}.pdf`, 'application/pdf', { n: i }),
+	);
+	const { result, wallMs, nodeMs } = await timedRun(url, parameters, items, 'default', { continueOnFail: true });
+	const out = result.outputOf('Extract');
+	const ok =
+		operation === 'submitAndWait'
+			? out.filter((o) => typeof o.json.invoice_number === 'string' && !o.json.error).length
+			: out.filter((o) => typeof o.json.task_id === 'string' && !o.json.error).length;
+	return { wallMs, nodeMs, count, ok, failed: out.filter((o) => o.json.error).length, errors: errorSummary(out) };
+}
+
+/**
+ * P6: `count` URL items through Submit (Input Source URL; the node downloads each file from
+ * the emulator) with the given Max Concurrent Requests. Memory is measured as in P2: baseline
+ * after a full GC when the node starts, samples every `sampleMs` plus the kernel's peak RSS.
+ */
+async function urlItems({ url, count, concurrency, fileBytes, delayMs, binaryMode, sampleMs }) {
+	if (typeof global.gc !== 'function') throw new Error('run with --expose-gc');
+	const parameters = {
+		resource: 'document',
+		operation: 'submit',
+		project: { __rl: true, mode: 'id', value: 'Invoices' },
+		documentType: 'invoice',
+		inputSource: 'url',
+		documentUrl: '={{ $json.url }}',
+		options: { maxConcurrency: concurrency, maxDownloadSize: Math.ceil((2 * fileBytes) / 2 ** 20) },
+	};
+	const items = Array.from({ length: count }, (_, i) => ({
+		json: { url: `${url}/_emulator/files/doc-${i}.pdf?size=${fileBytes}&delay_ms=${delayMs}` },
+	}));
+
+	let baseline;
+	let peak;
+	let timer;
+	let hwmAvailable = false;
+	const take = () => {
+		const s = memorySample();
+		for (const key of Object.keys(s)) peak[key] = Math.max(peak[key], s[key]);
+	};
+	const start = () => {
+		global.gc();
+		global.gc();
+		baseline = memorySample();
+		peak = { ...baseline };
+		hwmAvailable = resetPeakRss();
+		timer = setInterval(take, sampleMs);
+	};
+	const stop = () => {
+		take();
+		clearInterval(timer);
+		if (hwmAvailable) {
+			const hwm = peakRss();
+			if (hwm !== undefined) peak.rss = Math.max(peak.rss, hwm);
+		}
+	};
+	const { result, wallMs, nodeMs } = await timedRun(url, parameters, items, binaryMode, {
+		onStart: start,
+		onStop: stop,
+		continueOnFail: true,
+	});
+	const out = result.outputOf('Extract');
+	const extra = {};
+	for (const key of Object.keys(baseline)) extra[key] = peak[key] - baseline[key];
+	return {
+		wallMs,
+		nodeMs,
+		count,
+		ok: out.filter((o) => typeof o.json.task_id === 'string' && !o.json.error).length,
+		failed: out.filter((o) => o.json.error).length,
+		errors: errorSummary(out),
+		baseline,
+		peak,
+		extra,
+		hwmUsed: hwmAvailable,
+	};
+}
+
+const handlers = { submitAndWait, submitLarge, rateLimited, urlItems };
 
 process.on('message', async (job) => {
 	try {
