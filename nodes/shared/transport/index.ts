@@ -342,7 +342,7 @@ function describeStatus(
 		case 422:
 			return {
 				message: `The Document Extraction Service refused ${action} as invalid (422)${withDetail(detail)}${advice ? `.${advice}` : ''}`,
-				description: `${detailText || 'Validation failed.'}\nFix the fields named above and run again.${advice}`,
+				description: `The Document Extraction Service refused ${action} as invalid (422):\n${detailText || 'Validation failed.'}\nFix the fields named above and run again.${advice}`,
 			};
 		default:
 			if (status >= 300 && status < 400) {

@@ -14,8 +14,8 @@ import { wait } from '../wait';
  *   back-off with jitter when it has none), and sets the send rate to 80 % of what the
  *   service accepted in the last second (when it accepted any). At most one cut a second: the
  *   answers to requests sent before a cut do not cut again.
- * - Each accepted request raises the rate: quickly back up to where the service throttled,
- *   then by 2 % a request, so that a raised limit is found again.
+ * - Each accepted request raises the rate: quickly back up to just below where the service
+ *   throttled (95 %), then by 1 % a request, so that a raised limit is found again.
  * - After a minute without a 429 the pace is dropped.
  */
 
@@ -23,6 +23,10 @@ import { wait } from '../wait';
 export const MIN_RATE_PER_S = 0.25;
 /** The share of the accepted rate kept after a 429. */
 export const THROTTLE_CUT = 0.8;
+/** Where the rate climbs back to quickly after a cut: just below the rate that was throttled. */
+export const PLATEAU_SHARE = 0.95;
+/** How much each accepted request raises the rate beyond the plateau, to find a raised limit. */
+export const PROBE_STEP = 0.01;
 /** How long without a 429 before the pace is dropped. */
 export const PACE_MEMORY_MS = 60_000;
 /** The longest back-off after repeated 429s without Retry-After. */
@@ -90,14 +94,12 @@ export class Pacer {
 		this.accepted.push(now);
 		this.prune(now);
 		if (!Number.isFinite(this.rate)) return;
-		if (this.rate < this.ceiling) {
-			this.rate = Math.min(
-				this.ceiling,
-				this.rate + Math.max(0.05, (this.ceiling - this.rate) / 4),
-			);
+		const plateau = this.ceiling * PLATEAU_SHARE;
+		if (this.rate < plateau) {
+			this.rate = Math.min(plateau, this.rate + Math.max(0.05, (plateau - this.rate) / 4));
 		} else {
-			this.rate *= 1.02;
-			this.ceiling = this.rate;
+			this.rate *= 1 + PROBE_STEP;
+			this.ceiling = Math.max(this.ceiling, this.rate);
 		}
 	}
 

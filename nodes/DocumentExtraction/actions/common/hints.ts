@@ -14,12 +14,21 @@ function isErrorItem(item: INodeExecutionData): boolean {
  */
 export function outputHints(items: INodeExecutionData[]): NodeExecutionHint[] {
 	const hints: NodeExecutionHint[] = [];
-	const timedOut = items.filter((item) => item.json.timedOut === true).length;
+	const timedOutItems = items.filter((item) => item.json.timedOut === true);
+	const timedOut = timedOutItems.length;
 	if (timedOut) {
+		// A task none of whose status checks was answered may have finished: it is not "running".
+		const unknown = timedOutItems.filter((item) => item.json.statusChecked === false).length;
+		const what =
+			unknown === 0
+				? `${plural(timedOut, 'task was', 'tasks were')} still running after Max Wait`
+				: unknown === timedOut
+					? `${plural(timedOut, 'task has', 'tasks have')} no known status: no status check was answered within Max Wait`
+					: `${plural(timedOut, 'task', 'tasks')} did not finish within Max Wait (${unknown} without any status answer)`;
 		hints.push({
 			type: 'warning',
 			location: 'outputPane',
-			message: `${timedOut} ${plural(timedOut, 'task was', 'tasks were')} still running after Max Wait; ${plural(timedOut, 'its task_id is', 'their task_ids are')} in the output: fetch ${plural(timedOut, 'it', 'them')} later with Get Status, or raise Max Wait`,
+			message: `${timedOut} ${what}; ${plural(timedOut, 'its task_id is', 'their task_ids are')} in the output: fetch ${plural(timedOut, 'it', 'them')} later with Get Status, or raise Max Wait`,
 		});
 	}
 	const failedTasks = items.filter(

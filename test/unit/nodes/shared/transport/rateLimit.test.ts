@@ -169,7 +169,7 @@ describe('Pacer', () => {
 		let now = 2000;
 		for (let i = 0; i < 20; i++) p.onAccepted((now += 250));
 		expect(p.rate).toBeGreaterThan(5);
-		expect(p.rate).toBeLessThan(5 * 1.02 ** 20 + 0.01);
+		expect(p.rate).toBeLessThan(5 * 1.01 ** 20 + 0.01);
 	});
 
 	it('only pauses when the service accepted nothing lately: there is no rate to learn', () => {

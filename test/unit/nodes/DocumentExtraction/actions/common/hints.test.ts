@@ -41,6 +41,18 @@ describe('outputHints', () => {
 		]);
 	});
 
+	it('does not call a task whose status checks were never answered "still running"', () => {
+		const unknown: INodeExecutionData = {
+			json: { task_id: TASK, status: null, timedOut: true, statusChecked: false },
+		};
+		expect(messages([unknown])).toEqual([
+			'1 task has no known status: no status check was answered within Max Wait; its task_id is in the output: fetch it later with Get Status, or raise Max Wait',
+		]);
+		expect(messages([unknown, { json: { ...timedOut.json, statusChecked: true } }])).toEqual([
+			'2 tasks did not finish within Max Wait (1 without any status answer); their task_ids are in the output: fetch them later with Get Status, or raise Max Wait',
+		]);
+	});
+
 	it('counts error items and says whether they carry their task_id', () => {
 		expect(messages([errorWithTask, complete, errorWithTask])).toEqual([
 			'2 items failed and are output as error items (On Error → Continue), with the reason in "error"; they carry their task_id: fetch them with Get Status',
@@ -86,7 +98,9 @@ describe('router', () => {
 			{ addExecutionHints: (...hints: NodeExecutionHint[]) => added.push(...hints) },
 		);
 		try {
-			expect(await router.call(ctx as unknown as IExecuteFunctions)).toEqual([[complete, timedOut]]);
+			expect(await router.call(ctx as unknown as IExecuteFunctions)).toEqual([
+				[complete, timedOut],
+			]);
 		} finally {
 			execute.mockRestore();
 		}
