@@ -347,7 +347,8 @@ export async function downloadDocument(
 			'The host did not send the whole file in time. Check the URL, or raise the "Download Timeout" option.',
 		);
 
-	let response: StreamResponse;
+	let response: StreamResponse | undefined;
+	let failure: unknown;
 	try {
 		response = await fetchFollowingRedirects.call(this, url, {
 			itemIndex,
@@ -356,17 +357,21 @@ export async function downloadDocument(
 			allowPrivateAddresses,
 		});
 	} catch (error) {
-		if (error instanceof NodeOperationError) throw error;
+		failure = error;
+	}
+	if (response === undefined) {
+		// a refused address or redirect, already explained
+		if (failure instanceof NodeOperationError) throw failure;
 		if (timeout.aborted) throw timedOut();
 		if (cancel?.aborted)
-			throw new NodeOperationError(this.getNode(), error as Error, { itemIndex });
-		if (isInstanceSsrfBlock(error)) {
+			throw new NodeOperationError(this.getNode(), failure as Error, { itemIndex });
+		if (isInstanceSsrfBlock(failure)) {
 			throw fail(
-				`n8n's SSRF protection blocked the download from ${shown}: ${(error as Error).message}`,
+				`n8n's SSRF protection blocked the download from ${shown}: ${(failure as Error).message}`,
 				'This n8n instance restricts the addresses nodes may reach (N8N_SSRF_PROTECTION_ENABLED). Ask the n8n administrator to add the host to N8N_SSRF_ALLOWED_HOSTNAMES or its range to N8N_SSRF_ALLOWED_IP_RANGES, or use a public URL.',
 			);
 		}
-		const reason = (error as Error).message || 'network error';
+		const reason = (failure as Error)?.message || 'network error';
 		throw fail(
 			`Could not download the document from ${shown}`,
 			`${reason}. Check that the URL is right and that the host is reachable from n8n.`,

@@ -1,11 +1,14 @@
 import { DocumentExtractionApi } from '../../../credentials/DocumentExtractionApi.credentials';
-import { API_KEY } from '../helpers/context';
+import { API_KEY, BASE_URL } from '../helpers/context';
 
 describe('Credential', () => {
 	const credential = new DocumentExtractionApi();
 
 	it('adds the Bearer header for a vnd_ key', async () => {
-		const options = await credential.authenticate({ apiKey: API_KEY }, { url: '/projects' });
+		const options = await credential.authenticate(
+			{ apiKey: API_KEY, baseUrl: BASE_URL },
+			{ url: '/projects' },
+		);
 		expect(options.headers).toEqual({ Authorization: `Bearer ${API_KEY}` });
 	});
 
