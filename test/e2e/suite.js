@@ -27,11 +27,13 @@ runSuite({
 	cases: [
 		'document',
 		'url-input',
+		'security',
 		'reliability',
 		'project',
 		'binary-modes',
 		'trigger',
 		'trigger-duplicates',
+		'trigger-security',
 		'credential',
 		'mcp',
 		'stop',
