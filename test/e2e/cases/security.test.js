@@ -24,6 +24,7 @@ const {
 	rest,
 	skipOnN8n1,
 	startN8n,
+	stopN8n,
 } = require('../lib/n8n.js');
 const { docex, manual, node, submitAndWaitUrl, workflow } = require('../lib/workflows.js');
 const { useSuite } = require('../lib/setup.js');
@@ -291,7 +292,12 @@ test('Security: a key pasted into the Base URL appears nowhere in the execution 
 
 test('Security: the credential test and the nodes read the Base URL alike (spaces, trailing slashes, /v1 prefix)', async (t) => {
 	await importOnce();
-	if (!state.n8n) await startN8n();
+	// a server started here is stopped again: the trigger cases start their own
+	const started = !state.n8n;
+	if (started) await startN8n();
+	t.after(async () => {
+		if (started) await stopN8n();
+	});
 	const baseUrl = `   http://127.0.0.1:${server.port}/v1//   `;
 	const check = async (data) =>
 		await rest('POST', '/credentials/test', {
