@@ -70,12 +70,12 @@ export function normalizeBaseUrl(raw: unknown, options: BaseUrlOptions = {}): st
 	}
 	if (url.search || value.includes('?')) {
 		throw invalid(
-			`must not contain a query (shown here without it: ${safeParts(url)}). Remove the part from "?" on; the API key belongs in the API Key field.`,
+			`must not contain a query (shown here without it: ${safeParts(url)}). Remove the "?" and what follows it; the API key belongs in the API Key field.`,
 		);
 	}
 	if (url.hash || value.includes('#')) {
 		throw invalid(
-			`must not contain a fragment (shown here without it: ${safeParts(url)}). Remove the part from "#" on.`,
+			`must not contain a fragment (shown here without it: ${safeParts(url)}). Remove the "#" and what follows it.`,
 		);
 	}
 	if (
