@@ -178,7 +178,7 @@ export class DocumentExtractionTrigger implements INodeType {
 		],
 		properties: [
 			{
-				displayName: `Deleted this workflow's webhook in the service's dashboard? Publishing again would reuse the remembered registration and nothing would arrive (in a test listen neither). Turn on Options > ${REGISTER_AGAIN_OPTION}, publish, then turn it off.`,
+				displayName: `Deleted this workflow's webhook in the service's dashboard? Publishing again would reuse the remembered registration, and nothing would arrive. Turn on Options > ${REGISTER_AGAIN_OPTION}, publish, then turn it off.`,
 				name: 'registerAgainNotice',
 				type: 'notice',
 				default: '',
