@@ -29,6 +29,7 @@ const { sendJson } = require('./lib/http.js');
 const { handleProcessFile, handleTaskStatus, handleProjects } = require('./lib/tasks.js');
 const { handleRegisterWebhook } = require('./lib/deliveries.js');
 const { handleAdmin, applyFault, countRequest } = require('./lib/admin.js');
+const { rateLimit, trickleAnswer } = require('./lib/limits.js');
 
 const HOST = '127.0.0.1';
 
@@ -71,10 +72,15 @@ function authenticate(opts, req) {
 	return null;
 }
 
-/** A service request: counted, then faults (before authentication), then the key, then the handler. */
+/**
+ * A service request: counted, then the rate limit and faults (before authentication), then the
+ * key, then the handler (its answer trickled when a trickle is set).
+ */
 async function handleService(ctx, req, res, route) {
 	countRequest(ctx, route, res);
+	if (rateLimit(ctx, res)) return;
 	if (await applyFault(ctx, route.endpoint, req, res)) return;
+	trickleAnswer(ctx, route.endpoint, res);
 	const authError = authenticate(ctx.opts, req);
 	if (authError) {
 		const headers = authError.status === 401 ? { 'WWW-Authenticate': 'Bearer' } : {};

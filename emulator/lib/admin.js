@@ -11,15 +11,19 @@ const { ADMIN_BODY_LIMIT, sendJson, readJsonObject } = require('./http.js');
 const { adminTask } = require('./tasks.js');
 const { deleteWebhook, handleManualDeliver, listDeliveries, publicWebhook } = require('./deliveries.js');
 const { handleFile } = require('./files.js');
+const { handleLimitsAdmin, resetLimits, trackDownload } = require('./limits.js');
 
 // ------------------------------------------------------------------ faults
 
 /**
  * What a fault does besides delaying: `answer` (the default) answers `status`; `hang` reads
  * the request and never answers; `drop_after_read` handles the request as usual (a
- * process_file creates its task) and then drops the connection instead of answering.
+ * process_file creates its task) and then drops the connection instead of answering;
+ * `handle_then_answer` handles it as usual and answers `status` instead (a gateway that
+ * passed the request on and then answered 502 or 504).
  */
-const FAULT_MODES = ['answer', 'hang', 'drop_after_read'];
+const FAULT_MODES = ['answer', 'hang', 'drop_after_read', 'handle_then_answer'];
+const NEEDS_STATUS = ['answer', 'handle_then_answer'];
 
 /** Checks the body of POST /_emulator/faults; returns {error} or {fault}. */
 function parseFault(b) {
@@ -41,7 +45,8 @@ function parseFault(b) {
 	if (mode === 'answer' && status === null && delayMs === 0) {
 		return { error: 'a fault needs a status, a delay_ms, or both' };
 	}
-	if (mode !== 'answer' && status !== null) return { error: `a ${mode} fault takes no status` };
+	if (mode === 'handle_then_answer' && status === null) return { error: 'a handle_then_answer fault needs a status' };
+	if (!NEEDS_STATUS.includes(mode) && status !== null) return { error: `a ${mode} fault takes no status` };
 	return {
 		fault: { endpoint: b.endpoint, mode, remaining: count, count, status, delay_ms: delayMs, retry_after: retryAfter },
 	};
@@ -87,6 +92,19 @@ function dropAnswer(req, res) {
 	res.end = () => res;
 }
 
+/** Lets the handler run, but answers `status` with an injected detail where it would have answered. */
+function replaceAnswer(res, status) {
+	const body = JSON.stringify({ detail: 'Injected fault' });
+	res.writeHead = function writeHead() {
+		return Object.getPrototypeOf(res).writeHead.call(res, status, {
+			'Content-Type': 'application/json',
+			'Content-Length': Buffer.byteLength(body),
+		});
+	};
+	const end = res.end.bind(res);
+	res.end = () => end(body);
+}
+
 /**
  * Applies the next fault of `endpoint`: waits its delay, then answers its status, hangs,
  * or arranges for the answer to be dropped. Returns true when the request is dealt with.
@@ -102,6 +120,10 @@ async function applyFault(ctx, endpoint, req, res) {
 	}
 	if (fault.mode === 'drop_after_read') {
 		dropAnswer(req, res);
+		return false;
+	}
+	if (fault.mode === 'handle_then_answer') {
+		replaceAnswer(res, fault.status);
 		return false;
 	}
 	if (fault.status === null) return false;
@@ -149,6 +171,7 @@ function resetAll(ctx) {
 	for (const res of ctx.hung) res.destroy();
 	ctx.hung.clear();
 	resetStats(ctx);
+	resetLimits(ctx);
 	ctx.log('state reset');
 }
 
@@ -183,8 +206,10 @@ async function handleAdmin(ctx, req, res, url) {
 		} catch {
 			name = file[1];
 		}
+		trackDownload(ctx, res);
 		return handleFile(ctx, req, res, url, name);
 	}
+	if (handleLimitsAdmin(ctx, req, res, p)) return undefined;
 	const webhook = /^\/webhooks\/([^/]+)$/.exec(p);
 	if (webhook && req.method === 'DELETE') return deleteWebhook(ctx, res, webhook[1]);
 	switch (`${req.method} ${p}`) {

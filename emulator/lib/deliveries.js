@@ -10,6 +10,7 @@
 const crypto = require('node:crypto');
 
 const { validateWebhook } = require('./validation.js');
+const { webhookPolicyError } = require('./limits.js');
 const { postLoopback, isLoopbackHost, sign, REFUSED } = require('./outbound.js');
 const { ADMIN_BODY_LIMIT, sendJson, readJsonOrRespond, readJsonObject } = require('./http.js');
 const { isCurrent, later, nowIso } = require('./context.js');
@@ -27,8 +28,9 @@ async function handleRegisterWebhook(ctx, req, res, { projectId }) {
 	const body = await readJsonOrRespond(req, res, ADMIN_BODY_LIMIT);
 	if (body.done) return;
 	const v = validateWebhook(body.value);
-	if (v.errors) {
-		sendJson(res, 422, { detail: v.errors });
+	const policyError = v.errors ? null : webhookPolicyError(ctx, v.url);
+	if (v.errors || policyError) {
+		sendJson(res, 422, { detail: v.errors ?? [policyError] });
 		return;
 	}
 	const project = ctx.state.projects.find((p) => p.project_id.toLowerCase() === projectId.toLowerCase());

@@ -6,12 +6,19 @@ import type {
 	IWebhookFunctions,
 	IWebhookResponseData,
 } from 'n8n-workflow';
-import { NodeConnectionTypes, sleep } from 'n8n-workflow';
+import { NodeConnectionTypes, NodeOperationError, sleep } from 'n8n-workflow';
 
 import { optionsCollection, projectLocator } from '../shared/descriptions';
 import { projectText } from '../shared/projects';
 import { searchProjects } from '../shared/listSearch';
-import { getTask, LOOKUP_LIMITS, TASK_COMPLETED } from '../shared/transport/service';
+import { serviceAnswerOf } from '../shared/transport';
+import {
+	getTask,
+	LOOKUP_BUDGET_MS,
+	lookupLimits,
+	TASK_COMPLETED,
+} from '../shared/transport/service';
+import { onAbort } from '../shared/wait';
 import {
 	DEFAULT_TIMESTAMP_TOLERANCE_MINUTES,
 	deliveryItem,
@@ -61,17 +68,28 @@ function signingSecret(this: IWebhookFunctions): string {
 	return retiredRegistrationFor(data, this.getNodeWebhookUrl('default'), project)?.secret ?? '';
 }
 
-/** Adds the error message of a failed task from GET /task_status; never loses the delivery. */
+/**
+ * Adds the error message of a failed task from GET /task_status; never loses the delivery.
+ * The lookup is over within LOOKUP_BUDGET_MS whatever the service answers (slowly, 429 with
+ * a long Retry-After, or not at all), so the run starts in time.
+ */
 async function addErrorDetails(this: IWebhookFunctions, item: IDataObject): Promise<void> {
 	const taskId = item.task_id;
 	if (typeof taskId !== 'string' || taskId === '') {
 		item.errorDetailsUnavailable = 'The delivery names no task_id to look the error up by';
 		return;
 	}
+	const budget = onAbort(AbortSignal.timeout(LOOKUP_BUDGET_MS + 1000));
 	try {
-		const task = (await getTask.call(this, taskId, undefined, LOOKUP_LIMITS)) as
-			| IDataObject
-			| undefined;
+		const task = (await Promise.race([
+			getTask.call(this, taskId, undefined, lookupLimits()),
+			budget.promise.then(() => {
+				throw new NodeOperationError(
+					this.getNode(),
+					`no answer within ${LOOKUP_BUDGET_MS / 1000} s`,
+				);
+			}),
+		])) as IDataObject | undefined;
 		const error = task && typeof task === 'object' ? task.error : undefined;
 		if (typeof error === 'string' && error !== '') {
 			item.error = error;
@@ -80,6 +98,12 @@ async function addErrorDetails(this: IWebhookFunctions, item: IDataObject): Prom
 		}
 	} catch (error) {
 		item.errorDetailsUnavailable = `Could not fetch the error message: ${(error as Error).message}`;
+		const answer = serviceAnswerOf(error);
+		if (answer?.detail !== undefined && answer.detail !== null) {
+			item.errorLookupDetail = answer.detail as IDataObject;
+		}
+	} finally {
+		budget.dispose();
 	}
 }
 

@@ -828,7 +828,7 @@ describe('fault injection and stats', () => {
 			status_polls_by_task: { [sub.json.task_id]: 3 },
 			in_flight: 0,
 			max_in_flight: 1,
-			faults_applied: { answer: 0, hang: 0, drop_after_read: 0 },
+			faults_applied: { answer: 0, hang: 0, drop_after_read: 0, handle_then_answer: 0 },
 			refusals: [],
 		});
 		await admin('/stats/reset', {});

@@ -216,7 +216,9 @@ describe('errors through the engine', () => {
 		nock(BASE_URL).get('/projects').reply(402, { detail: 'Subscription inactive' });
 		const result = await run({ resource: 'project', operation: 'list' });
 		const error = result.errorOf('Extract');
-		expect(error?.message).toBe('The Document Extraction subscription is inactive (402)');
+		expect(error?.message).toBe(
+			'The Document Extraction subscription is inactive (402): Subscription inactive. Renew it in the web dashboard.',
+		);
 		expect(error?.description).toContain('Renew the subscription');
 	});
 

@@ -67,7 +67,7 @@ describe('against the service emulator', () => {
 			apiKey: 'vnd_inactive_key',
 		});
 		expect(result.errorOf('Extract')?.message).toBe(
-			'The Document Extraction subscription is inactive (402)',
+			'The Document Extraction subscription is inactive (402): Subscription inactive. Renew it in the web dashboard.',
 		);
 	});
 

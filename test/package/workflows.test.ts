@@ -28,7 +28,10 @@ function workflow(name: string): Workflow {
 }
 
 const steps = (wf: Workflow) => Object.values(wf.jobs).flatMap((job) => job.steps);
-const runs = (wf: Workflow) => steps(wf).map((step) => step.run ?? '').join('\n');
+const runs = (wf: Workflow) =>
+	steps(wf)
+		.map((step) => step.run ?? '')
+		.join('\n');
 
 describe('.github/workflows/ci.yml', () => {
 	const ci = workflow('ci.yml');
@@ -79,7 +82,9 @@ describe('.github/workflows/publish.yml', () => {
 
 	it('package.json names the GitHub repository the provenance statement must match', () => {
 		expect(pkg.repository?.type).toBe('git');
-		expect(pkg.repository?.url).toMatch(/^git\+https:\/\/github\.com\/[^/]+\/n8n-nodes-document-extraction\.git$/);
+		expect(pkg.repository?.url).toMatch(
+			/^git\+https:\/\/github\.com\/[^/]+\/n8n-nodes-document-extraction\.git$/,
+		);
 		expect(pkg.homepage).toContain(pkg.repository.url.replace(/^git\+|\.git$/g, ''));
 	});
 });

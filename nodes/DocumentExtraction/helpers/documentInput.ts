@@ -74,20 +74,21 @@ export async function readDocumentInput(
 }
 
 /**
- * An output item of Submit / Submit and Wait. For a URL input it carries the downloaded
- * document as binary field "data" when "Include Downloaded File" is on; otherwise the input's
- * binary data is passed through per "Include Input Binary".
+ * An output item of Submit / Submit and Wait. For a URL input (`downloaded` set, null when the
+ * file was not kept) it carries the downloaded document as binary field "data" when "Include
+ * Downloaded File" is on; otherwise the input's binary data is passed through per "Include
+ * Input Binary".
  */
 export function documentOutput(
 	item: INodeExecutionData,
 	json: IDataObject,
 	itemIndex: number,
 	options: IDataObject,
-	downloaded: IBinaryData | undefined,
+	downloaded: IBinaryData | null | undefined,
 ): INodeExecutionData {
 	const output: INodeExecutionData = { json, pairedItem: { item: itemIndex } };
-	if (downloaded) {
-		if (options.includeDownloadedFile === true) output.binary = { data: downloaded };
+	if (downloaded !== undefined) {
+		if (downloaded && options.includeDownloadedFile === true) output.binary = { data: downloaded };
 	} else if (options.includeInputBinary !== false && item.binary) {
 		output.binary = item.binary;
 	}

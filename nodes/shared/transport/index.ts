@@ -14,6 +14,7 @@ import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 import { assertApiKeyFormat } from '../../../credentials/DocumentExtractionApi.credentials';
 import { displayBaseUrl, readBaseUrl } from '../baseUrl';
 import { CancelledError, throwIfCancelled, wait } from '../wait';
+import { PaceDeadlineError, pacerFor, throttleBackoffMs } from './pacer';
 
 export const CREDENTIAL_TYPE = 'documentExtractionApi';
 
@@ -23,8 +24,20 @@ export const RETRY_DELAYS_MS = [1000, 2000, 4000];
 /** A Retry-After longer than this is shortened to it, so a run never hangs on one header. */
 export const MAX_RETRY_AFTER_MS = 60_000;
 
-/** How long any request may take before it is given up: connecting, sending and answering. */
+/**
+ * How long any request may take before it is given up, by the wall clock: from connecting
+ * to the last byte of the answer. A service that trickles its answer cannot stretch it.
+ */
 export const REQUEST_TIMEOUT_MS = 30_000;
+
+/** No attempt is sent with less time than this left before its deadline. */
+export const MIN_ATTEMPT_TIMEOUT_MS = 500;
+
+/**
+ * How long one request waits out 429 answers, from its first attempt, unless its deadline
+ * (Max Wait for Submit and Wait) says otherwise.
+ */
+export const MAX_THROTTLED_MS = 5 * 60_000;
 
 /** An upload gets REQUEST_TIMEOUT_MS plus one second for every this many bytes of body. */
 export const UPLOAD_BYTES_PER_SECOND = 256 * 1024;
@@ -74,7 +87,31 @@ export interface ApiRequestOptions {
 	deadline?: number;
 	/** Overrides the timeout of each attempt. */
 	timeoutMs?: number;
+	/** How long 429 answers may be waited out (MAX_THROTTLED_MS unless set); within `deadline`. */
+	throttleBudgetMs?: number;
+	/** What the request does, for messages: "the webhook registration"; "the request" unless set. */
+	action?: string;
+	/** A sentence added to the message of a 4xx answer: what to check. */
+	refusalAdvice?: string;
 }
+
+/**
+ * When a failed request is sent again. One rule for every request to the service:
+ * - 429: always, also an upload: the service refused to take the request, so it has no task
+ *   for it. It is sent again after Retry-After (seconds or an HTTP date), else after an
+ *   exponential back-off with jitter, and every request of the credential slows down (see
+ *   pacer.ts). Waits for 429s do not use up the attempts below; they end with the request's
+ *   deadline, or after MAX_THROTTLED_MS.
+ * - 500, 503 and the other 5xx the service itself sends: it failed, so the request is sent again
+ *   after 1, 2 and 4 s (or its Retry-After), as the spec recommends; four attempts in all.
+ * - 502 and 504: a gateway answered, and the service behind it may have received the request
+ *   already. A GET is sent again like a 5xx. An upload is not: sending it again could create a
+ *   second task and a second charge. It fails like a connection broken after sending.
+ * - No answer (timeout, broken connection): a GET is sent again like a 5xx; a POST only when
+ *   it provably never left (connection refused, host not found: NOT_SENT_CODES).
+ * - Any other 4xx: never; the answer says what to fix.
+ */
+export const GATEWAY_STATUSES = [502, 504];
 
 /** Failures worth asking again later: a 5xx, a timeout or a network error (never a 4xx). */
 const transientErrors = new WeakSet<object>();
@@ -87,6 +124,34 @@ export function isTransientError(error: unknown): boolean {
 function transient<E extends Error>(error: E): E {
 	transientErrors.add(error);
 	return error;
+}
+
+/** What the service answered, for an error that came from one of its answers. */
+export interface ServiceAnswer {
+	/** The HTTP status, or null when no answer came. */
+	status: number | null;
+	/** The `detail` of the answer as the service sent it (a 422 field list stays a list). */
+	detail: unknown;
+}
+
+const serviceAnswers = new WeakMap<object, ServiceAnswer>();
+
+/** The status and detail of the service's answer behind `error`, if it came from one. */
+export function serviceAnswerOf(error: unknown): ServiceAnswer | undefined {
+	return typeof error === 'object' && error !== null ? serviceAnswers.get(error) : undefined;
+}
+
+function withAnswer<E extends Error>(error: E, answer: ServiceAnswer): E {
+	serviceAnswers.set(error, answer);
+	return error;
+}
+
+/** Errors of a request that had no time left to be sent before its deadline. */
+const outOfTimeErrors = new WeakSet<object>();
+
+/** Whether `error` says a request was not sent because its deadline left no time for it. */
+export function isOutOfTime(error: unknown): boolean {
+	return typeof error === 'object' && error !== null && outOfTimeErrors.has(error);
 }
 
 const isNetworkCode = (value: unknown): value is string =>
@@ -125,6 +190,16 @@ const NETWORK_REASONS: Record<string, string> = {
 	ECONNRESET: 'The connection was closed unexpectedly (ECONNRESET)',
 	EPIPE: 'The connection was closed while sending (EPIPE)',
 };
+
+/**
+ * A reason for an error message, without the network error code: n8n replaces any message that
+ * names one (ECONNRESET, ...) with its own generic text. The description keeps the code.
+ */
+function inMessage(reason: string): string {
+	return reason
+		.replace(/\s*\((?:E[A-Z_]+|UND_ERR\w*)\)/g, '')
+		.replace(/\b(?:E[A-Z]{3,}(?:_[A-Z]+)*)\b/g, 'network error');
+}
 
 /** A short, plain reason for a network failure, without n8n's generic advice. */
 function networkReason(code: string | undefined, failure: unknown): string {
@@ -194,50 +269,75 @@ export function formatValidationDetail(detail: unknown): string {
 	return detail === undefined ? '' : String(detail);
 }
 
+/** The longest part of a message taken from the service's detail. */
+const MAX_DETAIL_IN_MESSAGE = 400;
+
+/** The service's detail on one line, for an error message: several lines joined by "; ". */
+export function detailForMessage(detail: unknown): string {
+	const text = formatValidationDetail(detail)
+		.split('\n')
+		.map((line) => line.trim())
+		.filter(Boolean)
+		.join('; ');
+	return text.length > MAX_DETAIL_IN_MESSAGE
+		? `${text.slice(0, MAX_DETAIL_IN_MESSAGE - 1)}…`
+		: text;
+}
+
+/** ": detail" for a message, or '' without a detail. */
+const withDetail = (detail: unknown) => {
+	const text = detailForMessage(detail);
+	return text ? `: ${text.replace(/[.\s]+$/, '')}` : '';
+};
+
 function describeStatus(
 	status: number,
 	detail: unknown,
-	subject: string | undefined,
+	options: ApiRequestOptions,
 	location?: string,
 	attempts = 1,
 ) {
+	const { subject } = options;
+	const action = options.action ?? 'the request';
 	const detailText = formatValidationDetail(detail);
+	const advice =
+		status >= 400 && status < 500 && options.refusalAdvice ? ` ${options.refusalAdvice}` : '';
 	switch (status) {
 		case 401:
 			return {
-				message: 'The Document Extraction Service rejected the API key (401)',
+				message: `The Document Extraction Service rejected the API key (401)${withDetail(detail)}. Check the API key in the credential.${advice}`,
 				description: `${detailText ? detailText + '. ' : ''}Check the API key in the Document Extraction API credential: it must be a valid, active vnd_… key from the web dashboard.`,
 			};
 		case 402:
 			return {
-				message: 'The Document Extraction subscription is inactive (402)',
+				message: `The Document Extraction subscription is inactive (402)${withDetail(detail)}. Renew it in the web dashboard.${advice}`,
 				description: `${detailText ? detailText + '. ' : ''}Renew the subscription in the web dashboard or contact support, then run the workflow again.`,
 			};
 		case 404:
 			return {
-				message: `Not found (404): ${detailText || `${subject ?? 'the requested resource'} does not exist`}`,
+				message: `Not found (404): ${detailForMessage(detail) || `${subject ?? 'the requested resource'} does not exist`}${advice}`,
 				description: `The service could not find ${subject ?? 'what was asked for'}. Check the project, the document type and the task ID: they must exist in the account the API key belongs to.`,
 			};
 		case 422:
 			return {
-				message: 'The Document Extraction Service refused the request as invalid (422)',
+				message: `The Document Extraction Service refused ${action} as invalid (422)${withDetail(detail)}${advice ? `.${advice}` : ''}`,
 				description: `${detailText || 'Validation failed.'}\nFix the fields named above and run again.`,
 			};
 		default:
 			if (status >= 300 && status < 400) {
 				return {
-					message: `The Document Extraction Service redirected the request (${status})`,
+					message: `The Document Extraction Service redirected the request (${status})${location ? ` to ${location}` : ''}; set the Base URL in the credential to the address the service answers at`,
 					description: `${location ? `It points to ${location}. ` : ''}Set the Base URL in the credential to the address the service answers at directly (for example https:// instead of http://).`,
 				};
 			}
 			if (status >= 500) {
 				return {
-					message: `The Document Extraction Service failed with a server error (${status})${attempts > 1 ? ` after ${attempts} attempts` : ''}`,
+					message: `The Document Extraction Service failed with a server error (${status})${attempts > 1 ? ` after ${attempts} attempts` : ''}${withDetail(detail)}`,
 					description: `${detailText ? detailText + '. ' : ''}${attempts > 1 ? 'The request was retried. ' : ''}Try again later; if it persists, contact support.`,
 				};
 			}
 			return {
-				message: `The Document Extraction Service answered with status ${status}`,
+				message: `The Document Extraction Service refused ${action} with status ${status}${withDetail(detail)}${advice ? `.${advice}` : ''}`,
 				description: detailText || 'No detail was given.',
 			};
 	}
@@ -255,7 +355,7 @@ function apiError(
 	const { message, description } = describeStatus(
 		status,
 		detail,
-		options.subject,
+		options,
 		Array.isArray(location) ? location[0] : location,
 		attempts,
 	);
@@ -263,12 +363,15 @@ function apiError(
 		status,
 		detail: (detail ?? null) as GenericValue as JsonObject,
 	};
-	return new NodeApiError(ctx.getNode(), errorResponse, {
-		message,
-		description,
-		httpCode: String(status),
-		itemIndex: options.itemIndex,
-	});
+	return withAnswer(
+		new NodeApiError(ctx.getNode(), errorResponse, {
+			message,
+			description,
+			httpCode: String(status),
+			itemIndex: options.itemIndex,
+		}),
+		{ status, detail: detail ?? null },
+	);
 }
 
 /**
@@ -291,15 +394,58 @@ function cancelled(ctx: ApiContext, itemIndex: number | undefined): NodeOperatio
 	return new NodeOperationError(ctx.getNode(), 'The execution was stopped', { itemIndex });
 }
 
+const seconds = (ms: number) => Math.max(1, Math.round(ms / 1000));
+
+/** The error of a request whose deadline left no time to send it (again). */
+function outOfTime(ctx: ApiContext, options: ApiRequestOptions): NodeOperationError {
+	const error = new NodeOperationError(
+		ctx.getNode(),
+		`No time was left to send ${options.action ?? 'the request'} before the wait ran out`,
+		{ itemIndex: options.itemIndex },
+	);
+	outOfTimeErrors.add(error);
+	return transient(error);
+}
+
+/** The error of a request the service kept answering with 429 until its time ran out. */
+function rateLimited(
+	ctx: ApiContext,
+	options: ApiRequestOptions,
+	throttled: number,
+	since: number,
+	budgetEnded: boolean,
+): NodeApiError {
+	const upload =
+		options.method !== 'GET' ? ` ${options.sending ?? 'the request'} was not sent` : '';
+	const times = throttled === 1 ? 'once' : `${throttled} times`;
+	const why = budgetEnded
+		? `the node waits out rate limits for at most ${seconds(options.throttleBudgetMs ?? MAX_THROTTLED_MS)} s a request`
+		: 'the time the request had (Max Wait for Submit and Wait) ran out';
+	const error = new NodeApiError(
+		ctx.getNode(),
+		{ status: 429, detail: 'Too Many Requests' },
+		{
+			message: `${
+				throttled
+					? `The Document Extraction Service kept rate-limiting the requests (429 Too Many Requests, ${times} in ${seconds(Date.now() - since)} s)`
+					: 'The Document Extraction Service is rate-limiting the requests of this credential (429 Too Many Requests to other requests)'
+			};${upload || ' it was given up'}. Lower Max Concurrent Requests or send fewer items per run`,
+			description: `The service limits how many requests it takes per second, and it answered "429 Too Many Requests". The node waited as the service asked and slowed all its requests down, but ${why}. Lower "Max Concurrent Requests", send fewer items per run (for example with Loop Over Items and a Wait node), raise "Max Wait" (Submit and Wait), or ask the service for a higher rate limit.`,
+			httpCode: '429',
+			itemIndex: options.itemIndex,
+		},
+	);
+	return transient(withAnswer(error, { status: 429, detail: 'Too Many Requests' }));
+}
+
 /**
  * Sends one request to the Document Extraction Service through n8n's authenticated request
  * helper. This is the only place that sends requests to the service (`service.ts` names the
- * calls). Every attempt has a timeout (longer for uploads, in proportion to their size).
- * A 5xx answer is retried after 1, 2 and 4 s (or the server's Retry-After); a GET is also
- * retried after a timeout or a network error; a POST only when the request provably never
- * reached the service (connection refused, DNS failure). A 4xx is never retried. Every
- * failure becomes a NodeApiError carrying the service's `detail` and what to do about it,
- * and never the request (with the API key) that was sent.
+ * calls). Every attempt has a wall-clock timeout (longer for uploads, in proportion to their
+ * size), and no attempt starts with less than MIN_ATTEMPT_TIMEOUT_MS left before the deadline.
+ * Every attempt waits for the credential's pace (pacer.ts). Which failures are sent again is
+ * written down at GATEWAY_STATUSES. Every failure becomes a NodeApiError whose message carries
+ * the service's `detail`, and never the request (with the API key) that was sent.
  */
 export async function apiRequest<T = unknown>(
 	this: ApiContext,
@@ -317,18 +463,39 @@ export async function apiRequest<T = unknown>(
 	}
 
 	const signal = cancelSignal(this);
+	const pacer = pacerFor(baseUrl, credentials.apiKey);
 	const attempts = Math.max(1, options.attempts ?? RETRY_DELAYS_MS.length + 1);
 	const timeoutMs = options.timeoutMs ?? requestTimeoutMs(options.bodyBytes);
-	const safeToResend = options.method === 'GET';
+	const isGet = options.method === 'GET';
 	const { itemIndex } = options;
+	const started = Date.now();
+	const deadline = options.deadline ?? Infinity;
+	const throttleDeadline = Math.min(
+		deadline,
+		started + (options.throttleBudgetMs ?? MAX_THROTTLED_MS),
+	);
 	let lastError: NodeApiError | undefined;
-	const remaining = () =>
-		options.deadline === undefined ? Infinity : options.deadline - Date.now();
+	let failures = 0; // 5xx answers and network errors: they use up `attempts`
+	let throttled = 0; // 429 answers in a row: they do not
 
 	try {
-		for (let attempt = 0; ; attempt++) {
+		for (;;) {
 			throwIfCancelled(signal);
-			const attemptTimeout = Math.max(1, Math.min(timeoutMs, remaining()));
+			try {
+				await pacer.acquire(signal, throttleDeadline - MIN_ATTEMPT_TIMEOUT_MS);
+			} catch (error) {
+				// The pace holds requests back only after 429s: this one cannot start in its time.
+				if (error instanceof PaceDeadlineError) {
+					throw rateLimited(this, options, throttled, started, throttleDeadline < deadline);
+				}
+				throw asNodeError(this, error, itemIndex);
+			}
+			const remaining = deadline - Date.now();
+			if (remaining < MIN_ATTEMPT_TIMEOUT_MS) throw lastError ?? outOfTime(this, options);
+			const attemptTimeout = Math.min(timeoutMs, remaining);
+			// The helper's own timeout only bounds the wait between two chunks; this one bounds
+			// the whole attempt, however slowly the answer comes.
+			const clock = AbortSignal.timeout(attemptTimeout);
 			const request: IHttpRequestOptions = {
 				method: options.method,
 				url: `${baseUrl}${options.path}`,
@@ -340,8 +507,8 @@ export async function apiRequest<T = unknown>(
 				// memory, to resend it; a redirect is reported instead, naming the address to use.
 				disableFollowRedirect: true,
 				timeout: attemptTimeout,
+				abortSignal: signal ? AbortSignal.any([signal, clock]) : clock,
 			};
-			if (signal) request.abortSignal = signal;
 			if (typeof options.body === 'function') {
 				request.body = (await options.body()) as IHttpRequestOptions['body'];
 				request.headers = { ...request.headers, 'Content-Type': 'application/json' };
@@ -364,52 +531,90 @@ export async function apiRequest<T = unknown>(
 			}
 			throwIfCancelled(signal);
 
-			let delay = RETRY_DELAYS_MS[Math.min(attempt, RETRY_DELAYS_MS.length - 1)];
+			if (response?.statusCode === 429) {
+				throttled++;
+				const asked = parseRetryAfter(response.headers?.['retry-after']);
+				pacer.onThrottled(asked ?? throttleBackoffMs(throttled));
+				continue;
+			}
+			throttled = 0;
+			let delay = RETRY_DELAYS_MS[Math.min(failures, RETRY_DELAYS_MS.length - 1)];
+			failures++;
 			if (response === undefined) {
 				// The original error is left behind: it holds the request, with the API key.
 				const code = networkErrorCode(failure);
-				const timedOut = code !== undefined && TIMEOUT_CODES.includes(code);
+				const timedOut = clock.aborted || (code !== undefined && TIMEOUT_CODES.includes(code));
 				const reason = timedOut
-					? `No answer within ${Math.round(attemptTimeout / 1000)} s`
+					? `No complete answer within ${seconds(attemptTimeout)} s`
 					: networkReason(code, failure);
-				if (!safeToResend && !(code !== undefined && NOT_SENT_CODES.includes(code))) {
-					const what = options.sending ?? 'the request';
-					throw new NodeApiError(
-						this.getNode(),
-						{ status: null, detail: reason },
-						{
-							message: timedOut
-								? `The Document Extraction Service did not answer in time; it may have received ${what}`
-								: `The connection to the Document Extraction Service broke off; it may have received ${what}`,
-							description: `${reason}. The service may have received ${what} and started work on it, so it was not sent again (sending it again could create a second task and a second charge). Check the tasks of the project in the web dashboard, or wait for its task.completed webhook, before you send it again.`,
-							itemIndex,
-						},
-					);
+				if (!isGet && !(code !== undefined && NOT_SENT_CODES.includes(code))) {
+					throw mayHaveArrived(this, options, reason, timedOut ? 'timeout' : 'broken');
 				}
 				lastError = transient(
-					new NodeApiError(
-						this.getNode(),
+					withAnswer(
+						new NodeApiError(
+							this.getNode(),
+							{ status: null, detail: reason },
+							{
+								message: timedOut
+									? `The Document Extraction Service did not answer within ${seconds(attemptTimeout)} s (${failures} attempt${failures > 1 ? 's' : ''})`
+									: `Could not reach the Document Extraction Service after ${failures} attempt${failures > 1 ? 's' : ''}: ${inMessage(reason)}`,
+								description: `${reason}. Check the Base URL in the credential (${displayBaseUrl(baseUrl)}) and that the service is reachable from n8n.`,
+								itemIndex,
+							},
+						),
 						{ status: null, detail: reason },
-						{
-							message: timedOut
-								? `The Document Extraction Service did not answer within ${Math.round(attemptTimeout / 1000)} s (${attempt + 1} attempt${attempt ? 's' : ''})`
-								: `Could not reach the Document Extraction Service after ${attempt + 1} attempt${attempt ? 's' : ''}`,
-							description: `${reason}. Check the Base URL in the credential (${displayBaseUrl(baseUrl)}) and that the service is reachable from n8n.`,
-							itemIndex,
-						},
 					),
 				);
 			} else {
 				const status = response.statusCode;
+				pacer.onAccepted();
 				if (status >= 200 && status < 300) return response.body as T;
 				if (status < 500) throw apiError(this, response, options);
-				lastError = transient(apiError(this, response, options, attempt + 1));
+				if (!isGet && GATEWAY_STATUSES.includes(status)) {
+					throw mayHaveArrived(this, options, `A gateway answered ${status}`, 'gateway', status);
+				}
+				lastError = transient(apiError(this, response, options, failures));
 				delay = parseRetryAfter(response.headers?.['retry-after']) ?? delay;
 			}
-			if (attempt + 1 >= attempts || delay >= remaining()) throw lastError;
+			if (failures >= attempts || delay + MIN_ATTEMPT_TIMEOUT_MS > deadline - Date.now()) {
+				throw lastError;
+			}
 			await wait(delay, signal);
 		}
 	} catch (error) {
 		throw asNodeError(this, error, itemIndex);
 	}
+}
+
+/**
+ * The error of a POST that may have reached the service although no good answer came back:
+ * it is not sent again, and the message says what to check before sending it again.
+ */
+function mayHaveArrived(
+	ctx: ApiContext,
+	options: ApiRequestOptions,
+	reason: string,
+	how: 'timeout' | 'broken' | 'gateway',
+	status?: number,
+): NodeApiError {
+	const what = options.sending ?? 'the request';
+	const headline = {
+		timeout: 'The Document Extraction Service did not answer in time',
+		broken: 'The connection to the Document Extraction Service broke off',
+		gateway: `A gateway in front of the Document Extraction Service answered ${status}`,
+	}[how];
+	return withAnswer(
+		new NodeApiError(
+			ctx.getNode(),
+			{ status: status ?? null, detail: reason },
+			{
+				message: `${headline}; it may have received ${what}, so it was not sent again. Check the project's tasks before sending it again`,
+				description: `${reason}. The service may have received ${what} and started work on it, so it was not sent again (sending it again could create a second task and a second charge). Check the tasks of the project in the web dashboard, or wait for its task.completed webhook, before you send it again.`,
+				httpCode: status === undefined ? undefined : String(status),
+				itemIndex: options.itemIndex,
+			},
+		),
+		{ status: status ?? null, detail: reason },
+	);
 }

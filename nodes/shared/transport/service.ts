@@ -37,13 +37,22 @@ export interface WebhookRegistration extends IDataObject {
 }
 
 /** Limits of one status request: how many attempts, by when, and each attempt's timeout. */
-export type RequestLimits = Pick<ApiRequestOptions, 'attempts' | 'deadline' | 'timeoutMs'>;
+export type RequestLimits = Pick<
+	ApiRequestOptions,
+	'attempts' | 'deadline' | 'timeoutMs' | 'throttleBudgetMs'
+>;
+
+/** The longest a lookup made after a webhook delivery was accepted may take, in all. */
+export const LOOKUP_BUDGET_MS = 15_000;
 
 /**
  * The limits of a lookup made after a webhook delivery was accepted: two attempts of at
- * most 10 s, so that it can never hold up the run it belongs to for long.
+ * most 5 s, all within LOOKUP_BUDGET_MS from now (429 waits and Retry-After included), so
+ * that it can never hold up the run it belongs to for long.
  */
-export const LOOKUP_LIMITS: RequestLimits = { attempts: 2, timeoutMs: 10_000 };
+export function lookupLimits(now = Date.now()): RequestLimits {
+	return { attempts: 2, timeoutMs: 5_000, deadline: now + LOOKUP_BUDGET_MS };
+}
 
 /** GET /task_status/{task_id}: the task's status, result and error. */
 export async function getTask(
@@ -63,7 +72,8 @@ export async function getTask(
 
 /**
  * POST /process_file: submits a document; the answer carries the new task_id. `bodyBytes`
- * (about the size of the body) lengthens the timeout of large uploads.
+ * (about the size of the body) lengthens the timeout of large uploads; `throttleBudgetMs`
+ * bounds how long 429 answers are waited out.
  */
 export async function submitDocument(
 	this: ApiContext,
@@ -71,6 +81,7 @@ export async function submitDocument(
 	fields: { project: string; document_type: string },
 	itemIndex?: number,
 	bodyBytes?: number,
+	throttleBudgetMs?: number,
 ): Promise<unknown> {
 	return await apiRequest.call(this, {
 		method: 'POST',
@@ -78,7 +89,9 @@ export async function submitDocument(
 		body,
 		bodyBytes,
 		sending: 'the document',
+		action: 'the document',
 		itemIndex,
+		throttleBudgetMs,
 		subject: `project "${fields.project}" or document type "${fields.document_type}"`,
 	});
 }
@@ -86,6 +99,21 @@ export async function submitDocument(
 /** GET /projects: the projects of the account, in whatever shape the service sends them. */
 export async function listProjects(this: ApiContext, itemIndex?: number): Promise<unknown> {
 	return await apiRequest.call(this, { method: 'GET', path: '/projects', itemIndex });
+}
+
+/** The webhook URL as shown in messages: no user info, query or fragment. */
+function shownUrl(url: string): string {
+	try {
+		const parsed = new URL(url);
+		return `${parsed.protocol}//${parsed.host}${parsed.pathname}`;
+	} catch {
+		return url.replace(/[?#].*$/, '');
+	}
+}
+
+/** What to check when the service refuses to register `url`: the address n8n gave, and how to change it. */
+export function webhookRefusalAdvice(url: string): string {
+	return `n8n gave the webhook URL ${shownUrl(url)}. The service needs an https address it can reach: set n8n's public address with the WEBHOOK_URL environment variable (for example WEBHOOK_URL=https://n8n.example.com/), restart n8n and publish again.`;
 }
 
 /** POST /projects/{project_id}/webhooks: registers a URL for the project's events. */
@@ -101,5 +129,7 @@ export async function registerWebhook(
 		body: registration,
 		itemIndex,
 		subject: `project ${projectId}`,
+		action: 'the webhook registration',
+		refusalAdvice: webhookRefusalAdvice(registration.url),
 	});
 }

@@ -2,6 +2,7 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-wor
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import { ConcurrencyLimiter } from '../../../shared/limiter';
+import { serviceAnswerOf } from '../../../shared/transport';
 
 type ItemError = Error & { description?: string | null };
 
@@ -95,6 +96,24 @@ export function withInputBinary(
 }
 
 /**
+ * The JSON of an error item under "Continue On Fail": the message, the item's task_id when it
+ * had one, and what the service answered (its HTTP status and its detail as sent, so that a
+ * 422 field list can be read field by field).
+ */
+export function errorItemJson(error: Error, taskId: string | undefined): IDataObject {
+	const json: IDataObject = { error: error.message };
+	if (taskId) json.task_id = taskId;
+	const answer = serviceAnswerOf(error);
+	if (answer) {
+		if (answer.status !== null) json.httpCode = answer.status;
+		if (answer.detail !== null && answer.detail !== undefined) {
+			json.detail = answer.detail as IDataObject;
+		}
+	}
+	return json;
+}
+
+/**
  * The item runner of every operation. Runs `worker` for every input item (`concurrency` at a
  * time, or all side by side) and returns the output items in input order, each paired with
  * its input. With "Continue On Fail" a failed item becomes an error item carrying its task_id.
@@ -164,11 +183,6 @@ export async function processItems(
 	return settled.flatMap((entry, itemIndex) => {
 		if (entry.ok) return entry.value;
 		const taskId = submittedTasks?.get(itemIndex);
-		return [
-			{
-				json: { error: entry.error.message, ...(taskId ? { task_id: taskId } : {}) },
-				pairedItem: { item: itemIndex },
-			},
-		];
+		return [{ json: errorItemJson(entry.error, taskId), pairedItem: { item: itemIndex } }];
 	});
 }

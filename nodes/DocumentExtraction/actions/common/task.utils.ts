@@ -2,8 +2,9 @@ import type { IBinaryData, IDataObject, IExecuteFunctions, INodeExecutionData } 
 import { NodeOperationError } from 'n8n-workflow';
 
 import { submissionBodyFactory, type SubmissionFields } from '../../helpers/binary';
-import { readDocumentInput } from '../../helpers/documentInput';
+import { isUrlInput, readDocumentInput } from '../../helpers/documentInput';
 import { ConcurrencyLimiter } from '../../../shared/limiter';
+import { MIN_ATTEMPT_TIMEOUT_MS } from '../../../shared/transport';
 import { projectText } from '../../../shared/projects';
 import { isUuid } from '../../../shared/uuid';
 import { getTask, submitDocument, type RequestLimits } from '../../../shared/transport/service';
@@ -19,8 +20,12 @@ import {
 export interface Submission {
 	taskId: string;
 	fields: SubmissionFields;
-	/** The document downloaded from the Document URL (URL input source). */
-	downloaded?: IBinaryData;
+	/**
+	 * The document downloaded from the Document URL (URL input source), when it is to be
+	 * output ("Include Downloaded File"); null for a URL input whose file is not kept, so that
+	 * it is not held in memory while the item waits.
+	 */
+	downloaded?: IBinaryData | null;
 }
 
 /**
@@ -49,7 +54,11 @@ export function readTaskId(this: IExecuteFunctions, itemIndex: number): string {
 	return taskId;
 }
 
-/** GET /task_status for one task, within the run's request limit; the task always has its task_id. */
+/**
+ * GET /task_status for one task, within the run's request limit; the task always has its
+ * task_id. Status checks go before uploads waiting for a slot. With a deadline, a slot that
+ * does not come free while there is still time to ask ends the check (SlotDeadlineError).
+ */
 export async function fetchTask(
 	this: IExecuteFunctions,
 	taskId: string,
@@ -57,9 +66,12 @@ export async function fetchTask(
 	limiter: ConcurrencyLimiter,
 	limits: RequestLimits = {},
 ): Promise<IDataObject> {
+	const grantBy =
+		limits.deadline === undefined ? undefined : limits.deadline - MIN_ATTEMPT_TIMEOUT_MS;
 	const task = await limiter.run(
 		async () => await getTask.call(this, taskId, itemIndex, limits),
 		this.getExecutionCancelSignal(),
+		{ priority: 'high', grantBy },
 	);
 	if (!task || typeof task !== 'object' || Array.isArray(task)) {
 		throw new NodeOperationError(this.getNode(), `The service returned no task for ${taskId}`, {
@@ -90,6 +102,7 @@ export async function submitItem(
 	itemIndex: number,
 	limiter: ConcurrencyLimiter,
 	halt: { stopped: boolean } = { stopped: false },
+	throttleBudgetMs?: number,
 ): Promise<Submission> {
 	const project = projectText(
 		this.getNodeParameter('project', itemIndex, undefined, { extractValue: true }),
@@ -119,12 +132,30 @@ export async function submitItem(
 
 	// A run stopped by an earlier failure downloads nothing more.
 	if (halt.stopped) throw new NotStartedError();
-	const { source, downloaded } = await readDocumentInput.call(this, itemIndex, options);
-	const body = submissionBodyFactory.call(this, source, fields);
-	const response = (await limiter.run(async () => {
+	// A binary field is checked before a request slot is taken, so that a missing file fails
+	// the item at once. A download shares the slot of the upload that sends it: a file is
+	// fetched only when it can be sent at once, so with a limit of k no more than k files are
+	// open or held for sending.
+	const fromBinary = isUrlInput.call(this, itemIndex)
+		? undefined
+		: await readDocumentInput.call(this, itemIndex, options);
+	const { response, downloaded } = await limiter.run(async () => {
 		if (halt.stopped) throw new NotStartedError();
-		return await submitDocument.call(this, body, fields, itemIndex, source.bodyBytes);
-	}, this.getExecutionCancelSignal())) as IDataObject | undefined;
+		const input = fromBinary ?? (await readDocumentInput.call(this, itemIndex, options));
+		const body = submissionBodyFactory.call(this, input.source, fields);
+		return {
+			response: (await submitDocument.call(
+				this,
+				body,
+				fields,
+				itemIndex,
+				input.source.bodyBytes,
+				throttleBudgetMs,
+			)) as IDataObject | undefined,
+			downloaded:
+				input.downloaded && (options.includeDownloadedFile === true ? input.downloaded : null),
+		};
+	}, this.getExecutionCancelSignal());
 	const taskId = response?.task_id;
 	if (typeof taskId !== 'string' || !taskId) {
 		throw new NodeOperationError(
@@ -151,7 +182,8 @@ export async function processSubmissions(
 	items: INodeExecutionData[],
 	worker: (
 		itemIndex: number,
-		submit: () => Promise<Submission>,
+		/** Sends the item's document; 429 answers are waited out for `throttleBudgetMs` at most. */
+		submit: (throttleBudgetMs?: number) => Promise<Submission>,
 		limiter: ConcurrencyLimiter,
 	) => Promise<INodeExecutionData>,
 ): Promise<INodeExecutionData[]> {
@@ -164,8 +196,14 @@ export async function processSubmissions(
 		async (itemIndex) =>
 			await worker(
 				itemIndex,
-				async () => {
-					const submission = await submitItem.call(this, itemIndex, limiter, halt);
+				async (throttleBudgetMs?: number) => {
+					const submission = await submitItem.call(
+						this,
+						itemIndex,
+						limiter,
+						halt,
+						throttleBudgetMs,
+					);
 					submittedTasks.set(itemIndex, submission.taskId);
 					return submission;
 				},

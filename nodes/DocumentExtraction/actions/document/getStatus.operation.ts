@@ -1,7 +1,12 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { includeInputBinaryOption, maxConcurrencyOption, outputField, taskIdField } from '../../descriptions';
+import {
+	includeInputBinaryOption,
+	maxConcurrencyOption,
+	outputField,
+	taskIdField,
+} from '../../descriptions';
 import { optionsCollection } from '../../../shared/descriptions';
 import { getOptions, withInputBinary } from '../common/items.utils';
 import { fetchTask, processTasks, readTaskId, shapeTask } from '../common/task.utils';

@@ -11,7 +11,14 @@ import { optionsCollection } from '../../../shared/descriptions';
 import { documentOutput } from '../../helpers/documentInput';
 import type { ConcurrencyLimiter } from '../../../shared/limiter';
 import { wait } from '../../../shared/wait';
-import { asNodeError, isTransientError } from '../../../shared/transport';
+import { SlotDeadlineError } from '../../../shared/limiter';
+import {
+	asNodeError,
+	isOutOfTime,
+	isTransientError,
+	MIN_ATTEMPT_TIMEOUT_MS,
+	serviceAnswerOf,
+} from '../../../shared/transport';
 import { isTerminal } from '../../../shared/transport/service';
 import { getOptions, positiveNumberOption } from '../common/items.utils';
 import { fetchTask, processSubmissions, shapeTask } from '../common/task.utils';
@@ -59,18 +66,28 @@ const displayOptions = { show: { resource: ['document'], operation: ['submitAndW
 export const description = updateDisplayOptions(displayOptions, properties);
 
 interface WaitOutcome {
-	task: IDataObject;
+	/** The task as the service last described it; undefined when no status check was answered. */
+	task?: IDataObject;
 	timedOut: boolean;
 	waitedMs: number;
-	/** The error of the last poll, when it failed for a passing reason (5xx, timeout, network). */
-	lastError?: string;
+	/** The error of the last status check, when it failed for a passing reason (5xx, timeout, network, 429). */
+	lastError?: Error;
 }
 
 /**
+ * The time a status check is given at the least: the last check starts this long before Max
+ * Wait runs out. It leaves the transport's least attempt time (MIN_ATTEMPT_TIMEOUT_MS) and as
+ * much again for a busy request slot.
+ */
+export const MIN_CHECK_MS = 2 * MIN_ATTEMPT_TIMEOUT_MS;
+
+/**
  * Polls GET /task_status until the task is complete or failed, or until maxWaitMs is spent.
- * A poll that fails for a passing reason (5xx, timeout, network error) is retried until then;
- * only a 4xx answer ends the wait early. No request or wait outlasts maxWaitMs, and a stopped
- * execution stops the wait at once.
+ * The last check is made just before Max Wait runs out, never with a near-zero timeout: the
+ * time between checks is shortened so that each one has at least MIN_CHECK_MS left. Status checks go before uploads waiting for a request slot; time spent
+ * waiting for a slot counts toward Max Wait. A check that fails for a passing reason (5xx,
+ * timeout, network error, 429) is retried until then; only a 4xx answer ends the wait early.
+ * No request or wait outlasts maxWaitMs, and a stopped execution stops the wait at once.
  */
 export async function waitForTask(
 	this: IExecuteFunctions,
@@ -83,33 +100,74 @@ export async function waitForTask(
 	const signal = this.getExecutionCancelSignal();
 	const started = Date.now();
 	const deadline = started + maxWaitMs;
-	let task: IDataObject = { task_id: taskId, status: 'submitted' };
-	let lastError: string | undefined;
-	const timedOut = (): WaitOutcome => ({
-		task,
-		timedOut: true,
-		waitedMs: Date.now() - started,
-		...(lastError ? { lastError } : {}),
-	});
-	for (;;) {
-		const remaining = deadline - Date.now();
-		if (remaining <= 0) return timedOut();
+	let task: IDataObject | undefined;
+	let lastError: Error | undefined;
+	const pause = async (ms: number) => {
 		try {
-			await wait(Math.min(intervalMs, remaining), signal);
+			await wait(ms, signal);
 		} catch {
 			throw new NodeOperationError(this.getNode(), 'The execution was stopped', { itemIndex });
 		}
-		if (deadline - Date.now() <= 0) return timedOut();
+	};
+	for (;;) {
+		const spare = deadline - Date.now() - MIN_CHECK_MS;
+		if (spare < 0) break;
+		// The check after a shortened wait is the last one there is time for.
+		const last = spare <= intervalMs;
+		await pause(Math.min(intervalMs, spare));
 		try {
 			task = await fetchTask.call(this, taskId, itemIndex, limiter, { deadline });
 			lastError = undefined;
 		} catch (error) {
-			if (signal?.aborted || !isTransientError(error)) throw asNodeError(this, error, itemIndex);
-			lastError = (error as Error).message;
-			continue;
+			if (signal?.aborted) throw asNodeError(this, error, itemIndex);
+			if (error instanceof SlotDeadlineError || isOutOfTime(error)) break;
+			if (!isTransientError(error)) throw asNodeError(this, error, itemIndex);
+			lastError = error as Error;
 		}
-		if (isTerminal(task.status)) return { task, timedOut: false, waitedMs: Date.now() - started };
+		if (task && isTerminal(task.status) && !lastError) {
+			return { task, timedOut: false, waitedMs: Date.now() - started };
+		}
+		if (last) break;
 	}
+	// Too little time for another check: the rest of Max Wait is waited out all the same.
+	await pause(Math.max(0, deadline - Date.now()));
+	return {
+		task,
+		timedOut: true,
+		waitedMs: Date.now() - started,
+		...(lastError ? { lastError } : {}),
+	};
+}
+
+/** The output of a task still running (or never answered for) when Max Wait ran out. */
+function timedOutItem(
+	taskId: string,
+	outcome: WaitOutcome,
+	maxWaitS: number,
+	slots: number,
+): IDataObject {
+	const { task, waitedMs, lastError } = outcome;
+	const json: IDataObject = {
+		task_id: taskId,
+		status: task?.status ?? null,
+		timedOut: true,
+		waitedSeconds: Math.round(waitedMs / 1000),
+		statusChecked: task !== undefined,
+		message:
+			task !== undefined
+				? `The task was still running after ${maxWaitS} s. Fetch its result later with Get Status and this task_id.`
+				: lastError
+					? `No status check was answered within Max Wait (${maxWaitS} s), so the task's status is not known. Fetch it later with Get Status and this task_id.`
+					: `No status check could be made within Max Wait (${maxWaitS} s): all ${slots} request slots stayed busy. The task's status is not known: fetch it later with Get Status and this task_id, or raise Max Wait or Max Concurrent Requests.`,
+	};
+	if (lastError) {
+		json.lastPollError = lastError.message;
+		const answer = serviceAnswerOf(lastError);
+		if (answer && answer.detail !== null && answer.detail !== undefined) {
+			json.lastPollErrorDetail = answer.detail as IDataObject;
+		}
+	}
+	return json;
 }
 
 export async function execute(
@@ -133,8 +191,9 @@ export async function execute(
 		});
 		const output = this.getNodeParameter('output', itemIndex, 'result') as string;
 
-		const { taskId, downloaded } = await submit();
-		const { task, timedOut, waitedMs, lastError } = await waitForTask.call(
+		// 429 answers to the upload are waited out for at most Max Wait.
+		const { taskId, downloaded } = await submit(maxWaitS * 1000);
+		const outcome = await waitForTask.call(
 			this,
 			taskId,
 			itemIndex,
@@ -142,17 +201,11 @@ export async function execute(
 			intervalS * 1000,
 			maxWaitS * 1000,
 		);
+		const task = outcome.task ?? {};
 
 		let json: IDataObject;
-		if (timedOut) {
-			json = {
-				task_id: taskId,
-				status: task.status ?? null,
-				timedOut: true,
-				waitedSeconds: Math.round(waitedMs / 1000),
-				message: `The task was still running after ${maxWaitS} s. Fetch its result later with Get Status and this task_id.`,
-				...(lastError ? { lastPollError: lastError } : {}),
-			};
+		if (outcome.timedOut) {
+			json = timedOutItem(taskId, outcome, maxWaitS, limiter.limit);
 		} else if (task.status === 'failed' && options.outputFailedAsItems !== true) {
 			const reason =
 				typeof task.error === 'string' && task.error ? task.error : 'no error text was given';

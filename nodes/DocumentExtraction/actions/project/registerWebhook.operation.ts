@@ -9,7 +9,11 @@ import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 import { eventsField } from '../../descriptions';
 import { projectLocator } from '../../../shared/descriptions';
 import { projectText, resolveProjectId } from '../../../shared/projects';
-import { generateWebhookSecret, registerWebhook, WEBHOOK_EVENTS } from '../../../shared/transport/service';
+import {
+	generateWebhookSecret,
+	registerWebhook,
+	WEBHOOK_EVENTS,
+} from '../../../shared/transport/service';
 import { processItems } from '../common/items.utils';
 
 const properties: INodeProperties[] = [

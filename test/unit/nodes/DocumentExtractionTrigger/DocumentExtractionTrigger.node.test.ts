@@ -8,6 +8,7 @@ jest.mock('n8n-workflow', () => jest.requireActual('../../helpers/sleep').workfl
 import { sleeps } from '../../helpers/sleep';
 
 import { computeSignature } from '../../../../nodes/DocumentExtractionTrigger/signature';
+import { resetPacers } from '../../../../nodes/shared/transport/pacer';
 import {
 	API_KEY,
 	BASE_URL,
@@ -22,6 +23,9 @@ import {
 } from '../../helpers/triggerHost';
 
 const SECRET = 'whsec_' + '5e'.repeat(32);
+
+// A 429 in one test must not slow the next one down: every test starts with no pace.
+beforeEach(() => resetPacers());
 const FAILED_TASK = 'c0ffee00-1111-4222-8333-944445555666';
 
 /** A published workflow whose registration (with SECRET) is in the stored static data. */
@@ -419,6 +423,25 @@ describe('error details of failed tasks', () => {
 		expect(item).toMatchObject(failed);
 		expect(item.error).toBeUndefined();
 		expect(item.errorDetailsUnavailable).toEqual(expect.stringContaining('Task not found'));
+	});
+
+	it('carries the service detail of a failed lookup as a field', async () => {
+		nock(BASE_URL).get(`/task_status/${FAILED_TASK}`).reply(404, { detail: 'Task not found' });
+		const { result } = await registeredHost().deliver(signedDelivery(failed, SECRET));
+		const [item] = itemsOf(result)!;
+		expect(item.errorLookupDetail).toBe('Task not found');
+	});
+
+	it('never waits out a long Retry-After: the lookup ends within its bound', async () => {
+		nock(BASE_URL)
+			.get(`/task_status/${FAILED_TASK}`)
+			.reply(429, { detail: 'slow down' }, { 'Retry-After': '60' });
+		const { result, res } = await registeredHost().deliver(signedDelivery(failed, SECRET));
+		expect(res.statusCode).toBe(200);
+		expect(sleeps.filter((ms) => ms >= 1000)).toEqual([]);
+		const [item] = itemsOf(result)!;
+		expect(item.task_id).toBe(FAILED_TASK);
+		expect(item.errorDetailsUnavailable).toMatch(/kept rate-limiting/);
 	});
 
 	it('still emits the delivery when the service keeps failing, after two lookup attempts', async () => {

@@ -1,6 +1,6 @@
 import { sleep } from 'n8n-workflow';
 
-import { ConcurrencyLimiter } from '../../../../nodes/shared/limiter';
+import { ConcurrencyLimiter, SlotDeadlineError } from '../../../../nodes/shared/limiter';
 
 const tick = async () => await sleep(0);
 
@@ -39,5 +39,38 @@ describe('ConcurrencyLimiter', () => {
 			'boom',
 		);
 		await expect(limiter.run(async () => 'next')).resolves.toBe('next');
+	});
+
+	it('gives a free slot to a status check before uploads that waited longer', async () => {
+		const limiter = new ConcurrencyLimiter(1);
+		const order: string[] = [];
+		let release!: () => void;
+		const first = limiter.run(
+			async () => await new Promise<void>((resolve) => (release = resolve)),
+		);
+		const runs = [
+			limiter.run(async () => void order.push('upload 1')),
+			limiter.run(async () => void order.push('upload 2')),
+			limiter.run(async () => void order.push('status'), undefined, { priority: 'high' }),
+		];
+		await tick();
+		release();
+		await Promise.all([first, ...runs]);
+		expect(order).toEqual(['status', 'upload 1', 'upload 2']);
+	});
+
+	it('gives up waiting for a slot at its grant deadline, and the slot is not lost', async () => {
+		const limiter = new ConcurrencyLimiter(1);
+		let release!: () => void;
+		const busy = limiter.run(async () => await new Promise<void>((r) => (release = r)));
+		const started = Date.now();
+		await expect(
+			limiter.run(async () => 'late', undefined, { priority: 'high', grantBy: Date.now() + 100 }),
+		).rejects.toBeInstanceOf(SlotDeadlineError);
+		expect(Date.now() - started).toBeGreaterThanOrEqual(90);
+		release();
+		await busy;
+		await expect(limiter.run(async () => 'next')).resolves.toBe('next');
+		expect(limiter.peak).toBe(1);
 	});
 });

@@ -156,7 +156,9 @@ describe('apiRequest', () => {
 		);
 		expect(scope.isDone()).toBe(true);
 		expect(other.isDone()).toBe(false);
-		expect(error.message).toBe('The Document Extraction Service redirected the request (301)');
+		expect(error.message).toBe(
+			'The Document Extraction Service redirected the request (301) to https://api.example.com/process_file; set the Base URL in the credential to the address the service answers at',
+		);
 		expect(error.description).toContain('https://api.example.com/process_file');
 		expect(error.description).toContain('Base URL');
 		expect(sleepCalls).toEqual([]);

@@ -1,9 +1,17 @@
+import nock from 'nock';
+
 import {
+	registerWebhook,
 	generateWebhookSecret,
 	isTerminal,
 	TASK_COMPLETED,
 	WEBHOOK_EVENTS,
 } from '../../../../../nodes/shared/transport/service';
+import { serviceAnswerOf } from '../../../../../nodes/shared/transport';
+import { BASE_URL, createContext, failureOf, useOfflineNock } from '../../../helpers/context';
+import { INVOICES } from '../../../helpers/fixtures';
+
+useOfflineNock();
 
 describe('service vocabulary', () => {
 	it('ends a task only at complete or failed', () => {
@@ -23,5 +31,25 @@ describe('service vocabulary', () => {
 		const secret = generateWebhookSecret();
 		expect(secret).toMatch(/^whsec_[0-9a-f]{64}$/);
 		expect(generateWebhookSecret()).not.toBe(secret);
+	});
+});
+
+describe('refusals carry their reason in the message', () => {
+	it('a refused webhook registration names the reason, the URL n8n gave, and WEBHOOK_URL', async () => {
+		const detail = [
+			{ loc: ['body', 'url'], msg: 'URL scheme should be https', type: 'value_error' },
+		];
+		nock(BASE_URL).post(`/projects/${INVOICES}/webhooks`).reply(422, { detail });
+		const error = await failureOf(
+			registerWebhook.call(createContext({ params: {} }), INVOICES, {
+				url: 'http://user:pw@localhost:5678/webhook/abc/webhook?token=x',
+				events: ['task.completed'],
+				secret: 'whsec_x',
+			}),
+		);
+		expect(error.message).toBe(
+			"The Document Extraction Service refused the webhook registration as invalid (422): url: URL scheme should be https. n8n gave the webhook URL http://localhost:5678/webhook/abc/webhook. The service needs an https address it can reach: set n8n's public address with the WEBHOOK_URL environment variable (for example WEBHOOK_URL=https://n8n.example.com/), restart n8n and publish again.",
+		);
+		expect(serviceAnswerOf(error)).toEqual({ status: 422, detail });
 	});
 });

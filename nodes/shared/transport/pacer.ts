@@ -1,0 +1,143 @@
+import { createHash } from 'crypto';
+
+import { wait } from '../wait';
+
+/**
+ * One pace for all requests to the service made with one credential, in this n8n process.
+ *
+ * The service's rate limit is not stated, so it is learnt from its 429 answers, the way the
+ * AWS SDK's adaptive retry mode does (a send rate cut on throttling and raised again on
+ * success), combined with Octokit's rule that a Retry-After holds back every request, not
+ * only the one that got it:
+ * - Until the first 429 nothing is paced: requests start as soon as a slot is free.
+ * - A 429 pauses every request of the credential for its Retry-After (or an exponential
+ *   back-off with jitter when it has none), and sets the send rate to 80 % of what the
+ *   service accepted in the last second (when it accepted any). At most one cut a second: the
+ *   answers to requests sent before a cut do not cut again.
+ * - Each accepted request raises the rate: quickly back up to where the service throttled,
+ *   then by 2 % a request, so that a raised limit is found again.
+ * - After a minute without a 429 the pace is dropped.
+ */
+
+/** The slowest pace: one request every 4 s. */
+export const MIN_RATE_PER_S = 0.25;
+/** The share of the accepted rate kept after a 429. */
+export const THROTTLE_CUT = 0.8;
+/** How long without a 429 before the pace is dropped. */
+export const PACE_MEMORY_MS = 60_000;
+/** The longest back-off after repeated 429s without Retry-After. */
+export const MAX_BACKOFF_MS = 30_000;
+
+/** Thrown when a request could not start before its deadline because of the pace. */
+export class PaceDeadlineError extends Error {
+	constructor(readonly startsAt: number) {
+		super('The request could not be sent in time: the service is rate-limiting');
+		this.name = 'PaceDeadlineError';
+	}
+}
+
+/** Exponential back-off with jitter for the n-th 429 in a row (from 1) without Retry-After. */
+export function throttleBackoffMs(consecutive: number, random = Math.random()): number {
+	const base = Math.min(MAX_BACKOFF_MS, 1000 * 2 ** Math.max(0, consecutive - 1));
+	return Math.round(base / 2 + (base / 2) * random);
+}
+
+export class Pacer {
+	/** Requests per second; Infinity while the service has not throttled. */
+	rate = Infinity;
+
+	/** The rate at which the service last throttled. */
+	private ceiling = Infinity;
+
+	private nextAt = 0;
+
+	private pausedUntil = 0;
+
+	private lastThrottleAt = -Infinity;
+
+	private lastCutAt = -Infinity;
+
+	/** When the last accepted answers came, within the last second. */
+	private readonly accepted: number[] = [];
+
+	constructor(private readonly now: () => number = Date.now) {}
+
+	/** The earliest time the next request may start. */
+	earliest(now = this.now()): number {
+		if (now - this.lastThrottleAt > PACE_MEMORY_MS) this.rate = this.ceiling = Infinity;
+		return Math.max(now, this.pausedUntil, this.nextAt);
+	}
+
+	/**
+	 * Waits until a request may start and takes its place in the pace. Throws a
+	 * PaceDeadlineError at once when that would be after `deadline`.
+	 */
+	async acquire(signal?: AbortSignal, deadline = Infinity): Promise<void> {
+		let now = this.now();
+		for (;;) {
+			const at = this.earliest(now);
+			if (at <= now) break;
+			if (at > deadline) throw new PaceDeadlineError(at);
+			await wait(at - now, signal);
+			// A sleep ends no sooner than asked; the clock is taken as at least that far on.
+			now = Math.max(this.now(), at);
+		}
+		if (Number.isFinite(this.rate)) this.nextAt = Math.max(this.nextAt, now) + 1000 / this.rate;
+	}
+
+	/** The service accepted a request (any answer but 429). */
+	onAccepted(now = this.now()): void {
+		this.accepted.push(now);
+		this.prune(now);
+		if (!Number.isFinite(this.rate)) return;
+		if (this.rate < this.ceiling) {
+			this.rate = Math.min(
+				this.ceiling,
+				this.rate + Math.max(0.05, (this.ceiling - this.rate) / 4),
+			);
+		} else {
+			this.rate *= 1.02;
+			this.ceiling = this.rate;
+		}
+	}
+
+	/** The service answered 429: pause every request for `pauseMs`, and slow down. */
+	onThrottled(pauseMs: number, now = this.now()): void {
+		this.lastThrottleAt = now;
+		this.pausedUntil = Math.max(this.pausedUntil, now + pauseMs);
+		if (now - this.lastCutAt < 1000) return;
+		this.prune(now);
+		// With nothing accepted lately there is no rate to learn from: the pause alone holds.
+		if (this.accepted.length === 0) return;
+		this.lastCutAt = now;
+		const acceptedRate = Math.max(MIN_RATE_PER_S, this.accepted.length);
+		this.ceiling = acceptedRate;
+		this.rate = Math.max(MIN_RATE_PER_S, Math.min(this.rate, acceptedRate) * THROTTLE_CUT);
+		this.nextAt = Math.max(this.nextAt, this.pausedUntil);
+	}
+
+	private prune(now: number): void {
+		while (this.accepted.length && now - this.accepted[0] >= 1000) this.accepted.shift();
+	}
+}
+
+const pacers = new Map<string, Pacer>();
+
+/** The pace shared by every request made with this credential (base URL and key) in this process. */
+export function pacerFor(baseUrl: string, apiKey: unknown): Pacer {
+	const key = `${baseUrl}|${createHash('sha256')
+		.update(String(apiKey ?? ''))
+		.digest('hex')
+		.slice(0, 16)}`;
+	let pacer = pacers.get(key);
+	if (!pacer) {
+		pacer = new Pacer();
+		pacers.set(key, pacer);
+	}
+	return pacer;
+}
+
+/** Forgets every pace (for tests). */
+export function resetPacers(): void {
+	pacers.clear();
+}

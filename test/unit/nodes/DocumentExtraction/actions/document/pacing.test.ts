@@ -1,0 +1,161 @@
+import nock from 'nock';
+
+import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
+
+import { execute as submit } from '../../../../../../nodes/DocumentExtraction/actions/document/submit.operation';
+import { execute as submitAndWait } from '../../../../../../nodes/DocumentExtraction/actions/document/submitAndWait.operation';
+import { resetPacers } from '../../../../../../nodes/shared/transport/pacer';
+import { BASE_URL, binaryItem, createContext, useOfflineNock } from '../../../../helpers/context';
+import { documentParams, task } from '../../../../helpers/fixtures';
+
+/**
+ * Max Concurrent Requests bounds every request the node makes, downloads included, and status
+ * checks are not starved by uploads waiting for a slot.
+ */
+
+useOfflineNock();
+beforeEach(() => resetPacers());
+afterEach(() => expect(nock.pendingMocks()).toEqual([]));
+
+const FILE_HOST = 'http://files.example.test';
+const PDF = Buffer.concat([Buffer.from('%PDF-1.7\n'), Buffer.alloc(2048, 1)]);
+const taskId = (n: number) => `0b8f2f9e-4a8c-4d1e-9f3a-${String(n).padStart(12, '0')}`;
+
+/** Counts the requests of `ctx` in flight (service and downloads together), and the most at once. */
+function countInFlight(ctx: IExecuteFunctions) {
+	const counts = { inFlight: 0, max: 0, downloads: 0, maxDownloads: 0 };
+	const wrap = <F extends (...args: never[]) => Promise<unknown>>(send: F, download: boolean) =>
+		(async (...args: Parameters<F>) => {
+			counts.inFlight++;
+			counts.max = Math.max(counts.max, counts.inFlight);
+			if (download) {
+				counts.downloads++;
+				counts.maxDownloads = Math.max(counts.maxDownloads, counts.downloads);
+			}
+			let open = false;
+			const done = () => {
+				counts.inFlight--;
+				if (download) counts.downloads--;
+			};
+			try {
+				const response = (await send.apply(ctx, args)) as IDataObject;
+				// A download is open until its body has been read into the binary store.
+				const body = response?.body as NodeJS.ReadableStream | undefined;
+				if (download && body && typeof body.once === 'function') {
+					open = true;
+					let closed = false;
+					const close = () => {
+						if (!closed) done();
+						closed = true;
+					};
+					body.once('end', close);
+					body.once('close', close);
+					body.once('error', close);
+				}
+				return response;
+			} finally {
+				if (!open) done();
+			}
+		}) as unknown as F;
+	ctx.helpers.httpRequest = wrap(ctx.helpers.httpRequest, true);
+	ctx.helpers.httpRequestWithAuthentication = wrap(
+		ctx.helpers.httpRequestWithAuthentication,
+		false,
+	);
+	return counts;
+}
+
+describe('one limit for every request', () => {
+	it('with 12 URL items and a limit of 2, never has more than 2 requests or downloads open', async () => {
+		const n = 12;
+		nock(FILE_HOST)
+			.get(/\/doc-\d+\.pdf/)
+			.times(n)
+			.delay(50)
+			.reply(200, PDF, {
+				'Content-Type': 'application/pdf',
+			});
+		let next = 0;
+		nock(BASE_URL)
+			.post('/process_file')
+			.times(n)
+			.delay(30)
+			.reply(200, () => ({ task_id: taskId(next++) }));
+		const items: INodeExecutionData[] = Array.from({ length: n }, () => ({ json: {} }));
+		const params = (name: string, itemIndex: number) =>
+			(
+				({
+					...documentParams('submit', { options: { maxConcurrency: 2 } }),
+					inputSource: 'url',
+					documentUrl: `${FILE_HOST}/doc-${itemIndex}.pdf`,
+				}) as Record<string, unknown>
+			)[name];
+		const ctx = createContext({ params, items });
+		const counts = countInFlight(ctx);
+		const out = await submit.call(ctx, items);
+		expect(out).toHaveLength(n);
+		expect(out.every((o) => typeof o.json.task_id === 'string')).toBe(true);
+		expect(counts.maxDownloads).toBeLessThanOrEqual(2);
+		expect(counts.max).toBeLessThanOrEqual(2);
+	});
+
+	it('status checks go before queued uploads: no finished task is reported as timed out', async () => {
+		// 20 items, one request slot, 150 ms per upload, tasks finished at once, Max Wait 2 s:
+		// the uploads take 3 s, longer than the first items' Max Wait.
+		const n = 20;
+		let next = 0;
+		nock(BASE_URL)
+			.post('/process_file')
+			.times(n)
+			.delay(150)
+			.reply(200, () => ({ task_id: taskId(next++) }));
+		nock(BASE_URL)
+			.get(/\/task_status\//)
+			.times(n)
+			.reply(200, (uri) => ({
+				...task('complete', { result: { ok: true } }),
+				task_id: uri.split('/').pop(),
+			}));
+		const items = Array.from({ length: n }, (_, i) => binaryItem(`doc ${i}`));
+		const ctx = createContext({
+			params: documentParams('submitAndWait', {
+				output: 'full',
+				options: { maxConcurrency: 1, maxWait: 2, pollInterval: 1 },
+			}),
+			items,
+		});
+		const out = await submitAndWait.call(ctx, items);
+		expect(out.filter((o) => o.json.timedOut === true)).toEqual([]);
+		expect(out.map((o) => o.json.status)).toEqual(Array(n).fill('complete'));
+	});
+
+	it('never invents a status: a task whose checks were never answered says so', async () => {
+		nock(BASE_URL)
+			.post('/process_file')
+			.reply(200, { task_id: taskId(1) });
+		nock(BASE_URL)
+			.get(/\/task_status\//)
+			.delay(5000)
+			.reply(200, task('complete'));
+		const items = [binaryItem('doc')];
+		const ctx = createContext({
+			params: documentParams('submitAndWait', {
+				options: { maxWait: 2, pollInterval: 1 },
+			}),
+			items,
+		});
+		const started = Date.now();
+		const out = await submitAndWait.call(ctx, items);
+		nock.abortPendingRequests();
+		nock.cleanAll();
+		expect(Date.now() - started).toBeLessThan(3500);
+		expect(out[0].json).toMatchObject({
+			task_id: taskId(1),
+			status: null,
+			timedOut: true,
+			statusChecked: false,
+			lastPollError: expect.stringMatching(/did not answer within 1 s/),
+		});
+		expect(String(out[0].json.message)).toMatch(/^No status check was answered within Max Wait/);
+	});
+});

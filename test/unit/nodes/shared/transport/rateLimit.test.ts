@@ -1,0 +1,205 @@
+import nock from 'nock';
+
+import type { IDataObject } from 'n8n-workflow';
+
+/** A clock the fake `sleep` moves forward: waits for 429s run at once. */
+const mockClock = { now: Date.parse('2026-11-23T10:00:00Z'), sleeps: [] as number[] };
+jest.mock('n8n-workflow', () => ({
+	...jest.requireActual('n8n-workflow'),
+	sleep: jest.fn(async (ms: number) => {
+		mockClock.sleeps.push(ms);
+		mockClock.now += ms;
+	}),
+}));
+
+import { apiRequest, serviceAnswerOf } from '../../../../../nodes/shared/transport';
+import {
+	MIN_RATE_PER_S,
+	Pacer,
+	resetPacers,
+	throttleBackoffMs,
+} from '../../../../../nodes/shared/transport/pacer';
+import { getTask, submitDocument } from '../../../../../nodes/shared/transport/service';
+import { BASE_URL, createContext, failureOf, useOfflineNock } from '../../../helpers/context';
+import { TASK } from '../../../helpers/fixtures';
+
+const FIELDS = { project: 'Invoices', document_type: 'invoice' };
+const ctx = (credentials?: IDataObject) =>
+	createContext({ params: {}, ...(credentials ? { credentials } : {}) });
+
+useOfflineNock();
+beforeEach(() => {
+	mockClock.sleeps.length = 0;
+	jest.spyOn(Date, 'now').mockImplementation(() => mockClock.now);
+	resetPacers();
+});
+afterEach(() => {
+	jest.restoreAllMocks();
+	expect(nock.pendingMocks()).toEqual([]);
+});
+
+describe('429 Too Many Requests', () => {
+	it('sends an upload again after the Retry-After seconds: the service did not take it', async () => {
+		nock(BASE_URL)
+			.post('/process_file')
+			.reply(429, { detail: 'slow down' }, { 'Retry-After': '3' });
+		nock(BASE_URL).post('/process_file').reply(200, { task_id: TASK });
+		await expect(
+			submitDocument.call(ctx(), { file_base64: 'AAAA', ...FIELDS }, FIELDS, 0),
+		).resolves.toEqual({ task_id: TASK });
+		expect(mockClock.sleeps).toEqual([3000]);
+	});
+
+	it('reads Retry-After as an HTTP date', async () => {
+		const at = new Date(mockClock.now + 5000).toUTCString();
+		nock(BASE_URL).get(`/task_status/${TASK}`).reply(429, {}, { 'Retry-After': at });
+		nock(BASE_URL).get(`/task_status/${TASK}`).reply(200, { status: 'complete' });
+		await getTask.call(ctx(), TASK, 0);
+		expect(mockClock.sleeps).toEqual([5000]);
+	});
+
+	it('without Retry-After backs off exponentially, with jitter', async () => {
+		nock(BASE_URL).get(`/task_status/${TASK}`).times(3).reply(429, {});
+		nock(BASE_URL).get(`/task_status/${TASK}`).reply(200, { status: 'complete' });
+		await getTask.call(ctx(), TASK, 0);
+		expect(mockClock.sleeps).toHaveLength(3);
+		const [first, second, third] = mockClock.sleeps;
+		expect(first).toBeGreaterThanOrEqual(500);
+		expect(first).toBeLessThanOrEqual(1000);
+		expect(second).toBeGreaterThanOrEqual(1000);
+		expect(second).toBeLessThanOrEqual(2000);
+		expect(third).toBeGreaterThanOrEqual(2000);
+		expect(third).toBeLessThanOrEqual(4000);
+		expect(throttleBackoffMs(10, 1)).toBe(30_000);
+		expect(throttleBackoffMs(1, 0)).toBe(500);
+	});
+
+	it('does not count 429s against the attempts for server errors', async () => {
+		nock(BASE_URL).get(`/task_status/${TASK}`).times(6).reply(429, {}, { 'Retry-After': '1' });
+		nock(BASE_URL).get(`/task_status/${TASK}`).times(3).reply(500, { detail: 'down' });
+		nock(BASE_URL).get(`/task_status/${TASK}`).reply(200, { status: 'complete' });
+		await expect(getTask.call(ctx(), TASK, 0)).resolves.toEqual({ status: 'complete' });
+	});
+
+	it('gives up when the time for rate limits runs out, saying so, with the count of 429s', async () => {
+		nock(BASE_URL).post('/process_file').times(5).reply(429, {}, { 'Retry-After': '10' });
+		const error = await failureOf(
+			submitDocument.call(ctx(), { file_base64: 'AAAA', ...FIELDS }, FIELDS, 2, 4, 45_000),
+		);
+		nock.cleanAll();
+		expect(error.message).toMatch(
+			/^The Document Extraction Service kept rate-limiting the requests \(429 Too Many Requests, 5 times in 40 s\); the document was not sent\. Lower Max Concurrent Requests/,
+		);
+		expect(error.description).toMatch(/Max Concurrent Requests/);
+		expect((error as Error & { context?: { itemIndex?: number } }).context?.itemIndex).toBe(2);
+		expect(serviceAnswerOf(error)).toEqual({ status: 429, detail: 'Too Many Requests' });
+	});
+
+	it('never waits past the deadline it is given', async () => {
+		nock(BASE_URL).get(`/task_status/${TASK}`).reply(429, {}, { 'Retry-After': '30' });
+		const second = nock(BASE_URL).get(`/task_status/${TASK}`).reply(200, {});
+		const error = await failureOf(
+			apiRequest.call(ctx(), {
+				method: 'GET',
+				path: `/task_status/${TASK}`,
+				deadline: mockClock.now + 10_000,
+			}),
+		);
+		expect(second.isDone()).toBe(false);
+		nock.cleanAll();
+		expect(mockClock.sleeps).toEqual([]);
+		expect(error.message).toMatch(/kept rate-limiting the requests \(429 Too Many Requests, once/);
+		expect(error.description).toMatch(/Max Wait for Submit and Wait\) ran out/);
+	});
+
+	it('slows down every request of the credential after a 429, and no other credential', async () => {
+		nock(BASE_URL).get(`/task_status/${TASK}`).times(3).reply(200, { status: 'complete' });
+		nock(BASE_URL).get(`/task_status/${TASK}`).reply(429, {}, { 'Retry-After': '2' });
+		nock(BASE_URL).get(`/task_status/${TASK}`).times(2).reply(200, { status: 'complete' });
+		for (let i = 0; i < 3; i++) await getTask.call(ctx(), TASK, 0);
+		expect(mockClock.sleeps).toEqual([]);
+		await getTask.call(ctx(), TASK, 0);
+		expect(mockClock.sleeps).toEqual([2000]);
+		mockClock.sleeps.length = 0;
+		// The next request waits for the pace the 429 set (80 % of 3 accepted a second)...
+		await getTask.call(ctx(), TASK, 0);
+		expect(mockClock.sleeps).toHaveLength(1);
+		expect(mockClock.sleeps[0]).toBeGreaterThan(300);
+		mockClock.sleeps.length = 0;
+		// ... and a request with another key does not.
+		nock(BASE_URL).get(`/task_status/${TASK}`).reply(200, { status: 'complete' });
+		await getTask.call(ctx({ apiKey: 'vnd_other_key', baseUrl: BASE_URL }), TASK, 0);
+		expect(mockClock.sleeps).toEqual([]);
+	});
+});
+
+describe('Pacer', () => {
+	function pacer() {
+		const clock = { now: 0 };
+		return { clock, pacer: new Pacer(() => clock.now) };
+	}
+
+	it('paces nothing until the service throttles', () => {
+		const { pacer: p } = pacer();
+		expect(p.rate).toBe(Infinity);
+		expect(p.earliest(0)).toBe(0);
+	});
+
+	it('after a 429 pauses for Retry-After and sends at 80 % of what the service accepted', () => {
+		const { pacer: p } = pacer();
+		for (const t of [100, 200, 300, 400, 500]) p.onAccepted(t);
+		p.onThrottled(1000, 600);
+		expect(p.rate).toBeCloseTo(4);
+		expect(p.earliest(600)).toBe(1600);
+	});
+
+	it('cuts the rate once a second at most: answers to requests already sent do not cut again', () => {
+		const { pacer: p } = pacer();
+		for (const t of [100, 200, 300, 400, 500]) p.onAccepted(t);
+		p.onThrottled(1000, 600);
+		p.onThrottled(1000, 700);
+		p.onThrottled(1000, 900);
+		expect(p.rate).toBeCloseTo(4);
+	});
+
+	it('climbs back to where the service throttled, then probes beyond it slowly', () => {
+		const { pacer: p } = pacer();
+		for (const t of [100, 200, 300, 400, 500]) p.onAccepted(t);
+		p.onThrottled(1000, 600);
+		let now = 2000;
+		for (let i = 0; i < 20; i++) p.onAccepted((now += 250));
+		expect(p.rate).toBeGreaterThan(5);
+		expect(p.rate).toBeLessThan(5 * 1.02 ** 20 + 0.01);
+	});
+
+	it('only pauses when the service accepted nothing lately: there is no rate to learn', () => {
+		const { pacer: p } = pacer();
+		p.onThrottled(1500, 0);
+		expect(p.rate).toBe(Infinity);
+		expect(p.earliest(0)).toBe(1500);
+	});
+
+	it('spaces requests by the rate, down to the slowest pace', async () => {
+		const { clock, pacer: p } = pacer();
+		p.onAccepted(0);
+		p.onThrottled(0, 10);
+		expect(p.rate).toBeCloseTo(0.8);
+		clock.now = 10;
+		await p.acquire();
+		expect(p.earliest(10)).toBe(10 + 1250);
+		p.onAccepted(20);
+		p.onThrottled(0, 1100);
+		p.onThrottled(0, 2200);
+		p.onThrottled(0, 3300);
+		expect(p.rate).toBeGreaterThanOrEqual(MIN_RATE_PER_S);
+	});
+
+	it('forgets the pace after a minute without a 429', () => {
+		const { pacer: p } = pacer();
+		for (const t of [100, 200, 300]) p.onAccepted(t);
+		p.onThrottled(1000, 400);
+		expect(Number.isFinite(p.rate)).toBe(true);
+		p.earliest(400 + 61_000);
+		expect(p.rate).toBe(Infinity);
+	});
+});
