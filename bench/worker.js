@@ -163,7 +163,11 @@ async function submitLarge({ url, binaryMode, fileBytes, sampleMs, source = 'bin
 		Object.assign(parameters, {
 			inputSource: 'url',
 			documentUrl: `${url}/_emulator/files/bench-large.pdf?size=${fileBytes}`,
-			options: { maxDownloadSize: Math.ceil((2 * fileBytes) / 2 ** 20) },
+			// the emulator listens on loopback, which downloads refuse unless allowed
+			options: {
+				maxDownloadSize: Math.ceil((2 * fileBytes) / 2 ** 20),
+				allowPrivateAddresses: true,
+			},
 		});
 		items = [{ json: {} }];
 		base64Bytes = Math.ceil(fileBytes / 3) * 4;

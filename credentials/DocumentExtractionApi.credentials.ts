@@ -7,6 +7,8 @@ import type {
 	INodeProperties,
 } from 'n8n-workflow';
 
+import { ALLOW_HTTP_OPTION, readBaseUrl } from '../nodes/shared/baseUrl';
+
 export const API_KEY_PREFIX = 'vnd_';
 
 /**
@@ -58,24 +60,36 @@ export class DocumentExtractionApi implements ICredentialType {
 			required: true,
 			placeholder: 'https://api.example.com',
 			description:
-				'Address of the Document Extraction Service, without a path to an endpoint. A trailing slash is fine.',
+				'Address of the Document Extraction Service: https://, a host, and a path prefix such as /v1 if the service has one (no endpoint path, no query). A trailing slash is fine.',
+		},
+		{
+			displayName: ALLOW_HTTP_OPTION,
+			name: 'allowUnencryptedHttp',
+			type: 'boolean',
+			default: false,
+			description:
+				'Whether to accept an http:// Base URL for a host other than this machine (loopback). The API key then travels unencrypted: use it only for a trusted gateway on your own network.',
 		},
 	];
 
-	// Sends "Authorization: Bearer <key>" after checking the key's format, so a malformed key
-	// is refused before any request (including the credential test) leaves n8n.
+	// Sends "Authorization: Bearer <key>" after checking the key's format and the Base URL (no
+	// user info or query, no http:// to another host unless allowed), so that neither a malformed
+	// key nor a key bound for an unencrypted address leaves n8n, in the credential test as well.
 	async authenticate(
 		credentials: ICredentialDataDecryptedObject,
 		requestOptions: IHttpRequestOptions,
 	): Promise<IHttpRequestOptions> {
 		const apiKey = assertApiKeyFormat(credentials.apiKey);
+		readBaseUrl(credentials);
 		requestOptions.headers = { ...requestOptions.headers, Authorization: `Bearer ${apiKey}` };
 		return requestOptions;
 	}
 
+	// The Base URL as the nodes read it (nodes/shared/baseUrl.ts): trimmed, trailing slashes
+	// dropped, a path prefix kept; authenticate() refuses what the nodes refuse.
 	test: ICredentialTestRequest = {
 		request: {
-			baseURL: '={{ String($credentials.baseUrl).replace(/\\/+$/, "") }}',
+			baseURL: '={{ String($credentials.baseUrl ?? "").trim().replace(/\\/+$/, "") }}',
 			url: '/projects',
 			method: 'GET',
 		},

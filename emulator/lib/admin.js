@@ -9,7 +9,7 @@
 const { ENDPOINTS, cancelWork, sleep } = require('./context.js');
 const { ADMIN_BODY_LIMIT, sendJson, readJsonObject } = require('./http.js');
 const { adminTask } = require('./tasks.js');
-const { handleManualDeliver, listDeliveries, publicWebhook } = require('./deliveries.js');
+const { deleteWebhook, handleManualDeliver, listDeliveries, publicWebhook } = require('./deliveries.js');
 const { handleFile } = require('./files.js');
 const { handleLimitsAdmin, resetLimits, trackDownload } = require('./limits.js');
 
@@ -210,6 +210,8 @@ async function handleAdmin(ctx, req, res, url) {
 		return handleFile(ctx, req, res, url, name);
 	}
 	if (handleLimitsAdmin(ctx, req, res, p)) return undefined;
+	const webhook = /^\/webhooks\/([^/]+)$/.exec(p);
+	if (webhook && req.method === 'DELETE') return deleteWebhook(ctx, res, webhook[1]);
 	switch (`${req.method} ${p}`) {
 		case 'GET /health':
 			return sendJson(res, 200, { ok: true });

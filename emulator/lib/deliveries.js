@@ -51,6 +51,22 @@ async function handleRegisterWebhook(ctx, req, res, { projectId }) {
 	sendJson(res, 201, publicWebhook(hook));
 }
 
+/**
+ * DELETE /_emulator/webhooks/<webhook_id>: removes a registration as deleting it in the service's
+ * dashboard does. Later task.completed events are not delivered to it; its past deliveries stay
+ * in the log. 404 for an unknown id.
+ */
+function deleteWebhook(ctx, res, webhookId) {
+	const hook = ctx.state.webhooks.get(webhookId);
+	if (!hook) {
+		sendJson(res, 404, { detail: `Webhook '${webhookId}' not found` });
+		return;
+	}
+	ctx.state.webhooks.delete(webhookId);
+	ctx.log(`webhook ${webhookId} deleted (as in the dashboard): ${hook.url}`);
+	sendJson(res, 200, { deleted: publicWebhook(hook) });
+}
+
 /** Starts one delivery per task.completed webhook of the task's project. */
 function deliverTaskCompleted(ctx, task) {
 	const hooks = [...ctx.state.webhooks.values()].filter(
@@ -219,6 +235,7 @@ function listDeliveries(ctx, url) {
 module.exports = {
 	handleRegisterWebhook,
 	handleManualDeliver,
+	deleteWebhook,
 	deliverTaskCompleted,
 	listDeliveries,
 	publicWebhook,

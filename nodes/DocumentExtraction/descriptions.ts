@@ -1,7 +1,11 @@
 import type { INodeProperties } from 'n8n-workflow';
 
 import { projectLocator } from '../shared/descriptions';
-import { DEFAULT_DOWNLOAD_TIMEOUT_S, DEFAULT_MAX_DOWNLOAD_MB } from '../shared/transport/download';
+import {
+	ALLOW_PRIVATE_ADDRESSES_OPTION,
+	DEFAULT_DOWNLOAD_TIMEOUT_S,
+	DEFAULT_MAX_DOWNLOAD_MB,
+} from '../shared/transport/download';
 import { TASK_COMPLETED } from '../shared/transport/service';
 
 /**
@@ -52,6 +56,16 @@ export const documentUrlField: INodeProperties = {
 	description:
 		'The full http:// or https:// address of the document file itself: a PDF or an image (JPEG, PNG, TIFF, WebP). Not a web page that shows or links to it. Redirects are followed.',
 	displayOptions: { show: { inputSource: ['url'] } },
+};
+
+export const allowPrivateAddressesOption: INodeProperties = {
+	displayName: ALLOW_PRIVATE_ADDRESSES_OPTION,
+	name: 'allowPrivateAddresses',
+	type: 'boolean',
+	default: false,
+	description:
+		'Whether to download from loopback, private network, link-local and shared addresses (an intranet server). Off, such a URL fails the item before anything connects to it; keep it off when the URL can come from an AI agent or from a document.',
+	displayOptions: { show: { '/inputSource': ['url'] } },
 };
 
 export const maxDownloadSizeOption: INodeProperties = {
@@ -179,8 +193,9 @@ export const documentFields: INodeProperties[] = [
 	documentTypeField,
 ];
 
-/** The options of Submit and Submit and Wait from Download Timeout to Max Download Size. */
+/** The options of Submit and Submit and Wait from Allow Private Network Addresses to Max Download Size. */
 export const submissionOptions: INodeProperties[] = [
+	allowPrivateAddressesOption,
 	downloadTimeoutOption,
 	includeDownloadedFileOption,
 	includeInputBinaryOption,

@@ -20,10 +20,12 @@ import {
 } from '../shared/transport/service';
 import { onAbort } from '../shared/wait';
 import {
+	DEFAULT_TIMESTAMP_TOLERANCE_MINUTES,
 	deliveryItem,
 	deliveryKey,
 	parseDeliveryBody,
 	passesStatusFilter,
+	refuseByTimestamp,
 	type StatusFilter,
 } from './delivery';
 import { recentDeliveries } from './recentDeliveries';
@@ -32,6 +34,7 @@ import {
 	getRegistration,
 	registrationExists,
 	retiredRegistrationFor,
+	REGISTER_AGAIN_OPTION,
 	retireRegistration,
 } from './registration';
 import { SIGNATURE_HEADER, verifySignature } from './signature';
@@ -213,6 +216,13 @@ export class DocumentExtractionTrigger implements INodeType {
 				default: '',
 			},
 			{
+				displayName: `Deleted this workflow's webhook in the service's dashboard? Publishing again would reuse the remembered registration, and nothing would arrive. Turn on Options > ${REGISTER_AGAIN_OPTION}, publish, then turn it off.`,
+				name: 'registerAgainNotice',
+				type: 'notice',
+				default: '',
+				displayOptions: { show: { useExistingRegistration: [false] } },
+			},
+			{
 				...projectLocator,
 				description:
 					'The project whose finished documents start this workflow. Publishing the workflow registers its webhook URL there.',
@@ -248,6 +258,15 @@ export class DocumentExtractionTrigger implements INodeType {
 						'Whether to look up the error message of a failed task (GET /task_status) and add it as "error"',
 				},
 				{
+					displayName: REGISTER_AGAIN_OPTION,
+					name: 'registerAgain',
+					type: 'boolean',
+					default: false,
+					description:
+						'Whether the next publish registers this node’s webhook at the service anew, with a new secret, instead of reusing the registration remembered from an earlier publish. Use it after deleting the webhook in the service’s dashboard; later publishes reuse the new registration. Turn it off afterwards.',
+					displayOptions: { show: { '/useExistingRegistration': [false] } },
+				},
+				{
 					displayName: 'Status',
 					name: 'statusFilter',
 					type: 'options',
@@ -259,6 +278,15 @@ export class DocumentExtractionTrigger implements INodeType {
 					],
 					description:
 						'Which finished tasks start the workflow; the others are acknowledged and ignored',
+				},
+				{
+					displayName: 'Timestamp Tolerance (Minutes)',
+					name: 'timestampTolerance',
+					type: 'number',
+					typeOptions: { minValue: 0 },
+					default: DEFAULT_TIMESTAMP_TOLERANCE_MINUTES,
+					description:
+						'How far the signed timestamp of a delivery may lie from n8n’s clock. An older (replayed) or future delivery is acknowledged and starts nothing; one without a readable timestamp is refused. 0 turns the check off.',
 				},
 			]),
 		],
@@ -303,11 +331,15 @@ export class DocumentExtractionTrigger implements INodeType {
 		const payload = parseDeliveryBody(rawBody as Buffer);
 		if (!payload) return reply(res, 400, { error: 'body is not a JSON object' });
 
+		// A signed delivery is also a dated one: an old copy replayed later starts nothing.
+		const options = this.getNodeParameter('options', {}) as IDataObject;
+		const stale = refuseByTimestamp.call(this, payload, options);
+		if (stale) return reply(res, stale.status, stale.body);
+
 		if (payload.event !== TASK_COMPLETED) {
 			return reply(res, 200, { received: true, ignored: 'event not handled' });
 		}
 
-		const options = this.getNodeParameter('options', {}) as IDataObject;
 		const statusFilter = (options.statusFilter as StatusFilter | undefined) ?? 'both';
 		if (!passesStatusFilter(payload.status, statusFilter)) {
 			return reply(res, 200, { received: true, ignored: 'status filtered out' });

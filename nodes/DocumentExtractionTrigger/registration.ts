@@ -22,7 +22,12 @@ export interface Registration extends IDataObject {
 	webhookId?: string;
 	response?: IDataObject;
 	registeredAt: string;
+	/** Set when the registration was made because "Register Again on Next Publish" was on. */
+	registeredAgain?: boolean;
 }
+
+/** The name of the option that makes the next publish register the webhook anew. */
+export const REGISTER_AGAIN_OPTION = 'Register Again on Next Publish';
 
 /** The node's static data, as far as registrations are concerned. */
 export interface RegistrationData extends IDataObject {
@@ -127,6 +132,12 @@ function readWebhookUrl(this: IHookFunctions): string {
 	return url;
 }
 
+/** Whether "Register Again on Next Publish" is on. */
+function registersAgain(this: IHookFunctions): boolean {
+	const options = this.getNodeParameter('options', {}) as IDataObject;
+	return options?.registerAgain === true;
+}
+
 function readProject(this: IHookFunctions): string {
 	return projectText(this.getNodeParameter('project', undefined, { extractValue: true }));
 }
@@ -150,7 +161,11 @@ export async function registrationExists(this: IHookFunctions): Promise<boolean>
 /**
  * Registers the node's webhook URL for task.completed at the project, with a fresh secret.
  * A registration this node made earlier for the same URL and project (kept by `delete`) is
- * taken up again instead, because the service still delivers to it.
+ * taken up again instead, because the service still delivers to it, unless "Register Again on
+ * Next Publish" is on: then the remembered registration (deleted in the dashboard, say) is
+ * forgotten and a new one made, once. Later publishes with the option still on take up that new
+ * registration; a publish with the option off clears the mark, so turning it on again registers
+ * anew again.
  */
 export async function createRegistration(this: IHookFunctions): Promise<boolean> {
 	const data = this.getWorkflowStaticData('node');
@@ -167,9 +182,12 @@ export async function createRegistration(this: IHookFunctions): Promise<boolean>
 	// A registration for another URL or project stays valid at the service: keep it for later.
 	retireRegistration(data);
 
+	const again = registersAgain.call(this);
 	const earlier = takeRetired(data, url, projectId);
-	if (earlier) {
-		data.registration = { ...earlier, projectValue: project };
+	if (earlier && (!again || earlier.registeredAgain === true)) {
+		const takenUp: Registration = { ...earlier, projectValue: project };
+		if (!again) delete takenUp.registeredAgain;
+		data.registration = takenUp;
 		return true;
 	}
 
@@ -187,6 +205,7 @@ export async function createRegistration(this: IHookFunctions): Promise<boolean>
 		secret,
 		registeredAt: new Date().toISOString(),
 	};
+	if (again) registration.registeredAgain = true;
 	const webhookId = webhookIdOf(response);
 	if (webhookId !== undefined) registration.webhookId = webhookId;
 	const kept = withoutSecrets(response);

@@ -27,6 +27,7 @@ runSuite({
 	cases: [
 		'document',
 		'url-input',
+		'security',
 		'reliability',
 		'service-limits',
 		'editor',
@@ -34,6 +35,7 @@ runSuite({
 		'binary-modes',
 		'trigger',
 		'trigger-duplicates',
+		'trigger-security',
 		'credential',
 		'trigger-refusal',
 		'mcp',

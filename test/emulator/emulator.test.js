@@ -501,6 +501,39 @@ describe('webhook registration', () => {
 	});
 });
 
+describe('admin: delete a webhook registration (as in the dashboard)', () => {
+	test('DELETE /_emulator/webhooks/<id> removes it: later events are not delivered to it, others still are', async () => {
+		const receiver = await startReceiver();
+		try {
+			const gone = await registerWebhook(INVOICES_ID, `${receiver.url}/deleted`, 'whsec_gone');
+			await registerWebhook(INVOICES_ID, `${receiver.url}/kept`, 'whsec_kept');
+			const deleted = await call(`/_emulator/webhooks/${gone.json.webhook_id}`, {
+				method: 'DELETE',
+				key: null,
+			});
+			expect(deleted.status).toBe(200);
+			expect(deleted.json).toEqual({ deleted: gone.json });
+			expect((await admin('/webhooks')).json.webhooks.map((w) => w.url)).toEqual([
+				`${receiver.url}/kept`,
+			]);
+			const sub = await submit(Buffer.from('%PDF-1.7 after deleting a webhook'));
+			await waitFor(() => receiver.requests.length >= 1);
+			await waitTerminal(sub.json.task_id);
+			await new Promise((r) => setTimeout(r, 100));
+			expect(receiver.requests.map((r) => r.url)).toEqual(['/kept']);
+
+			const again = await call(`/_emulator/webhooks/${gone.json.webhook_id}`, {
+				method: 'DELETE',
+				key: null,
+			});
+			expect(again.status).toBe(404);
+			expect(again.json.detail).toMatch(/not found/);
+		} finally {
+			await receiver.close();
+		}
+	});
+});
+
 describe('webhook delivery', () => {
 	test('signed task.completed goes to every webhook of the project', async () => {
 		const receiver = await startReceiver();

@@ -49,7 +49,11 @@ function positive(value: unknown, fallback: number): number {
 export async function readDocumentInput(
 	this: IExecuteFunctions,
 	itemIndex: number,
-	options: { maxDownloadSize?: unknown; downloadTimeout?: unknown },
+	options: {
+		maxDownloadSize?: unknown;
+		downloadTimeout?: unknown;
+		allowPrivateAddresses?: unknown;
+	},
 ): Promise<DocumentInput> {
 	if (!isUrlInput.call(this, itemIndex)) {
 		const binaryPropertyName = this.getNodeParameter('binaryPropertyName', itemIndex) as string;
@@ -64,6 +68,7 @@ export async function readDocumentInput(
 		itemIndex,
 		maxBytes: Math.floor(positive(options.maxDownloadSize, DEFAULT_MAX_DOWNLOAD_MB) * 1024 * 1024),
 		timeoutMs: Math.round(positive(options.downloadTimeout, DEFAULT_DOWNLOAD_TIMEOUT_S) * 1000),
+		allowPrivateAddresses: options.allowPrivateAddresses === true,
 	});
 	return { source: await sourceOfBinary.call(this, downloaded), downloaded };
 }

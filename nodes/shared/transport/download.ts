@@ -1,6 +1,14 @@
 import type { IBinaryData, IExecuteFunctions, IHttpRequestOptions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
+import {
+	ADDRESS_CLASS_NAMES,
+	classifyHost,
+	classifyIp,
+	isRestricted,
+	type RestrictedAddressClass,
+} from '../addresses';
+
 /**
  * Downloads a document from a URL given to the node (URL input source). This is the only
  * request the node sends to a host other than the Document Extraction Service: it goes
@@ -21,7 +29,12 @@ export interface DownloadOptions {
 	maxBytes: number;
 	/** Time for the whole download, headers and body, in milliseconds. */
 	timeoutMs: number;
+	/** Allows loopback, private, link-local, unspecified and shared addresses (off by default). */
+	allowPrivateAddresses?: boolean;
 }
+
+/** The name of the option that allows private network addresses, as the node shows it. */
+export const ALLOW_PRIVATE_ADDRESSES_OPTION = 'Allow Private Network Addresses';
 
 interface StreamResponse {
 	statusCode: number;
@@ -148,6 +161,157 @@ export function describeDownload(
 	return { fileName, mimeType, declaredType };
 }
 
+/** Whether an error is n8n's own SSRF protection refusing an address (n8n 2.x). */
+function isInstanceSsrfBlock(error: unknown): boolean {
+	for (let current = error, depth = 0; current && depth < 5; depth++) {
+		const { name, cause } = current as { name?: unknown; cause?: unknown };
+		if (name === 'SsrfBlockedIpError' || name === 'SsrfBlockedHostnameError') return true;
+		current = cause;
+	}
+	return false;
+}
+
+type LookupCallback = (error: Error | null, addresses: Array<{ address: string }> | string) => void;
+type Lookup = (hostname: string, options: { all: true }, callback: LookupCallback) => void;
+interface EgressHelpers {
+	getSecureEgressFilter?: (policy?: string) => { createSecureLookup?: () => Lookup };
+}
+
+/**
+ * The addresses `hostname` resolves to, looked up through n8n's own resolver, or undefined where
+ * this n8n version offers none to nodes (n8n 1.x) or the lookup failed (the request then fails
+ * as it would have). The lookup asks n8n for its unfiltered resolver ('unsafe'): the addresses
+ * are judged here, by the same rules as IP literals; n8n's own policy still applies to the
+ * request itself.
+ */
+async function resolveHost(
+	this: IExecuteFunctions,
+	hostname: string,
+	signal: AbortSignal,
+): Promise<string[] | undefined> {
+	const helpers = this.helpers as unknown as EgressHelpers;
+	if (typeof helpers.getSecureEgressFilter !== 'function') return undefined;
+	let lookup: Lookup | undefined;
+	try {
+		lookup = helpers.getSecureEgressFilter('unsafe')?.createSecureLookup?.();
+	} catch {
+		lookup = undefined;
+	}
+	if (typeof lookup !== 'function') return undefined;
+	const resolving = new Promise<string[] | undefined>((resolve) => {
+		try {
+			lookup(hostname, { all: true }, (error, addresses) => {
+				if (error || !Array.isArray(addresses)) resolve(undefined);
+				else resolve(addresses.map((entry) => entry.address));
+			});
+		} catch {
+			resolve(undefined);
+		}
+	});
+	const aborted = new Promise<undefined>((resolve) => {
+		if (signal.aborted) resolve(undefined);
+		signal.addEventListener('abort', () => resolve(undefined), { once: true });
+	});
+	return await Promise.race([resolving, aborted]);
+}
+
+/**
+ * Refuses, before anything connects to it, an address the download must not reach unless
+ * private addresses are allowed: loopback, private, link-local, unspecified and shared addresses,
+ * as IP literals in any notation the URL parser accepts, as `localhost` or `*.localhost`, and as
+ * host names that resolve to them (where n8n lets a node resolve names).
+ */
+export async function checkDownloadAddress(
+	this: IExecuteFunctions,
+	url: URL,
+	{
+		itemIndex,
+		signal,
+		redirected = false,
+	}: { itemIndex: number; signal: AbortSignal; redirected?: boolean },
+): Promise<void> {
+	const refuse = (kind: RestrictedAddressClass, resolvedTo?: string) => {
+		const target = `${redirected ? 'was redirected to' : 'points to'} ${url.host}${resolvedTo ? `, which resolves to ${resolvedTo}` : ''}`;
+		return new NodeOperationError(
+			this.getNode(),
+			`The document URL ${target}: ${ADDRESS_CLASS_NAMES[kind]}. Downloads from such addresses are refused unless "${ALLOW_PRIVATE_ADDRESSES_OPTION}" is on`,
+			{
+				itemIndex,
+				description: `Nothing was sent to this address. A URL can come from an AI agent or from a document, so by default the node reaches only public addresses. For a document on an intranet server, turn on the "${ALLOW_PRIVATE_ADDRESSES_OPTION}" option of this node.`,
+			},
+		);
+	};
+	const kind = classifyHost(url.hostname);
+	if (isRestricted(kind)) throw refuse(kind);
+	if (kind !== undefined) return;
+	for (const address of (await resolveHost.call(this, url.hostname, signal)) ?? []) {
+		const resolved = classifyIp(address);
+		if (isRestricted(resolved)) throw refuse(resolved, address);
+	}
+}
+
+/**
+ * GETs `url` as a stream, following up to MAX_DOWNLOAD_REDIRECTS redirects one hop at a time so
+ * that each hop's address is checked before it is contacted. Answers with the first response
+ * that is not a redirect (or a redirect without a Location).
+ */
+async function fetchFollowingRedirects(
+	this: IExecuteFunctions,
+	url: URL,
+	{
+		itemIndex,
+		timeoutMs,
+		signal,
+		allowPrivateAddresses,
+	}: { itemIndex: number; timeoutMs: number; signal: AbortSignal; allowPrivateAddresses: boolean },
+): Promise<StreamResponse> {
+	let target = url;
+	for (let hop = 0; ; hop++) {
+		if (!allowPrivateAddresses) {
+			await checkDownloadAddress.call(this, target, { itemIndex, signal, redirected: hop > 0 });
+		}
+		const request: IHttpRequestOptions = {
+			method: 'GET',
+			url: target.toString(),
+			encoding: 'stream',
+			returnFullResponse: true,
+			ignoreHttpStatusErrors: true,
+			timeout: timeoutMs,
+			disableFollowRedirect: true,
+			abortSignal: signal,
+			headers: { Accept: 'application/pdf, image/*;q=0.9, */*;q=0.1' },
+		};
+		const response = (await this.helpers.httpRequest(request)) as StreamResponse;
+		const location = header(response.headers, 'location');
+		if (response.statusCode < 300 || response.statusCode >= 400 || !location) return response;
+		if (response.body && typeof response.body.destroy === 'function') response.body.destroy();
+		let next: URL | undefined;
+		try {
+			next = new URL(location, target);
+		} catch {
+			next = undefined;
+		}
+		if (!next || !['http:', 'https:'].includes(next.protocol)) {
+			throw new NodeOperationError(
+				this.getNode(),
+				`The document URL ${displayUrl(url)} redirected to an address that is not http(s)`,
+				{ itemIndex, description: 'Give the address of the file itself.' },
+			);
+		}
+		if (hop + 1 > MAX_DOWNLOAD_REDIRECTS) {
+			throw new NodeOperationError(
+				this.getNode(),
+				`The document URL ${displayUrl(url)} redirected more than ${MAX_DOWNLOAD_REDIRECTS} times`,
+				{
+					itemIndex,
+					description: 'Give the address of the file itself, or one with fewer redirects.',
+				},
+			);
+		}
+		target = next;
+	}
+}
+
 function megabytes(bytes: number): string {
 	return `${Math.round((bytes / (1024 * 1024)) * 10) / 10} MB`;
 }
@@ -156,7 +320,8 @@ class DownloadTooLarge extends Error {}
 
 /**
  * Downloads the document at `url` into n8n's binary data store and returns its binary data.
- * Redirects are followed (up to 5); the whole download must finish within `timeoutMs`;
+ * Redirects are followed (up to 5), one hop at a time: the address of every hop is checked
+ * before it is contacted (see `checkDownloadAddress`); the whole download must finish within `timeoutMs`;
  * a 4xx/5xx answer, a content type that is not a PDF or an image, a file over `maxBytes`
  * (declared or streamed) and an empty body are clear errors. The body is streamed: in the
  * filesystem and database binary modes only a chunk at a time is in memory.
@@ -164,7 +329,7 @@ class DownloadTooLarge extends Error {}
 export async function downloadDocument(
 	this: IExecuteFunctions,
 	url: URL,
-	{ itemIndex, maxBytes, timeoutMs }: DownloadOptions,
+	{ itemIndex, maxBytes, timeoutMs, allowPrivateAddresses = false }: DownloadOptions,
 ): Promise<IBinaryData> {
 	const shown = displayUrl(url);
 	const fail = (message: string, description: string) =>
@@ -182,26 +347,31 @@ export async function downloadDocument(
 			'The host did not send the whole file in time. Check the URL, or raise the "Download Timeout" option.',
 		);
 
-	const request: IHttpRequestOptions = {
-		method: 'GET',
-		url: url.toString(),
-		encoding: 'stream',
-		returnFullResponse: true,
-		ignoreHttpStatusErrors: true,
-		timeout: timeoutMs,
-		maxRedirects: MAX_DOWNLOAD_REDIRECTS,
-		abortSignal: signal,
-		headers: { Accept: 'application/pdf, image/*;q=0.9, */*;q=0.1' },
-	};
-
-	let response: StreamResponse;
+	let response: StreamResponse | undefined;
+	let failure: unknown;
 	try {
-		response = (await this.helpers.httpRequest(request)) as StreamResponse;
+		response = await fetchFollowingRedirects.call(this, url, {
+			itemIndex,
+			timeoutMs,
+			signal,
+			allowPrivateAddresses,
+		});
 	} catch (error) {
+		failure = error;
+	}
+	if (response === undefined) {
+		// a refused address or redirect, already explained
+		if (failure instanceof NodeOperationError) throw failure;
 		if (timeout.aborted) throw timedOut();
 		if (cancel?.aborted)
-			throw new NodeOperationError(this.getNode(), error as Error, { itemIndex });
-		const reason = (error as Error).message || 'network error';
+			throw new NodeOperationError(this.getNode(), failure as Error, { itemIndex });
+		if (isInstanceSsrfBlock(failure)) {
+			throw fail(
+				`n8n's SSRF protection blocked the download from ${shown}: ${(failure as Error).message}`,
+				'This n8n instance restricts the addresses nodes may reach (N8N_SSRF_PROTECTION_ENABLED). Ask the n8n administrator to add the host to N8N_SSRF_ALLOWED_HOSTNAMES or its range to N8N_SSRF_ALLOWED_IP_RANGES, or use a public URL.',
+			);
+		}
+		const reason = (failure as Error)?.message || 'network error';
 		throw fail(
 			`Could not download the document from ${shown}`,
 			`${reason}. Check that the URL is right and that the host is reachable from n8n.`,
@@ -221,7 +391,7 @@ export async function downloadDocument(
 			status === 404
 				? 'There is no file at this address. Check the URL.'
 				: status >= 300 && status < 400
-					? `Too many redirects or a redirect without a target (more than ${MAX_DOWNLOAD_REDIRECTS} are not followed).`
+					? 'The host redirected without saying where to (no Location header).'
 					: status === 401 || status === 403
 						? 'The host refused access. Use a public URL, or a pre-signed one that is still valid.'
 						: 'Check the URL, or try again later.',

@@ -12,6 +12,7 @@ import type {
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import { assertApiKeyFormat } from '../../../credentials/DocumentExtractionApi.credentials';
+import { displayBaseUrl, readBaseUrl } from '../baseUrl';
 import { CancelledError, throwIfCancelled, wait } from '../wait';
 import { PaceDeadlineError, pacerFor, throttleBackoffMs } from './pacer';
 
@@ -220,18 +221,6 @@ interface FullResponse {
 	statusCode: number;
 	headers: Record<string, string | string[] | undefined>;
 	body: unknown;
-}
-
-/** Normalises the credential's base URL: trims it and drops trailing slashes. */
-export function normalizeBaseUrl(raw: unknown): string {
-	const value = typeof raw === 'string' ? raw.trim().replace(/\/+$/, '') : '';
-	if (!/^https?:\/\/[^/\s]+/i.test(value)) {
-		throw new Error(
-			`The Base URL of the Document Extraction API credential must start with http:// or https:// (got "${String(raw ?? '')}"). ` +
-				'Enter the address of the service, for example https://api.example.com.',
-		);
-	}
-	return value;
 }
 
 /**
@@ -476,7 +465,7 @@ export async function apiRequest<T = unknown>(
 	let baseUrl: string;
 	try {
 		assertApiKeyFormat(credentials.apiKey);
-		baseUrl = normalizeBaseUrl(credentials.baseUrl);
+		baseUrl = readBaseUrl(credentials);
 	} catch (error) {
 		throw new NodeOperationError(this.getNode(), (error as Error).message, {
 			itemIndex: options.itemIndex,
@@ -580,7 +569,7 @@ export async function apiRequest<T = unknown>(
 								message: timedOut
 									? `The Document Extraction Service did not answer within ${seconds(attemptTimeout)} s (${failures} attempt${failures > 1 ? 's' : ''})`
 									: `Could not reach the Document Extraction Service after ${failures} attempt${failures > 1 ? 's' : ''}: ${inMessage(reason)}`,
-								description: `${reason}. Check the Base URL in the credential (${baseUrl}) and that the service is reachable from n8n.`,
+								description: `${reason}. Check the Base URL in the credential (${displayBaseUrl(baseUrl)}) and that the service is reachable from n8n.`,
 								itemIndex,
 							},
 						),

@@ -150,7 +150,10 @@ function fileUrl(emulatorUrl, name, query = '') {
 	return `${emulatorUrl}/_emulator/files/${encodeURIComponent(name)}${query}`;
 }
 
-/** Submit and Wait with the URL input source. */
+/**
+ * Submit and Wait with the URL input source. The emulator serves the files on loopback, which a
+ * download refuses unless Allow Private Network Addresses is on: on unless `options` says otherwise.
+ */
 function submitAndWaitUrl(name, documentUrl, options = {}, extra = {}) {
 	return docex(
 		name,
@@ -162,7 +165,7 @@ function submitAndWaitUrl(name, documentUrl, options = {}, extra = {}) {
 			project: project('Invoices'),
 			documentType: 'invoice',
 			output: 'full',
-			options: { pollInterval: 1, ...options },
+			options: { pollInterval: 1, allowPrivateAddresses: true, ...options },
 		},
 		extra,
 	);
@@ -189,6 +192,12 @@ function mcpWorkflow() {
 		fs.readFileSync(path.join(__dirname, '../../../examples/mcp-server.json'), 'utf8'),
 	);
 	const nodes = example.nodes.map((n) => ({ ...n, id: crypto.randomUUID() }));
+	// the emulator serves the documents on loopback: the example refuses such URLs unless allowed
+	const extract = nodes.find((n) => n.parameters.inputSource === 'url');
+	extract.parameters = {
+		...extract.parameters,
+		options: { ...extract.parameters.options, allowPrivateAddresses: true },
+	};
 	const trigger = nodes.find((n) => n.type === '@n8n/n8n-nodes-langchain.mcpTrigger');
 	trigger.webhookId = crypto.randomUUID();
 	trigger.parameters = { ...trigger.parameters, path: MCP_PATH };
@@ -373,6 +382,8 @@ function buildWorkflows({ statusTaskId, emulatorUrl }) {
 }
 
 module.exports = {
+	fileUrl,
+	submitAndWaitUrl,
 	SPACED_PROJECT_NAME,
 	WF,
 	MCP_PATH,

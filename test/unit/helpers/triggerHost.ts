@@ -111,6 +111,9 @@ export function signedDelivery(
 	return { headers, body, rawBody };
 }
 
+/** When the test deliveries were signed: now, as the trigger refuses deliveries dated outside its tolerance. */
+export const SIGNED_AT = new Date().toISOString();
+
 export function completedPayload(overrides: IDataObject = {}): IDataObject {
 	return {
 		event: 'task.completed',
@@ -119,7 +122,7 @@ export function completedPayload(overrides: IDataObject = {}): IDataObject {
 		result: { invoice_number: 'INV-001', total: 119.5 },
 		project_id: PROJECT_ID,
 		document_type: 'invoice',
-		timestamp: '2025-01-15T10:30:00Z',
+		timestamp: SIGNED_AT,
 		...overrides,
 	};
 }

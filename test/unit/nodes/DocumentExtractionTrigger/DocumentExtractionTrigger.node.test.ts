@@ -489,3 +489,67 @@ describe('Use Existing Registration', () => {
 		expect(result.workflowData).toBeUndefined();
 	});
 });
+
+describe('replayed deliveries (signed timestamp outside the tolerance)', () => {
+	const HOUR = 60 * 60_000;
+	const at = (offsetMs: number) => new Date(Date.now() + offsetMs).toISOString();
+
+	it.each([
+		['two days old', at(-48 * HOUR), 200, /timestamp too old: 2 days before/],
+		['61 minutes old', at(-61 * 60_000), 200, /timestamp too old: 61 min before/],
+		['61 minutes ahead', at(61 * 60_000), 200, /timestamp in the future: 61 min after/],
+	])(
+		'a correctly signed delivery %s is acknowledged and starts nothing',
+		async (_name, timestamp, status, ignored) => {
+			const host = registeredHost();
+			const { result, res } = await host.deliver(
+				signedDelivery(completedPayload({ timestamp, task_id: `replay-${_name}` }), SECRET),
+			);
+			expect(res.statusCode).toBe(status);
+			expect(res.body).toMatchObject({ received: true, ignored: expect.stringMatching(ignored) });
+			expect(result.workflowData).toBeUndefined();
+		},
+	);
+
+	it.each([
+		['missing', undefined, /timestamp missing/],
+		['unreadable', 'yesterday', /timestamp unreadable/],
+		['a number', 1767225600, /timestamp unreadable/],
+	])(
+		'a signed delivery whose timestamp is %s gets 400 and starts nothing',
+		async (_name, timestamp, error) => {
+			const host = registeredHost();
+			const payload = completedPayload({ task_id: `no-time-${_name}` });
+			if (timestamp === undefined) delete payload.timestamp;
+			else payload.timestamp = timestamp;
+			const { result, res } = await host.deliver(signedDelivery(payload, SECRET));
+			expect(res.statusCode).toBe(400);
+			expect(res.body).toEqual({ error: expect.stringMatching(error) });
+			expect(result.workflowData).toBeUndefined();
+		},
+	);
+
+	it('a delivery 59 minutes old runs; a tolerance of 10 minutes refuses it; 0 turns the check off', async () => {
+		const old = completedPayload({ timestamp: at(-59 * 60_000), task_id: 'late-but-inside' });
+		const inside = await registeredHost().deliver(signedDelivery(old, SECRET));
+		expect(itemsOf(inside.result)).toEqual([old]);
+
+		const strict = registeredHost({ options: { timestampTolerance: 10 } });
+		const refused = await strict.deliver(
+			signedDelivery({ ...old, task_id: 'late-strict' }, SECRET),
+		);
+		expect(refused.res.statusCode).toBe(200);
+		expect(refused.result.workflowData).toBeUndefined();
+
+		const off = registeredHost({ options: { timestampTolerance: 0 } });
+		const ancient = { ...old, task_id: 'no-check', timestamp: '2020-01-01T00:00:00Z' };
+		expect(itemsOf((await off.deliver(signedDelivery(ancient, SECRET))).result)).toEqual([ancient]);
+	});
+
+	it('checks the signature first: a badly signed old delivery is 401', async () => {
+		const { res } = await registeredHost().deliver(
+			signedDelivery(completedPayload({ timestamp: at(-48 * HOUR) }), 'whsec_wrong'),
+		);
+		expect(res.statusCode).toBe(401);
+	});
+});

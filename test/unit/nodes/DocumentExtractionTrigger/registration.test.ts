@@ -105,6 +105,55 @@ describe('create → checkExists → delete on one static-data object', () => {
 	});
 });
 
+describe('Register Again on Next Publish (a webhook deleted in the dashboard)', () => {
+	it('registers anew once, then reuses the new registration; off again, it is kept', async () => {
+		const first = expectRegistration(PROJECT_ID);
+		const host = new Host({ project: fromList(PROJECT_ID) });
+		await host.publish();
+		await host.unpublish();
+		// (the webhook is deleted in the dashboard here)
+
+		const second = expectRegistration(PROJECT_ID, { id: 'wh_2' });
+		host.parameters = { project: fromList(PROJECT_ID), options: { registerAgain: true } };
+		await host.publish();
+		expect(second).toHaveLength(1);
+		expect(second[0].secret).not.toBe(first[0].secret);
+		expect(host.secret).toBe(second[0].secret);
+		expect(host.nodeData().registration).toMatchObject({
+			webhookId: 'wh_2',
+			registeredAgain: true,
+		});
+
+		// publishing again with the option still on reuses the new registration
+		await host.unpublish();
+		await host.publish();
+		expect(host.secret).toBe(second[0].secret);
+
+		// with the option off, it is kept and no longer marked
+		host.parameters = { project: fromList(PROJECT_ID) };
+		await host.unpublish();
+		await host.publish();
+		expect(host.secret).toBe(second[0].secret);
+		expect(host.nodeData().registration).not.toHaveProperty('registeredAgain');
+
+		// deliveries signed with the new secret start runs; the old secret's are refused
+		const { result } = await host.deliver(signedDelivery(completedPayload(), second[0].secret));
+		expect(result.workflowData?.[0]).toHaveLength(1);
+		const old = await host.deliver(
+			signedDelivery(completedPayload({ task_id: 'other' }), first[0].secret),
+		);
+		expect(old.res.statusCode).toBe(401);
+	});
+
+	it('does not register again on a restart while the registration is stored', async () => {
+		const sent = expectRegistration(PROJECT_ID);
+		const host = new Host({ project: fromList(PROJECT_ID), options: { registerAgain: true } });
+		await host.publish();
+		await host.publish();
+		expect(sent).toHaveLength(1);
+	});
+});
+
 describe('publishing again', () => {
 	it('does not register again while the registration is stored (n8n restart)', async () => {
 		const sent = expectRegistration(PROJECT_ID);

@@ -96,8 +96,8 @@ describe('timeouts', () => {
 			_type: string,
 			request: IHttpRequestOptions,
 		) {
-			request.abortSignal = this.getExecutionCancelSignal();
-			const signal = request.abortSignal;
+			request.abortSignal = this.getExecutionCancelSignal?.();
+			const signal = request.abortSignal as AbortSignal | undefined;
 			await new Promise<void>((_resolve, reject) => {
 				if (!signal) return;
 				signal.addEventListener('abort', () =>

@@ -1,0 +1,131 @@
+/**
+ * Classifies the host of a URL, or an IP address, by the kind of network it reaches. Pure
+ * functions, no network access: they decide whether a download may go to an address before any
+ * connection is made.
+ *
+ * Input is what the WHATWG URL parser leaves in `URL.hostname`: it has already turned every IPv4
+ * notation it accepts (decimal `2130706433`, octal `0177.0.0.1`, hex `0x7f.1`, short `127.1`)
+ * into dotted decimal, and IPv6 into its compressed form in brackets. Raw address strings (from a
+ * name lookup) are accepted as well.
+ */
+
+/** The kinds of address a download refuses unless private addresses are allowed. */
+export type RestrictedAddressClass =
+	| 'loopback'
+	| 'private'
+	| 'link-local'
+	| 'unspecified'
+	| 'shared';
+
+export type AddressClass = RestrictedAddressClass | 'public';
+
+/** How each class is named in messages. */
+export const ADDRESS_CLASS_NAMES: Record<RestrictedAddressClass, string> = {
+	loopback: 'a loopback address',
+	private: 'a private network address',
+	'link-local': 'a link-local address (this includes the cloud metadata address)',
+	unspecified: 'the unspecified address',
+	shared: 'a shared (carrier-grade NAT) address',
+};
+
+/** The four bytes of a dotted-decimal IPv4 address, or undefined. */
+export function parseIpv4(text: string): number[] | undefined {
+	const parts = text.split('.');
+	if (parts.length !== 4) return undefined;
+	const bytes: number[] = [];
+	for (const part of parts) {
+		if (!/^\d{1,3}$/.test(part)) return undefined;
+		const value = Number(part);
+		if (value > 255) return undefined;
+		bytes.push(value);
+	}
+	return bytes;
+}
+
+/** The eight 16-bit groups of an IPv6 address (with or without brackets and a zone), or undefined. */
+export function parseIpv6(text: string): number[] | undefined {
+	let value = text.startsWith('[') && text.endsWith(']') ? text.slice(1, -1) : text;
+	value = value.replace(/%.*$/, '').toLowerCase();
+	if (!value.includes(':')) return undefined;
+	// an embedded IPv4 tail (::ffff:127.0.0.1) becomes two groups
+	const tail = /:(\d+\.\d+\.\d+\.\d+)$/.exec(value);
+	if (tail) {
+		const bytes = parseIpv4(tail[1]);
+		if (!bytes) return undefined;
+		const high = ((bytes[0] << 8) | bytes[1]).toString(16);
+		const low = ((bytes[2] << 8) | bytes[3]).toString(16);
+		value = `${value.slice(0, tail.index)}:${high}:${low}`;
+	}
+	const halves = value.split('::');
+	if (halves.length > 2) return undefined;
+	const read = (part: string) => (part === '' ? [] : part.split(':'));
+	const head = read(halves[0]);
+	const rest = halves.length === 2 ? read(halves[1]) : [];
+	const missing = 8 - head.length - rest.length;
+	if (halves.length === 2 ? missing < 1 : missing !== 0) return undefined;
+	const groups = [...head, ...Array<string>(halves.length === 2 ? missing : 0).fill('0'), ...rest];
+	const numbers: number[] = [];
+	for (const group of groups) {
+		if (!/^[0-9a-f]{1,4}$/.test(group)) return undefined;
+		numbers.push(parseInt(group, 16));
+	}
+	return numbers;
+}
+
+function classifyIpv4([a, b]: number[]): AddressClass {
+	if (a === 127) return 'loopback';
+	if (a === 0) return 'unspecified';
+	if (a === 10 || (a === 172 && b >= 16 && b <= 31) || (a === 192 && b === 168)) return 'private';
+	if (a === 169 && b === 254) return 'link-local';
+	if (a === 100 && b >= 64 && b <= 127) return 'shared';
+	return 'public';
+}
+
+function classifyIpv6(groups: number[]): AddressClass {
+	const zeros = (from: number, to: number) => groups.slice(from, to).every((g) => g === 0);
+	const embedded = () => [groups[6] >> 8, groups[6] & 255, groups[7] >> 8, groups[7] & 255];
+	if (zeros(0, 8)) return 'unspecified';
+	if (zeros(0, 7) && groups[7] === 1) return 'loopback';
+	// IPv4-mapped (::ffff:a.b.c.d), IPv4-translated (::ffff:0:a.b.c.d) and the deprecated
+	// IPv4-compatible form (::a.b.c.d): the IPv4 address they carry decides
+	if (zeros(0, 5) && groups[5] === 0xffff) return classifyIpv4(embedded());
+	if (zeros(0, 4) && groups[4] === 0xffff && groups[5] === 0) return classifyIpv4(embedded());
+	if (zeros(0, 6)) return classifyIpv4(embedded());
+	// NAT64 well-known prefix 64:ff9b::/96 reaches the IPv4 address it carries
+	if (groups[0] === 0x64 && groups[1] === 0xff9b && zeros(2, 6)) return classifyIpv4(embedded());
+	if ((groups[0] & 0xfe00) === 0xfc00) return 'private';
+	if ((groups[0] & 0xffc0) === 0xfe80) return 'link-local';
+	return 'public';
+}
+
+/** The class of an IP address (IPv4 dotted decimal or IPv6), or undefined when it is not one. */
+export function classifyIp(address: string): AddressClass | undefined {
+	const v4 = parseIpv4(address);
+	if (v4) return classifyIpv4(v4);
+	const v6 = parseIpv6(address);
+	if (v6) return classifyIpv6(v6);
+	return undefined;
+}
+
+/** Whether `hostname` is written as an IP address (as URL.hostname leaves it). */
+export function isIpLiteral(hostname: string): boolean {
+	return classifyIp(hostname) !== undefined;
+}
+
+/**
+ * The class of a URL host as the URL parser leaves it: IP literals by their address, the names
+ * `localhost` and `*.localhost` as loopback (RFC 6761: they always resolve to it), and any other
+ * name as undefined (only a name lookup can tell).
+ */
+export function classifyHost(hostname: string): AddressClass | undefined {
+	const ip = classifyIp(hostname);
+	if (ip) return ip;
+	const name = hostname.toLowerCase().replace(/\.$/, '');
+	if (name === 'localhost' || name.endsWith('.localhost')) return 'loopback';
+	return undefined;
+}
+
+/** Whether a class is refused unless private addresses are allowed. */
+export function isRestricted(kind: AddressClass | undefined): kind is RestrictedAddressClass {
+	return kind !== undefined && kind !== 'public';
+}

@@ -1,0 +1,101 @@
+import { classifyHost } from './addresses';
+
+/**
+ * The Base URL of the Document Extraction API credential, read the same way by the nodes and by
+ * the credential test: trimmed, trailing slashes dropped, a path prefix such as /v1 kept. It may
+ * hold only a scheme, a host, a port and a path: a user name, password, query or fragment is
+ * refused (they are where a key pasted by mistake ends up), and no message ever repeats them.
+ */
+
+export interface BaseUrlOptions {
+	/** Allows http:// for hosts other than loopback (the API key then travels unencrypted). */
+	allowUnencryptedHttp?: boolean;
+}
+
+/** The name of the credential option that allows http:// for hosts other than loopback. */
+export const ALLOW_HTTP_OPTION = 'Allow Unencrypted HTTP';
+
+/** The text of a Base URL as the credential holds it, trimmed and without trailing slashes. */
+export function trimBaseUrl(raw: unknown): string {
+	return typeof raw === 'string' ? raw.trim().replace(/\/+$/, '') : '';
+}
+
+/** API keys look like vnd_…; a path segment that does is never shown. */
+const KEY_LIKE = /vnd_[^/?#\s]*/gi;
+
+/** Scheme, host, port and path of a parsed URL, with anything that looks like a key masked. */
+function safeParts(url: URL): string {
+	const path = url.pathname === '/' ? '' : url.pathname.replace(/\/+$/, '');
+	return `${url.protocol}//${url.host}${path}`.replace(KEY_LIKE, 'vnd_…');
+}
+
+/**
+ * The Base URL in a form safe for messages, descriptions and logs: scheme, host, port and path
+ * only. Never the user info, query or fragment; '(not a URL)' when it cannot be read.
+ */
+export function displayBaseUrl(raw: unknown): string {
+	try {
+		return safeParts(new URL(trimBaseUrl(raw)));
+	} catch {
+		return '(not a URL)';
+	}
+}
+
+function invalid(reason: string): Error {
+	return new Error(`The Base URL of the Document Extraction API credential ${reason}`);
+}
+
+/**
+ * Normalises and checks the credential's Base URL; returns the address requests are sent to.
+ * Throws an error whose message says what is wrong, without repeating the Base URL's user info,
+ * query or fragment.
+ */
+export function normalizeBaseUrl(raw: unknown, options: BaseUrlOptions = {}): string {
+	const value = trimBaseUrl(raw);
+	let url: URL | undefined;
+	try {
+		url = /^https?:\/\//i.test(value) ? new URL(value) : undefined;
+	} catch {
+		url = undefined;
+	}
+	if (!url || !url.hostname) {
+		throw invalid(
+			'must start with http:// or https:// followed by a host. Enter the address of the service, for example https://api.example.com.',
+		);
+	}
+	if (url.username || url.password) {
+		throw invalid(
+			`must not contain a user name or password (shown here without them: ${safeParts(url)}). Remove the part before "@"; the API key belongs in the API Key field.`,
+		);
+	}
+	if (url.search || value.includes('?')) {
+		throw invalid(
+			`must not contain a query (shown here without it: ${safeParts(url)}). Remove the "?" and what follows it; the API key belongs in the API Key field.`,
+		);
+	}
+	if (url.hash || value.includes('#')) {
+		throw invalid(
+			`must not contain a fragment (shown here without it: ${safeParts(url)}). Remove the "#" and what follows it.`,
+		);
+	}
+	if (
+		url.protocol === 'http:' &&
+		classifyHost(url.hostname) !== 'loopback' &&
+		options.allowUnencryptedHttp !== true
+	) {
+		throw invalid(
+			`uses http:// for ${url.host}: the API key would travel unencrypted. Use https://, or turn on "${ALLOW_HTTP_OPTION}" in the credential if the host is a trusted gateway on your own network.`,
+		);
+	}
+	return `${url.protocol}//${url.host}${url.pathname.replace(/\/+$/, '')}`;
+}
+
+/** The Base URL of a credential's data, checked with the credential's own options. */
+export function readBaseUrl(credentials: {
+	baseUrl?: unknown;
+	allowUnencryptedHttp?: unknown;
+}): string {
+	return normalizeBaseUrl(credentials.baseUrl, {
+		allowUnencryptedHttp: credentials.allowUnencryptedHttp === true,
+	});
+}
