@@ -18,7 +18,7 @@
  * Each case runs in a fresh worker process: the node's pace is per credential and per process
  * and remembers a 429 for a minute, so a case must not inherit the previous case's pace.
  *
- *   BENCH_P5_DOCUMENTS      N (default 40)
+ *   BENCH_P5_DOCUMENTS      N (default 100)
  *   BENCH_P5_RATE           R, requests per second, also the burst (default 4)
  *   BENCH_P5_CONCURRENCY    Max Concurrent Requests (default 5)
  *   BENCH_P5_PROCESSING_MS  emulator processing time per task for Submit and Wait (default 500)
@@ -37,7 +37,7 @@ function positive(name, fallback) {
 	return value;
 }
 
-const P5_DOCUMENTS = positive('BENCH_P5_DOCUMENTS', 40);
+const P5_DOCUMENTS = positive('BENCH_P5_DOCUMENTS', 100);
 const P5_RATE = positive('BENCH_P5_RATE', 4);
 const P5_CONCURRENCY = positive('BENCH_P5_CONCURRENCY', 5);
 const P5_PROCESSING_MS = positive('BENCH_P5_PROCESSING_MS', 500);
@@ -189,7 +189,7 @@ function p5Section(p5) {
 	const later = (r) => r.throttledAt.filter((t) => t >= 1);
 	const counts = p5.runs.map((r) => `${early(r)} + ${later(r).length}`).join(', ');
 	out(
-		`429s in the first second + later, per case in the order above: ${counts}. The node paces nothing until a 429 reaches it, so its opening requests (up to Max Concurrent Requests at once, each slot sending its next upload as soon as the previous answer frees it) meet the limit together; this cost is fixed per execution, so its share shrinks as N grows. The later ones come where the pace, raised by 2 % per accepted request once back at the rate where the service throttled, goes past the limit again and is cut to 80 %.`,
+		`429s in the first second + later, per case in the order above: ${counts}. The node paces nothing until a 429 reaches it, so its opening requests (up to Max Concurrent Requests at once, each slot sending its next upload as soon as the previous answer frees it) meet the limit together; this cost is fixed per execution, so its share shrinks as N grows. The later ones come where the pace, back at 95 % of the rate where the service throttled and then raised by 1 % per accepted request, goes past the limit again and is cut to 80 %.`,
 	);
 	const failures = p5.runs.filter((r) => r.failed);
 	if (failures.length) {
