@@ -33,7 +33,7 @@ test('Hints: a clean run adds none', async () => {
 	assert.deepEqual(messages(hintsOf(res.run, 'Submit and Wait')), []);
 });
 
-test('Hints: a task still running after Max Wait is named, with what to do', async (t) => {
+test('Hints: a task with no answered status check after Max Wait is named, with what to do', async (t) => {
 	let res;
 	try {
 		await addFault({ endpoint: 'task_status', mode: 'hang', count: 1000 });
@@ -45,7 +45,7 @@ test('Hints: a task still running after Max Wait is named, with what to do', asy
 	assert.equal(nodeItems(res.run, 'Submit and Wait')[0].json.timedOut, true);
 	const hints = hintsOf(res.run, 'Submit and Wait');
 	assert.deepEqual(messages(hints), [
-		'1 task was still running after Max Wait; its task_id is in the output: fetch it later with Get Status, or raise Max Wait',
+		'1 task has no known status: no status check was answered within Max Wait; its task_id is in the output: fetch it later with Get Status, or raise Max Wait',
 	]);
 	assert.equal(hints[0].type, 'warning');
 	assert.equal(hints[0].location, 'outputPane');
