@@ -30,12 +30,33 @@ const types = harness.loadPackageTypes(process.env.BENCH_PACKAGE_ROOT || ROOT);
  */
 function workflow(parameters, continueOnFail = false) {
 	const main = (node) => ({ main: [[{ node, type: 'main', index: 0 }]] });
-	const extract = { id: 'c', name: 'Extract', type: NODE_TYPE, typeVersion: 1, position: [400, 0], parameters };
+	const extract = {
+		id: 'c',
+		name: 'Extract',
+		type: NODE_TYPE,
+		typeVersion: 1,
+		position: [400, 0],
+		parameters,
+	};
 	if (continueOnFail) extract.onError = 'continueRegularOutput';
 	return {
 		nodes: [
-			{ id: 'a', name: 'Start', type: harness.MANUAL_TRIGGER_NODE_TYPE, typeVersion: 1, position: [0, 0], parameters: {} },
-			{ id: 'b', name: 'Files', type: harness.HARNESS_SOURCE_NODE_TYPE, typeVersion: 1, position: [200, 0], parameters: {} },
+			{
+				id: 'a',
+				name: 'Start',
+				type: harness.MANUAL_TRIGGER_NODE_TYPE,
+				typeVersion: 1,
+				position: [0, 0],
+				parameters: {},
+			},
+			{
+				id: 'b',
+				name: 'Files',
+				type: harness.HARNESS_SOURCE_NODE_TYPE,
+				typeVersion: 1,
+				position: [200, 0],
+				parameters: {},
+			},
 			extract,
 		],
 		connections: { Start: main('Files'), Files: main('Extract') },
@@ -57,7 +78,13 @@ function smallPdf(index) {
  * Runs one workflow and times the whole execution and the Extract node inside it; `onStart` and
  * `onStop` run as the Extract node starts and ends.
  */
-async function timedRun(url, parameters, items, binaryMode = 'default', { onStart, onStop, continueOnFail } = {}) {
+async function timedRun(
+	url,
+	parameters,
+	items,
+	binaryMode = 'default',
+	{ onStart, onStop, continueOnFail } = {},
+) {
 	let nodeStart = 0;
 	let nodeEnd = 0;
 	const started = performance.now();
@@ -109,7 +136,9 @@ async function submitAndWait({ url, count, concurrency, intervalS, perItem }) {
 		const run = await timedRun(url, parameters, batch);
 		nodeMs += run.nodeMs;
 		const out = run.result.outputOf('Extract');
-		complete += out.filter((o) => typeof o.json.invoice_number === 'string' && !o.json.error).length;
+		complete += out.filter(
+			(o) => typeof o.json.invoice_number === 'string' && !o.json.error,
+		).length;
 	}
 	return { wallMs: performance.now() - started, nodeMs, complete, count };
 }
@@ -137,7 +166,51 @@ function resetPeakRss() {
 function memorySample() {
 	const m = process.memoryUsage();
 	// `external` already includes `arrayBuffers` (all Buffers): heap + external counts each byte once.
-	return { rss: m.rss, heap: m.heapUsed, external: m.external, arrayBuffers: m.arrayBuffers, js: m.heapUsed + m.external };
+	return {
+		rss: m.rss,
+		heap: m.heapUsed,
+		external: m.external,
+		arrayBuffers: m.arrayBuffers,
+		js: m.heapUsed + m.external,
+	};
+}
+
+/**
+ * Samples this process's memory every `sampleMs` between `start` (after a full GC: the baseline)
+ * and `stop`, keeping the peak of each figure; the kernel's RSS high-water mark is used when
+ * available. `extra()` is the peak above the baseline.
+ */
+function memoryProbe(sampleMs) {
+	const probe = { baseline: undefined, peak: undefined, samples: 0, hwmUsed: false };
+	let timer;
+	const take = () => {
+		const s = memorySample();
+		probe.samples++;
+		for (const key of Object.keys(s)) probe.peak[key] = Math.max(probe.peak[key], s[key]);
+	};
+	probe.start = () => {
+		global.gc();
+		global.gc();
+		probe.baseline = memorySample();
+		probe.peak = { ...probe.baseline };
+		probe.hwmUsed = resetPeakRss();
+		timer = setInterval(take, sampleMs);
+	};
+	probe.stop = () => {
+		take();
+		clearInterval(timer);
+		if (probe.hwmUsed) {
+			const hwm = peakRss();
+			if (hwm !== undefined) probe.peak.rss = Math.max(probe.peak.rss, hwm);
+		}
+	};
+	probe.extra = () => {
+		const extra = {};
+		for (const key of Object.keys(probe.baseline))
+			extra[key] = probe.peak[key] - probe.baseline[key];
+		return extra;
+	};
+	return probe;
 }
 
 /**
@@ -179,41 +252,13 @@ async function submitLarge({ url, binaryMode, fileBytes, sampleMs, source = 'bin
 		file = null;
 	}
 
-	let baseline;
-	let peak;
-	let timer;
-	let samples = 0;
-	let hwmAvailable = false;
-	const take = () => {
-		const s = memorySample();
-		samples++;
-		for (const key of Object.keys(s)) peak[key] = Math.max(peak[key], s[key]);
-	};
-	const start = () => {
-		global.gc();
-		global.gc();
-		baseline = memorySample();
-		peak = { ...baseline };
-		hwmAvailable = resetPeakRss();
-		timer = setInterval(take, sampleMs);
-	};
-	const stop = () => {
-		take();
-		clearInterval(timer);
-		if (hwmAvailable) {
-			const hwm = peakRss();
-			if (hwm !== undefined) peak.rss = Math.max(peak.rss, hwm);
-		}
-	};
-
+	const memory = memoryProbe(sampleMs);
 	const { result, wallMs, nodeMs } = await timedRun(url, parameters, items, binaryMode, {
-		onStart: start,
-		onStop: stop,
+		onStart: memory.start,
+		onStop: memory.stop,
 	});
 	items = null;
 	const out = result.outputOf('Extract');
-	const extra = {};
-	for (const key of Object.keys(baseline)) extra[key] = peak[key] - baseline[key];
 	return {
 		binaryMode,
 		source,
@@ -222,11 +267,11 @@ async function submitLarge({ url, binaryMode, fileBytes, sampleMs, source = 'bin
 		sha256,
 		taskId: out[0].json.task_id,
 		storedAs: out[0].binary?.data?.id ? 'file' : 'inline base64',
-		baseline,
-		peak,
-		extra,
-		samples,
-		hwmUsed: hwmAvailable,
+		baseline: memory.baseline,
+		peak: memory.peak,
+		extra: memory.extra(),
+		samples: memory.samples,
+		hwmUsed: memory.hwmUsed,
 		nodeMs,
 		wallMs,
 	};
@@ -263,13 +308,22 @@ async function rateLimited({ url, count, concurrency, operation, intervalS }) {
 	const items = Array.from({ length: count }, (_, i) =>
 		harness.binaryItem(smallPdf(i), `doc-${i}.pdf`, 'application/pdf', { n: i }),
 	);
-	const { result, wallMs, nodeMs } = await timedRun(url, parameters, items, 'default', { continueOnFail: true });
+	const { result, wallMs, nodeMs } = await timedRun(url, parameters, items, 'default', {
+		continueOnFail: true,
+	});
 	const out = result.outputOf('Extract');
 	const ok =
 		operation === 'submitAndWait'
 			? out.filter((o) => typeof o.json.invoice_number === 'string' && !o.json.error).length
 			: out.filter((o) => typeof o.json.task_id === 'string' && !o.json.error).length;
-	return { wallMs, nodeMs, count, ok, failed: out.filter((o) => o.json.error).length, errors: errorSummary(out) };
+	return {
+		wallMs,
+		nodeMs,
+		count,
+		ok,
+		failed: out.filter((o) => o.json.error).length,
+		errors: errorSummary(out),
+	};
 }
 
 /**
@@ -286,44 +340,24 @@ async function urlItems({ url, count, concurrency, fileBytes, delayMs, binaryMod
 		documentType: 'invoice',
 		inputSource: 'url',
 		documentUrl: '={{ $json.url }}',
-		options: { maxConcurrency: concurrency, maxDownloadSize: Math.ceil((2 * fileBytes) / 2 ** 20) },
+		// the emulator serves the files on 127.0.0.1
+		options: {
+			maxConcurrency: concurrency,
+			maxDownloadSize: Math.ceil((2 * fileBytes) / 2 ** 20),
+			allowPrivateAddresses: true,
+		},
 	};
 	const items = Array.from({ length: count }, (_, i) => ({
 		json: { url: `${url}/_emulator/files/doc-${i}.pdf?size=${fileBytes}&delay_ms=${delayMs}` },
 	}));
 
-	let baseline;
-	let peak;
-	let timer;
-	let hwmAvailable = false;
-	const take = () => {
-		const s = memorySample();
-		for (const key of Object.keys(s)) peak[key] = Math.max(peak[key], s[key]);
-	};
-	const start = () => {
-		global.gc();
-		global.gc();
-		baseline = memorySample();
-		peak = { ...baseline };
-		hwmAvailable = resetPeakRss();
-		timer = setInterval(take, sampleMs);
-	};
-	const stop = () => {
-		take();
-		clearInterval(timer);
-		if (hwmAvailable) {
-			const hwm = peakRss();
-			if (hwm !== undefined) peak.rss = Math.max(peak.rss, hwm);
-		}
-	};
+	const memory = memoryProbe(sampleMs);
 	const { result, wallMs, nodeMs } = await timedRun(url, parameters, items, binaryMode, {
-		onStart: start,
-		onStop: stop,
+		onStart: memory.start,
+		onStop: memory.stop,
 		continueOnFail: true,
 	});
 	const out = result.outputOf('Extract');
-	const extra = {};
-	for (const key of Object.keys(baseline)) extra[key] = peak[key] - baseline[key];
 	return {
 		wallMs,
 		nodeMs,
@@ -331,10 +365,10 @@ async function urlItems({ url, count, concurrency, fileBytes, delayMs, binaryMod
 		ok: out.filter((o) => typeof o.json.task_id === 'string' && !o.json.error).length,
 		failed: out.filter((o) => o.json.error).length,
 		errors: errorSummary(out),
-		baseline,
-		peak,
-		extra,
-		hwmUsed: hwmAvailable,
+		baseline: memory.baseline,
+		peak: memory.peak,
+		extra: memory.extra(),
+		hwmUsed: memory.hwmUsed,
 	};
 }
 

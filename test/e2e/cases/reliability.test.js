@@ -13,10 +13,9 @@ const { test } = require('node:test');
 const { FILES, UUID_RE, sha256 } = require('../lib/fixtures.js');
 const { execute, expectSuccess, expectFailure, nodeItems, nodeRun } = require('../lib/n8n.js');
 const {
+	tasksCreatedDuring,
 	addFault,
-	clearFaults,
 	emulatorStats,
-	emulatorTasks,
 	requestCount,
 } = require('../lib/emulator-client.js');
 const { WF } = require('../lib/workflows.js');
@@ -24,21 +23,10 @@ const { useSuite } = require('../lib/setup.js');
 
 useSuite();
 
-/** Runs `body` and returns the tasks the emulator created meanwhile; clears the faults after. */
-async function newTasksDuring(body) {
-	const before = new Set((await emulatorTasks()).map((task) => task.task_id));
-	try {
-		await body();
-	} finally {
-		await clearFaults();
-	}
-	return (await emulatorTasks()).filter((task) => !before.has(task.task_id));
-}
-
 test('Reliability: status requests that never answer end at Max Wait with the task_id', async (t) => {
 	let res;
 	let elapsed;
-	const created = await newTasksDuring(async () => {
+	const created = await tasksCreatedDuring(async () => {
 		await addFault({ endpoint: 'task_status', mode: 'hang', count: 1000 });
 		const started = Date.now();
 		res = await execute(WF.maxWait);
@@ -63,7 +51,7 @@ test('Reliability: status requests that never answer end at Max Wait with the ta
 test('Reliability: a process_file that never answers fails with a clear timeout, sent once', async (t) => {
 	let res;
 	const uploadsBefore = await requestCount('process_file');
-	const created = await newTasksDuring(async () => {
+	const created = await tasksCreatedDuring(async () => {
 		await addFault({ endpoint: 'process_file', mode: 'hang' });
 		res = await execute(WF.saw);
 	});
@@ -81,7 +69,7 @@ test('Reliability: a process_file that never answers fails with a clear timeout,
 test('Reliability: a connection dropped after the upload was read is not resent: one task', async (t) => {
 	let res;
 	const uploadsBefore = await requestCount('process_file');
-	const created = await newTasksDuring(async () => {
+	const created = await tasksCreatedDuring(async () => {
 		await addFault({ endpoint: 'process_file', mode: 'drop_after_read' });
 		res = await execute(WF.saw);
 	});
@@ -99,7 +87,7 @@ test('Reliability: a connection dropped after the upload was read is not resent:
 
 test('Reliability: refused connections are retried, and the document is submitted once', async (t) => {
 	let res;
-	const created = await newTasksDuring(async () => {
+	const created = await tasksCreatedDuring(async () => {
 		res = await execute(WF.refused);
 	});
 	expectSuccess(res);
@@ -128,7 +116,7 @@ test('Reliability: a burst of 5xx and dropped connections on task_status longer 
 	let res;
 	let elapsed;
 	const pollsBefore = await requestCount('task_status');
-	const created = await newTasksDuring(async () => {
+	const created = await tasksCreatedDuring(async () => {
 		// Faults are used in order: six 503s, then four dropped connections.
 		await addFault({ endpoint: 'task_status', count: 6, status: 503 });
 		await addFault({ endpoint: 'task_status', count: 4, mode: 'drop_after_read' });

@@ -12,10 +12,9 @@ const { test } = require('node:test');
 const { FILES, sha256 } = require('../lib/fixtures.js');
 const { execute, expectSuccess, expectFailure, nodeItems, nodeRun } = require('../lib/n8n.js');
 const {
+	tasksCreatedDuring,
 	addFault,
-	clearFaults,
 	emulatorAdmin,
-	emulatorTasks,
 	requestCount,
 } = require('../lib/emulator-client.js');
 const { WF } = require('../lib/workflows.js');
@@ -24,22 +23,10 @@ const { useSuite } = require('../lib/setup.js');
 
 useSuite();
 
-/** Runs `body` and returns the tasks the emulator created meanwhile; lifts every switch after. */
-async function newTasksDuring(body) {
-	const before = new Set((await emulatorTasks()).map((task) => task.task_id));
-	try {
-		await body();
-	} finally {
-		await clearFaults();
-		await emulatorAdmin('POST', '/limits/reset');
-	}
-	return (await emulatorTasks()).filter((task) => !before.has(task.task_id));
-}
-
 test('Limits: a batch under a rate limit of 2 requests a second completes, one task per document', async (t) => {
 	let res;
 	let limits;
-	const created = await newTasksDuring(async () => {
+	const created = await tasksCreatedDuring(async () => {
 		await emulatorAdmin('POST', '/rate_limit', { per_second: 2, burst: 2 });
 		res = await execute(LIMITS_WF.rateLimited);
 		limits = await emulatorAdmin('GET', '/limits');
@@ -69,7 +56,7 @@ test('Limits: a batch under a rate limit of 2 requests a second completes, one t
 
 test('Limits: a status answer that trickles ends at Max Wait with the task_id', async (t) => {
 	let res;
-	const created = await newTasksDuring(async () => {
+	const created = await tasksCreatedDuring(async () => {
 		// Every status answer: headers at once, then a byte every 200 ms for 8 s.
 		await emulatorAdmin('POST', '/trickle', {
 			endpoint: 'task_status',
@@ -93,7 +80,7 @@ test('Limits: a status answer that trickles ends at Max Wait with the task_id', 
 test('Limits: an upload a gateway answers with 504 is not sent again: at most one task', async (t) => {
 	let res;
 	const uploadsBefore = await requestCount('process_file');
-	const created = await newTasksDuring(async () => {
+	const created = await tasksCreatedDuring(async () => {
 		// The gateway passed the document on (the task exists), then answered 504.
 		await addFault({ endpoint: 'process_file', mode: 'handle_then_answer', status: 504 });
 		res = await execute(WF.saw);
@@ -112,7 +99,7 @@ test('Limits: an upload a gateway answers with 504 is not sent again: at most on
 
 test('Limits: under On Error Continue, the error item carries the 422 field list', async (t) => {
 	let res;
-	await newTasksDuring(async () => {
+	await tasksCreatedDuring(async () => {
 		await emulatorAdmin('POST', '/webhook_policy', { https_only: true });
 		res = await execute(LIMITS_WF.refusedItem);
 	});

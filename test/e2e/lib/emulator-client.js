@@ -131,8 +131,24 @@ async function emulatorAdmin(method, adminPath, body) {
 	return await emuJson(method, `/_emulator${adminPath}`, body);
 }
 
+/**
+ * Runs `body` and returns the tasks the emulator created meanwhile. Every fault and limit switch
+ * is lifted afterwards, however `body` ends.
+ */
+async function tasksCreatedDuring(body) {
+	const before = new Set((await emulatorTasks()).map((task) => task.task_id));
+	try {
+		await body();
+	} finally {
+		await clearFaults();
+		await emulatorAdmin('POST', '/limits/reset');
+	}
+	return (await emulatorTasks()).filter((task) => !before.has(task.task_id));
+}
+
 module.exports = {
 	emulatorAdmin,
+	tasksCreatedDuring,
 	submitDirect,
 	waitTask,
 	emulatorTask,
