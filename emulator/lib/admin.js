@@ -11,6 +11,7 @@ const { ADMIN_BODY_LIMIT, sendJson, readJsonObject } = require('./http.js');
 const { adminTask } = require('./tasks.js');
 const { handleManualDeliver, listDeliveries, publicWebhook } = require('./deliveries.js');
 const { handleFile } = require('./files.js');
+const { handleProductionAdmin, resetProduction } = require('./production.js');
 
 // ------------------------------------------------------------------ faults
 
@@ -149,6 +150,7 @@ function resetAll(ctx) {
 	for (const res of ctx.hung) res.destroy();
 	ctx.hung.clear();
 	resetStats(ctx);
+	resetProduction(ctx);
 	ctx.log('state reset');
 }
 
@@ -185,6 +187,8 @@ async function handleAdmin(ctx, req, res, url) {
 		}
 		return handleFile(ctx, req, res, url, name);
 	}
+	const production = handleProductionAdmin(ctx, req, res, p);
+	if (production) return production;
 	switch (`${req.method} ${p}`) {
 		case 'GET /health':
 			return sendJson(res, 200, { ok: true });
