@@ -35,6 +35,7 @@ runSuite({
 		'credential',
 		'mcp',
 		'stop',
+		'production',
 	].map((name) => path.join(__dirname, 'cases', `${name}.test.js`)),
 	only: process.env.E2E_ONLY,
 	timeoutMs: 18 * 60 * 1000,
