@@ -38,7 +38,12 @@ async function handleSinkPost(ctx, req, res, name) {
 	const headers = {};
 	for (const h of SINK_HEADERS) if (req.headers[h] !== undefined) headers[h] = req.headers[h];
 	const calls = sinkCalls(ctx);
-	calls.push({ name, body: parsed.error || parsed.value === undefined ? text : parsed.value, headers, at: nowIso() });
+	calls.push({
+		name,
+		body: parsed.error || parsed.value === undefined ? text : parsed.value,
+		headers,
+		at: nowIso(),
+	});
 	sendJson(res, 200, { received: calls.length });
 }
 

@@ -55,8 +55,15 @@ async function submit() {
 
 describe('sink (/_emulator/sink)', () => {
 	it('records each call with its name and parsed JSON body, in order, and answers 200', async () => {
-		const first = await call('/_emulator/sink/crm', { method: 'POST', body: { task_id: 't1', n: 1 } });
-		const second = await call('/_emulator/sink', { method: 'POST', raw: 'plain text', contentType: 'text/plain' });
+		const first = await call('/_emulator/sink/crm', {
+			method: 'POST',
+			body: { task_id: 't1', n: 1 },
+		});
+		const second = await call('/_emulator/sink', {
+			method: 'POST',
+			raw: 'plain text',
+			contentType: 'text/plain',
+		});
 		expect(first).toEqual({ status: 200, json: { received: 1 } });
 		expect(second).toEqual({ status: 200, json: { received: 2 } });
 		const { json } = await call('/_emulator/sink');
@@ -69,7 +76,10 @@ describe('sink (/_emulator/sink)', () => {
 
 	it('DELETE and reset forget the calls', async () => {
 		await call('/_emulator/sink/a', { method: 'POST', body: {} });
-		expect((await call('/_emulator/sink', { method: 'DELETE' })).json).toEqual({ ok: true, calls: [] });
+		expect((await call('/_emulator/sink', { method: 'DELETE' })).json).toEqual({
+			ok: true,
+			calls: [],
+		});
 		expect((await call('/_emulator/sink')).json.calls).toEqual([]);
 		await call('/_emulator/sink/a', { method: 'POST', body: {} });
 		await call('/_emulator/reset', { method: 'POST' });
@@ -96,15 +106,23 @@ describe('forget (/_emulator/forget)', () => {
 
 describe('settings (/_emulator/settings)', () => {
 	it('changes the processing time of new tasks and the retry timing; refuses bad values', async () => {
-		const changed = await call('/_emulator/settings', { method: 'POST', body: { processing_ms: 400 } });
+		const changed = await call('/_emulator/settings', {
+			method: 'POST',
+			body: { processing_ms: 400 },
+		});
 		expect(changed.json).toEqual({ processing_ms: 400, time_scale: 0.01 });
 		const taskId = await submit();
 		await new Promise((r) => setTimeout(r, 150));
 		// still running after three times the processing time it started with
-		expect((await call(`/task_status/${taskId}`, { key: KEY })).json.status).not.toMatch(/complete|failed/);
+		expect((await call(`/task_status/${taskId}`, { key: KEY })).json.status).not.toMatch(
+			/complete|failed/,
+		);
 		const bad = await call('/_emulator/settings', { method: 'POST', body: { time_scale: 0 } });
 		expect(bad.status).toBe(422);
-		const scaled = await call('/_emulator/settings', { method: 'POST', body: { processing_ms: 50, time_scale: 0.02 } });
+		const scaled = await call('/_emulator/settings', {
+			method: 'POST',
+			body: { processing_ms: 50, time_scale: 0.02 },
+		});
 		expect(scaled.json).toEqual({ processing_ms: 50, time_scale: 0.02 });
 	});
 

@@ -78,6 +78,24 @@ function productionWorkflows({ sinkUrl, catchUpSeconds = 10, pendingMinutes = 0.
 	return [intake, completion, catchUp, deliver];
 }
 
+/**
+ * A second Completion and shared delivery workflow (ids and webhook id of their own) for the
+ * control without de-duplication: the row is looked up by task_id, whatever its status, and
+ * the downstream step runs for every copy that starts a run.
+ */
+function controlWorkflows({ sinkUrl }) {
+	const suffix = 'C';
+	const [, completion, , deliver] = productionWorkflows({ sinkUrl, claim: false });
+	deliver.id = `${PROD.deliver.slice(0, -1)}${suffix}`;
+	deliver.name = `${deliver.name} (control, no de-duplication)`;
+	completion.id = `${PROD.completion.slice(0, -1)}${suffix}`;
+	completion.name = `${completion.name} (control, no de-duplication)`;
+	const trigger = nodeOf(completion, TRIGGER);
+	trigger.webhookId = `${trigger.webhookId.slice(0, -1)}c`;
+	nodeOf(completion, 'Deliver the Finished Task').parameters.workflowId.value = deliver.id;
+	return { completion, deliver };
+}
+
 /** Writes the workflows into a folder of their own under the work folder; returns it. */
 function writeWorkflows(workflows, folderName = 'production-workflows') {
 	const dir = path.join(state.tmp, folderName);
@@ -132,9 +150,9 @@ async function emulatorAdmin(method, urlPath, body) {
 	return JSON.parse(text);
 }
 
-/** The calls the downstream step made to the emulator's sink. */
-async function sinkCalls() {
-	return (await emulatorAdmin('GET', '/sink')).calls.filter((c) => c.name === SINK_NAME);
+/** The calls the downstream step made to the emulator's sink (`/_emulator/sink/<name>`). */
+async function sinkCalls(name = SINK_NAME) {
+	return (await emulatorAdmin('GET', '/sink')).calls.filter((c) => c.name === name);
 }
 
 /** How many calls reached the sink per task_id: {taskId: n}. */
@@ -178,6 +196,7 @@ module.exports = {
 	TRIGGER,
 	INTAKE_PATH,
 	productionWorkflows,
+	controlWorkflows,
 	writeWorkflows,
 	completionWebhookId,
 	findTable,
