@@ -46,6 +46,7 @@ useQueueSuite();
 
 const DELIVERIES = Number(process.env.QUEUE_PRODUCTION_DELIVERIES || 200);
 const UNFINISHED = ['new', 'running', 'waiting', 'queued'];
+const ANSWER_TIMEOUT_MS = 30000;
 
 /** Imports the workflows with main's environment and publishes them through main's REST API. */
 async function importAndPublish(stack, workflows) {
@@ -71,13 +72,18 @@ async function triggerOf(completion) {
 	return { path: new URL(hook.url).pathname, secret: nodeData.registration.secret };
 }
 
-/** Each task's delivery twice through nginx, the second copy 1 s after the first; the answers. */
+/**
+ * Each task's delivery twice through nginx, the second copy 1 s after the first, 25 deliveries at
+ * a time; the answers. Waits up to 30 s for an answer: on this shared 2-CPU machine an answer can
+ * take longer than the service's 10 s while the workers run, and a timed-out copy would tell
+ * nothing about duplicates.
+ */
 async function sendTwice(url, taskIds, secret) {
-	const answers = await inPool(taskIds, 50, async (taskId) => {
+	const answers = await inPool(taskIds, 25, async (taskId) => {
 		const body = deliveryBody({ task_id: taskId });
-		const first = await post(url, body, secret);
+		const first = await post(url, body, secret, ANSWER_TIMEOUT_MS);
 		await sleep(1000);
-		return [first, await post(url, body, secret)];
+		return [first, await post(url, body, secret, ANSWER_TIMEOUT_MS)];
 	});
 	return answers.flat();
 }
