@@ -5,6 +5,11 @@
 #   bash scripts/queue-services.sh start <dir>   starts both, prints the n8n environment
 #                                                 (DB_*, QUEUE_BULL_REDIS_*) as shell assignments
 #   bash scripts/queue-services.sh stop <dir>    stops both (safe to call twice, or after a failed start)
+#   bash scripts/queue-services.sh nginx-conf <dir> <port> <upstream port>...
+#                                                 writes <dir>/nginx.conf: Debian's nginx on 127.0.0.1:<port>,
+#                                                 round-robin over n8n webhook processes on 127.0.0.1, its logs and
+#                                                 temporary files in <dir>; prints the command that runs it in the
+#                                                 foreground (stop it with SIGTERM to that process)
 #
 # What is missing is installed from Debian's packages (postgresql, redis-server) with apt-get.
 set -euo pipefail
@@ -105,8 +110,46 @@ stop() {
 	fi
 }
 
+nginx_conf() {
+	local dir="$1" port="$2" nginx upstream user=""
+	shift 2
+	[ "$#" -gt 0 ] || fail "nginx-conf needs at least one upstream port"
+	nginx="$(command -v nginx || ls /usr/sbin/nginx 2>/dev/null || true)"
+	if [ -z "$nginx" ]; then
+		[ "$(id -u)" -eq 0 ] || fail "nginx not installed; install it (apt-get install nginx-light or nginx) and run again"
+		log "installing nginx from Debian's packages"
+		{ apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq nginx-light; } >/tmp/queue-services-apt.log 2>&1 ||
+			fail "apt-get install nginx-light failed (log: /tmp/queue-services-apt.log)"
+		nginx="$(command -v nginx || echo /usr/sbin/nginx)"
+	fi
+	mkdir -p "$dir"
+	dir="$(cd "$dir" && pwd)"
+	# as root the workers would switch to nobody, who cannot reach a private temporary folder
+	[ "$(id -u)" -ne 0 ] || user="user root root;"
+	{
+		printf '# round-robin over the n8n webhook processes; everything on 127.0.0.1\n'
+		printf '%s\nworker_processes 1;\ndaemon off;\npid %s/nginx.pid;\nerror_log %s/error.log warn;\n' "$user" "$dir" "$dir"
+		printf 'events { worker_connections 1024; }\nhttp {\n'
+		# which webhook process got each request, and the request (a delivery's task_id is in its body)
+		printf '\tlog_format upstream escape=json '"'"'{"upstream":"$upstream_addr","status":"$status","uri":"$request_uri","body":"$request_body"}'"'"';\n'
+		printf '\taccess_log %s/access.log upstream;\n' "$dir"
+		for t in client_body proxy fastcgi uwsgi scgi; do printf '\t%s_temp_path %s/%s;\n' "$t" "$dir" "$t"; done
+		printf '\tclient_max_body_size 64m;\n\tclient_body_buffer_size 1m;\n'
+		printf '\tupstream n8n_webhooks {\n'
+		for upstream in "$@"; do printf '\t\tserver 127.0.0.1:%s;\n' "$upstream"; done
+		printf '\t\tkeepalive 32;\n\t}\n'
+		printf '\tserver {\n\t\tlisten 127.0.0.1:%s;\n\t\tlocation / {\n' "$port"
+		printf '\t\t\tproxy_pass http://n8n_webhooks;\n\t\t\tproxy_http_version 1.1;\n'
+		printf '\t\t\tproxy_set_header Connection "";\n\t\t\tproxy_set_header Host $host;\n'
+		printf '\t\t\tproxy_read_timeout 120s;\n\t\t}\n\t}\n}\n'
+	} >"$dir/nginx.conf"
+	"$nginx" -p "$dir" -e "$dir/error.log" -c "$dir/nginx.conf" -t -q || fail "nginx refuses $dir/nginx.conf"
+	printf '%s -p %s -e %s -c %s\n' "$nginx" "$dir" "$dir/error.log" "$dir/nginx.conf"
+}
+
 case "${1:-}" in
 start) start "${2:?usage: queue-services.sh start <dir>}" ;;
 stop) stop "${2:?usage: queue-services.sh stop <dir>}" ;;
-*) fail "usage: queue-services.sh start|stop <dir>" ;;
+nginx-conf) nginx_conf "${2:?usage: queue-services.sh nginx-conf <dir> <port> <upstream port>...}" "${3:?usage: queue-services.sh nginx-conf <dir> <port> <upstream port>...}" "${@:4}" ;;
+*) fail "usage: queue-services.sh start|stop <dir> | nginx-conf <dir> <port> <upstream port>..." ;;
 esac

@@ -11,6 +11,9 @@
 #                    process, everything in a temporary folder removed on exit (a fresh database each
 #                    run). Production webhooks are served by the webhook process on
 #                    QUEUE_WEBHOOK_PORT (5680); editor runs go to the workers too.
+#   QUEUE_WEBHOOK_PROCESSES=2  (queue mode) two webhook processes, on QUEUE_WEBHOOK_PORT and
+#                    QUEUE_WEBHOOK_PORT2 (5681), behind Debian's nginx on QUEUE_PROXY_PORT (5690),
+#                    round-robin; production webhook URLs then point at nginx.
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -24,11 +27,17 @@ QUEUE_MODE=""
 [ "${DOCEX_MODE:-}" = "queue" ] && QUEUE_MODE=1
 [ -z "$QUEUE_MODE" ] || LOCAL_DIR="$(mktemp -d "${TMPDIR:-/tmp}/docex-start-queue-XXXXXX")"
 WEBHOOK_PORT="${QUEUE_WEBHOOK_PORT:-5680}"
+WEBHOOK_PORT2="${QUEUE_WEBHOOK_PORT2:-5681}"
+PROXY_PORT="${QUEUE_PROXY_PORT:-5690}"
+WEBHOOK_PROCESSES="${QUEUE_WEBHOOK_PROCESSES:-1}"
 CREDENTIAL_ID="DocExtrLocalEmu1"
 API_KEY="vnd_test_key"
 
 log() { printf '[start] %s\n' "$*" >&2; }
 die() { log "error: $*"; exit 1; }
+case "$WEBHOOK_PROCESSES" in 1 | 2) ;; *) die "QUEUE_WEBHOOK_PROCESSES must be 1 or 2" ;; esac
+POOL=""
+[ -z "$QUEUE_MODE" ] || [ "$WEBHOOK_PROCESSES" = 1 ] || POOL=1
 
 PIDS=()
 cleanup() {
@@ -65,8 +74,9 @@ npm run build --silent
 
 PORTS=("$N8N_PORT" "$EMULATOR_PORT")
 [ -z "$QUEUE_MODE" ] || PORTS+=("$WEBHOOK_PORT")
+[ -z "$POOL" ] || PORTS+=("$WEBHOOK_PORT2" "$PROXY_PORT")
 for port in "${PORTS[@]}"; do
-	port_busy "$port" && die "port $port on 127.0.0.1 is already in use (set N8N_PORT / EMULATOR_PORT / QUEUE_WEBHOOK_PORT)"
+	port_busy "$port" && die "port $port on 127.0.0.1 is already in use (set N8N_PORT / EMULATOR_PORT / QUEUE_WEBHOOK_PORT / QUEUE_WEBHOOK_PORT2 / QUEUE_PROXY_PORT)"
 done
 
 if [ "${START_RESET:-}" = "1" ]; then
@@ -100,6 +110,7 @@ if [ -n "$QUEUE_MODE" ]; then
 	set +a
 	export EXECUTIONS_MODE=queue OFFLOAD_MANUAL_EXECUTIONS_TO_WORKERS=true
 	export N8N_WEBHOOK_URL="http://127.0.0.1:$WEBHOOK_PORT/"
+	[ -z "$POOL" ] || export N8N_WEBHOOK_URL="http://127.0.0.1:$PROXY_PORT/"
 	N8N_RUNNERS_BROKER_PORT="$(free_port)"
 	export N8N_RUNNERS_BROKER_PORT
 fi
@@ -182,12 +193,29 @@ if [ -n "$QUEUE_MODE" ]; then
 	QUEUE_ARGS=(webhook)
 	start_queue_process webhook N8N_PORT="$WEBHOOK_PORT"
 	READY_URLS+=("http://127.0.0.1:$WEBHOOK_PORT/healthz/readiness")
+	if [ -n "$POOL" ]; then
+		start_queue_process webhook2 N8N_PORT="$WEBHOOK_PORT2"
+		READY_URLS+=("http://127.0.0.1:$WEBHOOK_PORT2/healthz/readiness")
+	fi
 	for url in "${READY_URLS[@]}"; do
 		node scripts/n8n-local.js wait-ready "$url" 180 || {
-			tail -20 "$LOCAL_DIR"/worker*.log "$LOCAL_DIR/webhook.log" >&2
-			die "a worker or the webhook process did not become ready"
+			tail -20 "$LOCAL_DIR"/worker*.log "$LOCAL_DIR"/webhook*.log >&2
+			die "a worker or a webhook process did not become ready"
 		}
 	done
+	if [ -n "$POOL" ]; then
+		log "starting nginx on 127.0.0.1:$PROXY_PORT in front of the webhook processes (round-robin)"
+		NGINX_CMD="$(bash scripts/queue-services.sh nginx-conf "$LOCAL_DIR/nginx" "$PROXY_PORT" "$WEBHOOK_PORT" "$WEBHOOK_PORT2")" ||
+			die "nginx could not be set up"
+		# shellcheck disable=SC2086 # the command line queue-services.sh printed
+		$NGINX_CMD >"$LOCAL_DIR/nginx.log" 2>&1 &
+		PIDS+=("$!")
+		QUEUE_PIDS+=("$!")
+		node scripts/n8n-local.js wait-ready "http://127.0.0.1:$PROXY_PORT/healthz/readiness" 30 || {
+			tail -20 "$LOCAL_DIR/nginx.log" "$LOCAL_DIR/nginx/error.log" >&2
+			die "nginx did not start"
+		}
+	fi
 fi
 OWNER="$(node scripts/n8n-local.js setup-owner "http://127.0.0.1:$N8N_PORT" "$LOCAL_DIR/owner.json")" ||
 	die "could not set up the n8n owner account"
@@ -207,6 +235,10 @@ EOF
   queue mode:  PostgreSQL :$DB_POSTGRESDB_PORT and Redis :$QUEUE_BULL_REDIS_PORT, two workers; production webhooks on
                http://127.0.0.1:$WEBHOOK_PORT/ (webhook process); logs $LOCAL_DIR/{worker1,worker2,webhook}.log.
                Everything in $LOCAL_DIR is removed when you stop.
+EOF
+[ -z "$POOL" ] || cat <<EOF
+  webhooks:    nginx http://127.0.0.1:$PROXY_PORT/ (round-robin) in front of the webhook processes on
+               :$WEBHOOK_PORT and :$WEBHOOK_PORT2; access log $LOCAL_DIR/nginx/access.log
 EOF
 cat <<EOF
 

@@ -12,6 +12,7 @@ const { adminTask } = require('./tasks.js');
 const { deleteWebhook, handleManualDeliver, listDeliveries, publicWebhook } = require('./deliveries.js');
 const { handleFile } = require('./files.js');
 const { handleLimitsAdmin, resetLimits, trackDownload } = require('./limits.js');
+const { handleProductionAdmin, resetProduction } = require('./production.js');
 
 // ------------------------------------------------------------------ faults
 
@@ -172,6 +173,7 @@ function resetAll(ctx) {
 	ctx.hung.clear();
 	resetStats(ctx);
 	resetLimits(ctx);
+	resetProduction(ctx);
 	ctx.log('state reset');
 }
 
@@ -212,6 +214,8 @@ async function handleAdmin(ctx, req, res, url) {
 	if (handleLimitsAdmin(ctx, req, res, p)) return undefined;
 	const webhook = /^\/webhooks\/([^/]+)$/.exec(p);
 	if (webhook && req.method === 'DELETE') return deleteWebhook(ctx, res, webhook[1]);
+	const production = handleProductionAdmin(ctx, req, res, p);
+	if (production) return production;
 	switch (`${req.method} ${p}`) {
 		case 'GET /health':
 			return sendJson(res, 200, { ok: true });

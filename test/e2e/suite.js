@@ -40,6 +40,7 @@ runSuite({
 		'trigger-refusal',
 		'mcp',
 		'stop',
+		'production',
 	].map((name) => path.join(__dirname, 'cases', `${name}.test.js`)),
 	only: process.env.E2E_ONLY,
 	timeoutMs: 18 * 60 * 1000,

@@ -3,7 +3,7 @@
 
 /**
  * Queue-mode suite: the packed package in n8n's queue mode (PostgreSQL, Redis, main, two workers,
- * one webhook process; test/queue/lib/stack.js) against the emulator. Cases are node:test files in
+ * one webhook process, and for the production case a second one behind nginx; test/queue/lib/stack.js) against the emulator. Cases are node:test files in
  * cases/, run in this order in this one process. Prints PASS/FAIL per case and, last,
  * "N passed, N failed"; exits non-zero on any failure. Everything started is stopped at the end,
  * also on failure or a signal, and the suite fails if a process is left behind.
@@ -26,8 +26,8 @@ function killEverything() {
 }
 
 runSuite({
-	cases: ['submit-and-wait', 'trigger', 'stop', 'restart', 'binary-modes'].map((name) =>
-		path.join(__dirname, 'cases', `${name}.test.js`),
+	cases: ['submit-and-wait', 'trigger', 'stop', 'restart', 'binary-modes', 'production'].map(
+		(name) => path.join(__dirname, 'cases', `${name}.test.js`),
 	),
 	only: process.env.QUEUE_ONLY,
 	timeoutMs: 20 * 60 * 1000,
@@ -44,7 +44,7 @@ runSuite({
 			killEverything();
 		} else {
 			console.log(
-				'PASS  every process started is stopped (n8n main, workers, webhook, PostgreSQL, Redis, emulator)',
+				'PASS  every process started is stopped (n8n main, workers, webhook processes, nginx, PostgreSQL, Redis, emulator)',
 			);
 			counts.passed++;
 		}

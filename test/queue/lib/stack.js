@@ -6,7 +6,8 @@
  * then `n8n start` (EXECUTIONS_MODE=queue), two `n8n worker` processes and one `n8n webhook`
  * process, all on one database, one Redis and one encryption key, each with its own
  * N8N_USER_FOLDER, HTTP port and task-runner broker port. Production webhooks are served by the
- * webhook process only (N8N_DISABLE_PRODUCTION_MAIN_PROCESS=true on main).
+ * webhook process only (N8N_DISABLE_PRODUCTION_MAIN_PROCESS=true on main). startWebhookPool()
+ * adds a second webhook process (`webhook2`) and nginx in front of both (round-robin, lib/nginx.js).
  *
  * Builds on test/e2e/lib: process control (every child in its own process group, tracked),
  * the REST helpers (pointed at main through state.n8nPort) and the emulator client.
@@ -32,6 +33,7 @@ const {
 } = require('../../e2e/lib/n8n.js');
 const { sleep } = require('../../e2e/lib/fixtures.js');
 const state = require('../../e2e/lib/state.js');
+const { NginxProxy } = require('./nginx.js');
 
 const NODE24 = process.env.NODE24 || process.execPath;
 const SERVICES = path.join(ROOT, 'scripts', 'queue-services.sh');
@@ -87,6 +89,7 @@ class QueueStack {
 		this.storagePath = path.join(dir, 'shared-storage');
 		this.ports = {};
 		this.logIndex = 0;
+		this.nginx = undefined; // NginxProxy in front of the webhook processes, once started
 	}
 
 	// ------------------------------------------------------------- services
@@ -168,8 +171,9 @@ class QueueStack {
 				N8N_DISABLE_PRODUCTION_MAIN_PROCESS: 'true',
 			});
 			if (this.offload) own.OFFLOAD_MANUAL_EXECUTIONS_TO_WORKERS = 'true';
-		} else if (name === 'webhook') {
-			own.N8N_PORT = String(this.ports.webhook);
+		} else if (name.startsWith('webhook')) {
+			this.ports[name] ??= await freePort();
+			own.N8N_PORT = String(this.ports[name]);
 		} else {
 			this.ports[name] ??= await freePort();
 			Object.assign(own, {
@@ -209,7 +213,7 @@ class QueueStack {
 		const command =
 			name === 'main'
 				? ['start']
-				: name === 'webhook'
+				: name.startsWith('webhook')
 					? ['webhook']
 					: ['worker', `--concurrency=${WORKER_CONCURRENCY}`];
 		const logFile = path.join(this.dir, `${name}-${++this.logIndex}.log`);
@@ -254,9 +258,30 @@ class QueueStack {
 	}
 
 	async stopN8nProcesses() {
-		// the webhook process and main first: nothing new is enqueued while the workers drain
-		await Promise.all([this.stopProcess('webhook'), this.stopProcess('main')]);
+		// the proxy, the webhook processes and main first: nothing new is enqueued while the workers drain
+		if (this.nginx) await this.nginx.stop();
+		await Promise.all([
+			this.stopProcess('webhook'),
+			this.stopProcess('webhook2'),
+			this.stopProcess('main'),
+		]);
 		await Promise.all([this.stopProcess('worker1'), this.stopProcess('worker2')]);
+	}
+
+	/**
+	 * A second webhook process (`webhook2`) and nginx in front of both webhook processes,
+	 * round-robin on 127.0.0.1; returns the NginxProxy (its `url` is the public webhook address).
+	 */
+	async startWebhookPool() {
+		if (!this.processes.webhook2?.child?.alive) await this.startProcess('webhook2');
+		if (!this.nginx) {
+			this.nginx = new NginxProxy({
+				dir: path.join(this.dir, 'nginx'),
+				upstreams: [this.ports.webhook, this.ports.webhook2],
+			});
+		}
+		if (!this.nginx.child?.alive) await this.nginx.start();
+		return this.nginx;
 	}
 
 	/**
@@ -329,6 +354,7 @@ class QueueStack {
 			const pid = Number(fs.readFileSync(redisPidFile, 'utf8').trim());
 			if (pid && isAlive(pid)) left.push(`Redis ${pid}`);
 		}
+		if (this.nginx) left.push(...this.nginx.leftovers());
 		return left;
 	}
 
@@ -342,6 +368,7 @@ class QueueStack {
 
 	/** SIGKILL to every n8n process group (synchronous: usable on exit). */
 	killSync() {
+		if (this.nginx) this.nginx.killSync();
 		for (const pgid of this.pids) {
 			try {
 				process.kill(-pgid, 'SIGKILL');

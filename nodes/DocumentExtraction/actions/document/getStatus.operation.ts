@@ -1,5 +1,10 @@
-import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
-import { updateDisplayOptions } from 'n8n-workflow';
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeProperties,
+} from 'n8n-workflow';
+import { NodeApiError, updateDisplayOptions } from 'n8n-workflow';
 
 import {
 	includeInputBinaryOption,
@@ -8,18 +13,34 @@ import {
 	taskIdField,
 } from '../../descriptions';
 import { optionsCollection } from '../../../shared/descriptions';
+import { asNodeError } from '../../../shared/transport';
 import { getOptions, withInputBinary } from '../common/items.utils';
 import { fetchTask, processTasks, readTaskId, shapeTask } from '../common/task.utils';
+
+/** The status output for a task the service does not know (404) with "Output Unknown Tasks as Items". */
+export const NOT_FOUND_STATUS = 'not_found';
+
+const outputNotFoundOption: INodeProperties = {
+	displayName: 'Output Unknown Tasks as Items',
+	name: 'outputNotFoundAsItems',
+	type: 'boolean',
+	default: false,
+	description: `Whether a task the service answers 404 for (never known, or no longer kept) is output as an item with status "${NOT_FOUND_STATUS}" and the error text, instead of failing the item. Useful when checking many stored task IDs, so that one forgotten task does not stop the others.`,
+};
 
 const properties: INodeProperties[] = [
 	taskIdField,
 	outputField,
-	optionsCollection([includeInputBinaryOption, maxConcurrencyOption]),
+	optionsCollection([includeInputBinaryOption, maxConcurrencyOption, outputNotFoundOption]),
 ];
 
 const displayOptions = { show: { resource: ['document'], operation: ['getStatus'] } };
 
 export const description = updateDisplayOptions(displayOptions, properties);
+
+function isNotFound(error: unknown): boolean {
+	return error instanceof NodeApiError && String(error.httpCode) === '404';
+}
 
 export async function execute(
 	this: IExecuteFunctions,
@@ -27,9 +48,19 @@ export async function execute(
 ): Promise<INodeExecutionData[]> {
 	return await processTasks.call(this, items, async (itemIndex, limiter) => {
 		const taskId = readTaskId.call(this, itemIndex);
-		const task = await fetchTask.call(this, taskId, itemIndex, limiter);
+		const options = getOptions.call(this, itemIndex);
+		const includeBinary = options.includeInputBinary !== false;
+		let task: IDataObject;
+		try {
+			task = await fetchTask.call(this, taskId, itemIndex, limiter);
+		} catch (error) {
+			if (options.outputNotFoundAsItems === true && isNotFound(error)) {
+				const json = { task_id: taskId, status: NOT_FOUND_STATUS, error: (error as Error).message };
+				return withInputBinary(items[itemIndex], json, includeBinary, itemIndex);
+			}
+			throw asNodeError(this, error, itemIndex);
+		}
 		const output = this.getNodeParameter('output', itemIndex, 'result') as string;
-		const includeBinary = getOptions.call(this, itemIndex).includeInputBinary !== false;
 		return withInputBinary(items[itemIndex], shapeTask(task, output), includeBinary, itemIndex);
 	});
 }

@@ -7,9 +7,25 @@ import { documentOutput } from '../../helpers/documentInput';
 import { getOptions } from '../common/items.utils';
 import { processSubmissions } from '../common/task.utils';
 
+const keepInputFieldsOption: INodeProperties = {
+	displayName: 'Keep Input Fields',
+	name: 'keepInputFields',
+	type: 'boolean',
+	default: false,
+	description:
+		'Whether to output the input item’s fields (your own context: customer, email, record ID…) together with task_id, so that the next node can record the pair, for example in a Data Table the Document Extraction Trigger’s workflow looks the task up in',
+};
+
 const properties: INodeProperties[] = [
 	...documentFields,
-	optionsCollection([...submissionOptions, maxPagesOption]),
+	{
+		displayName:
+			'The result comes later, through the Document Extraction Trigger or Get Status. Record the task_id output here with your own context (for example in a Data Table) to find it again then.',
+		name: 'submitNotice',
+		type: 'notice',
+		default: '',
+	},
+	optionsCollection([...submissionOptions, keepInputFieldsOption, maxPagesOption]),
 ];
 
 const displayOptions = { show: { resource: ['document'], operation: ['submit'] } };
@@ -22,11 +38,13 @@ export async function execute(
 ): Promise<INodeExecutionData[]> {
 	return await processSubmissions.call(this, items, async (itemIndex, submit) => {
 		const { taskId, fields, downloaded } = await submit();
+		const options = getOptions.call(this, itemIndex);
+		const context = options.keepInputFields === true ? items[itemIndex].json : {};
 		return documentOutput(
 			items[itemIndex],
-			{ task_id: taskId, project: fields.project, document_type: fields.document_type },
+			{ ...context, task_id: taskId, project: fields.project, document_type: fields.document_type },
 			itemIndex,
-			getOptions.call(this, itemIndex),
+			options,
 			downloaded,
 		);
 	});

@@ -53,4 +53,44 @@ describe('Get Status', () => {
 		expect(error.message).toContain('Not found (404): Task not found');
 		expect(error.description).toContain(`task ${TASK}`);
 	});
+
+	it('outputs a task the service answers 404 for as a "not_found" item with Output Unknown Tasks as Items, next to the others', async () => {
+		const OTHER = '1c9e6b7a-2d3f-4e5a-8b6c-7d8e9f0a1b2c';
+		nock(BASE_URL)
+			.get(`/task_status/${TASK}`)
+			.reply(404, { detail: `Task '${TASK}' not found` });
+		nock(BASE_URL)
+			.get(`/task_status/${OTHER}`)
+			.reply(200, task('complete', { result: { total: 9 } }));
+		const ids = [TASK, OTHER];
+		const items = ids.map((id) => ({ json: { id } }));
+		const ctx = createContext({
+			params: (name: string, i: number) =>
+				({ ...statusParams(ids[i], 'full'), options: { outputNotFoundAsItems: true } })[
+					name as keyof ReturnType<typeof statusParams>
+				],
+			items,
+		});
+		const out = await getStatus.call(ctx, items);
+		expect(out.map((o) => o.json.status)).toEqual(['not_found', 'complete']);
+		expect(out[0].json).toEqual({
+			task_id: TASK,
+			status: 'not_found',
+			error: `Not found (404): Task '${TASK}' not found`,
+		});
+		expect(out[0].pairedItem).toEqual({ item: 0 });
+	});
+
+	it('still fails the item for other errors with Output Unknown Tasks as Items', async () => {
+		nock(BASE_URL).get(`/task_status/${TASK}`).reply(401, { detail: 'Invalid or missing API key' });
+		const error = await failureOf(
+			getStatus.call(
+				createContext({
+					params: { ...statusParams(TASK), options: { outputNotFoundAsItems: true } },
+				}),
+				[{ json: {} }],
+			),
+		);
+		expect(error.message).toContain('(401)');
+	});
 });

@@ -56,6 +56,25 @@ describe('Submit Document', () => {
 		expect(out[0].binary?.data.fileName).toBe('invoice.pdf');
 	});
 
+	it('outputs the input fields with task_id with Keep Input Fields, and only the task without it', async () => {
+		nock(BASE_URL).post('/process_file').times(2).reply(200, { task_id: 'b1' });
+		const input = binaryItem('ctx');
+		input.json = { customer: 'ACME-7', file_name: 'march.pdf', task_id: 'stale' };
+		const kept = await submit.call(
+			createContext({ params: params({ options: { keepInputFields: true } }), items: [input] }),
+			[input],
+		);
+		expect(kept[0].json).toEqual({
+			customer: 'ACME-7',
+			file_name: 'march.pdf',
+			task_id: 'b1',
+			project: 'Invoices',
+			document_type: 'invoice',
+		});
+		const plain = await submit.call(createContext({ params: params(), items: [input] }), [input]);
+		expect(plain[0].json).toEqual({ task_id: 'b1', project: 'Invoices', document_type: 'invoice' });
+	});
+
 	it('sends max_pages only when set, and drops the binary when asked', async () => {
 		const bodies: Array<Record<string, unknown>> = [];
 		nock(BASE_URL)

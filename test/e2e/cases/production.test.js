@@ -1,0 +1,284 @@
+'use strict';
+
+/**
+ * The production setup of examples/production-*.json in a running n8n: Intake submits documents
+ * and records each task_id with its context as a pending Data Table row; n8n is down while the
+ * service finishes them, so every webhook delivery fails all its retries; once n8n is back, the
+ * Catch-up's schedule finds the pending rows, asks Get Status and hands the finished tasks to the
+ * shared delivery workflow, which claims each row once (pending → processing), calls the
+ * downstream step (the emulator's sink) and marks the row done. A task the service no longer
+ * knows is marked not_found; a task still running stays pending. Then retried and simultaneous
+ * copies of the deliveries reach the downstream step no second time.
+ *
+ * Self-contained: stops the suite's n8n if one runs, imports and publishes the four workflows,
+ * and starts n8n again (left running for the suite's teardown).
+ */
+
+const assert = require('node:assert/strict');
+const { test } = require('node:test');
+
+const { sleep } = require('../lib/fixtures.js');
+const {
+	n8nCliOk,
+	startN8n,
+	stopN8n,
+	waitFor,
+	waitPublished,
+	skipOnN8n1,
+} = require('../lib/n8n.js');
+const { emulatorTasks, registeredWebhooks, waitWebhookLive } = require('../lib/emulator-client.js');
+const { post, registrationOf } = require('../lib/deliveries.js');
+const {
+	PROD,
+	TRIGGER,
+	productionWorkflows,
+	writeWorkflows,
+	completionWebhookId,
+	createTable,
+	tableRows,
+	sinkCalls,
+	callsPerTask,
+	emulatorSettings,
+	forgetTask,
+	intakeDocuments,
+	intake,
+} = require('../lib/production.js');
+const { useSuite } = require('../lib/setup.js');
+const state = require('../lib/state.js');
+
+useSuite();
+
+const DOCUMENTS = 20;
+const CATCH_UP_S = 10;
+/** Long enough that n8n is surely down when the tasks finish. */
+const OUTAGE_PROCESSING_MS = 12000;
+const PROCESSING_MS = Number(process.env.E2E_PROCESSING_MS || 1500);
+
+const prod = { table: undefined, hookUrl: undefined, tasks: [], forgotten: undefined };
+
+const n8nBase = () => `http://127.0.0.1:${state.n8nPort}`;
+
+/** The task.completed body the service sends for a finished task (as emulator/lib/deliveries.js builds it). */
+function serviceBody(task) {
+	return JSON.stringify({
+		event: 'task.completed',
+		task_id: task.task_id,
+		status: task.status,
+		result: task.status === 'complete' ? task.result : null,
+		project_id: task.project_id,
+		document_type: task.document_type,
+		timestamp: task.updated_at,
+	});
+}
+
+/** The deliveries of `taskIds` to the Completion trigger's registration. */
+async function deliveriesOf(taskIds) {
+	const res = await fetch(`${state.emulatorUrl}/_emulator/deliveries`);
+	const { deliveries } = await res.json();
+	const wanted = new Set(taskIds);
+	return deliveries.filter((d) => d.url === prod.hookUrl && wanted.has(d.task_id));
+}
+
+async function rowsByTask() {
+	return Object.fromEntries((await tableRows(prod.table)).map((r) => [r.task_id, r]));
+}
+
+test(
+	'Production: an outage longer than the service’s retries loses nothing; the catch-up delivers each task once, with its context',
+	skipOnN8n1('the examples use n8n 2.x publishing and the Data Table of n8n 2.x'),
+	async (t) => {
+		// import and publish the four workflows (n8n stopped: the CLI writes the database)
+		await stopN8n();
+		const dir = writeWorkflows(
+			productionWorkflows({
+				sinkUrl: `${state.emulatorUrl}/_emulator/sink/crm`,
+				catchUpSeconds: CATCH_UP_S,
+				pendingMinutes: 0.1,
+			}),
+		);
+		await n8nCliOk(['import:workflow', '--separate', `--input=${dir}`]);
+		for (const id of [PROD.deliver, PROD.intake, PROD.completion, PROD.catchUp]) {
+			await n8nCliOk(['publish:workflow', `--id=${id}`]);
+		}
+		await startN8n();
+		for (const id of [PROD.deliver, PROD.intake, PROD.completion, PROD.catchUp])
+			await waitPublished(id);
+		prod.table = await createTable();
+		const webhookId = completionWebhookId();
+		const hook = await waitFor('the Completion trigger to register its webhook', async () =>
+			(await registeredWebhooks()).find((w) => w.url.includes(webhookId)),
+		);
+		prod.hookUrl = hook.url;
+		await waitWebhookLive(prod.hookUrl);
+
+		// Intake: DOCUMENTS + 1 documents (the last one the service will forget)
+		await emulatorSettings({ processing_ms: OUTAGE_PROCESSING_MS, time_scale: 0.05 });
+		const documents = intakeDocuments(DOCUMENTS + 1, 'OUT');
+		const recorded = await intake(n8nBase(), documents);
+		assert.equal(recorded.length, DOCUMENTS + 1, `Intake recorded ${recorded.length} rows`);
+		for (const [i, row] of recorded.entries()) {
+			assert.equal(row.status, 'pending');
+			assert.equal(row.file_name, documents[i].file_name);
+			assert.equal(row.customer, documents[i].customer);
+		}
+		const submittedAt = Date.now();
+		prod.tasks = recorded.slice(0, DOCUMENTS).map((r) => r.task_id);
+		prod.forgotten = recorded[DOCUMENTS].task_id;
+
+		// n8n goes down before the tasks finish; every delivery fails all its attempts
+		await stopN8n();
+		assert.ok(
+			Date.now() - submittedAt < OUTAGE_PROCESSING_MS,
+			'n8n took longer to stop than the tasks to finish; raise OUTAGE_PROCESSING_MS',
+		);
+		const allIds = [...prod.tasks, prod.forgotten];
+		let failed = [];
+		await waitFor(
+			() => `every delivery to fail (${failed.length} of ${allIds.length} failed)`,
+			async () => {
+				failed = (await deliveriesOf(allIds)).filter((d) => d.state === 'failed');
+				return failed.length === allIds.length;
+			},
+			60000,
+			500,
+		);
+		assert.ok(
+			failed.every((d) => d.attempts === 4),
+			'a delivery failed before its last retry',
+		);
+		// the service no longer knows one of them
+		await forgetTask(prod.forgotten);
+		await emulatorSettings({ processing_ms: PROCESSING_MS, time_scale: 1 });
+
+		// n8n is back: the catch-up finds the pending rows
+		await startN8n();
+		const backAt = Date.now();
+		let calls = [];
+		await waitFor(
+			() => `the catch-up to deliver ${DOCUMENTS} tasks (${calls.length} so far)`,
+			async () => {
+				calls = (await sinkCalls()).filter((c) => allIds.includes(c.body?.task_id));
+				return calls.length >= DOCUMENTS;
+			},
+			120000,
+			250,
+		);
+		const caughtUpS = (Date.now() - backAt) / 1000;
+		// one more catch-up interval: nothing more arrives, the forgotten task is marked
+		await sleep((CATCH_UP_S + 2) * 1000);
+		calls = (await sinkCalls()).filter((c) => allIds.includes(c.body?.task_id));
+		const perTask = callsPerTask(calls);
+		const copies = Object.values(perTask).reduce((sum, n) => sum + n - 1, 0);
+		assert.deepEqual(
+			Object.keys(perTask).sort(),
+			[...prod.tasks].sort(),
+			'each finished task reaches the downstream step, the forgotten one does not',
+		);
+		assert.equal(copies, 0, `copies reached the downstream step: ${JSON.stringify(perTask)}`);
+		for (const call of calls) {
+			const doc = documents[prod.tasks.indexOf(call.body.task_id)];
+			assert.equal(call.body.customer, doc.customer, 'the downstream step got the wrong context');
+			assert.equal(call.body.file_name, doc.file_name);
+			assert.equal(call.body.status, 'complete');
+			assert.equal(typeof call.body.result?.invoice_number, 'string');
+		}
+		const rows = await rowsByTask();
+		for (const id of prod.tasks)
+			assert.equal(rows[id].status, 'done', `row of ${id}: ${rows[id].status}`);
+		assert.equal(rows[prod.forgotten].status, 'not_found');
+		assert.match(String(rows[prod.forgotten].note), /404/);
+		t.diagnostic(
+			`${DOCUMENTS + 1} submitted; ${failed.length} deliveries failed all 4 attempts; ${DOCUMENTS} caught up in ${caughtUpS.toFixed(1)} s after n8n was ready (catch-up every ${CATCH_UP_S} s); 1 marked not_found; copies downstream: ${copies}`,
+		);
+	},
+);
+
+test(
+	'Production: retried and simultaneous copies of deliveries reach the downstream step no second time; a running task stays pending',
+	skipOnN8n1('the examples use n8n 2.x publishing and the Data Table of n8n 2.x'),
+	async (t) => {
+		assert.ok(prod.hookUrl && prod.tasks.length, 'the outage case did not run');
+		const { nodeData } = await registrationOf(PROD.completion, TRIGGER);
+		const secret = nodeData.registration?.secret;
+		assert.match(String(secret), /^whsec_/);
+
+		// copies of the handled tasks' deliveries: twice 1 s apart, and three at once
+		const tasks = (await emulatorTasks()).filter((x) => prod.tasks.includes(x.task_id));
+		const answers = [];
+		await Promise.all(
+			tasks.map(async (task) => {
+				const body = serviceBody(task);
+				answers.push(await post(prod.hookUrl, body, secret));
+				await sleep(1000);
+				answers.push(await post(prod.hookUrl, body, secret));
+				answers.push(...(await Promise.all([1, 2, 3].map(() => post(prod.hookUrl, body, secret)))));
+			}),
+		);
+		assert.ok(
+			answers.every((s) => s === 200),
+			`answers ${JSON.stringify(answers)}`,
+		);
+
+		// new tasks: copies sent at once before the service's own delivery, which then comes as a retry
+		await emulatorSettings({ processing_ms: 20000 });
+		const fresh = await intake(n8nBase(), intakeDocuments(5, 'NEW'));
+		await emulatorSettings({ processing_ms: PROCESSING_MS });
+		const freshIds = fresh.map((r) => r.task_id);
+		const early = freshIds.slice(0, 4);
+		const running = freshIds[4];
+		await Promise.all(
+			early.map(async (taskId) => {
+				const body = serviceBody({
+					task_id: taskId,
+					status: 'complete',
+					result: { invoice_number: `EARLY-${taskId.slice(0, 8)}` },
+					project_id: tasks[0].project_id,
+					document_type: 'invoice',
+					updated_at: new Date().toISOString(),
+				});
+				await Promise.all([1, 2, 3].map(() => post(prod.hookUrl, body, secret)));
+				await sleep(1000);
+				await post(prod.hookUrl, body, secret);
+			}),
+		);
+		// a catch-up interval passes while the last task still runs: its row stays pending
+		await sleep((CATCH_UP_S + 2) * 1000);
+		const rows = await rowsByTask();
+		assert.equal(
+			rows[running].status,
+			'pending',
+			`the running task's row is ${rows[running].status}`,
+		);
+		// the service finishes all five and delivers them (the early four for a second time)
+		const ids = [...prod.tasks, ...freshIds];
+		let calls = [];
+		await waitFor(
+			() => `the running task to be delivered (${calls.length} calls)`,
+			async () => {
+				calls = (await sinkCalls()).filter((c) => ids.includes(c.body?.task_id));
+				return calls.some((c) => c.body.task_id === running);
+			},
+			60000,
+			500,
+		);
+		await waitFor('the deliveries of the new tasks to end', async () =>
+			(await deliveriesOf(freshIds)).every((d) => d.state !== 'pending') ? true : undefined,
+		);
+		await sleep(3000);
+		calls = (await sinkCalls()).filter((c) => ids.includes(c.body?.task_id));
+		const perTask = callsPerTask(calls);
+		const twice = Object.entries(perTask).filter(([, n]) => n > 1);
+		assert.deepEqual(twice, [], `copies reached the downstream step: ${JSON.stringify(twice)}`);
+		assert.deepEqual(
+			Object.keys(perTask).sort(),
+			[...ids].sort(),
+			'a task never reached the downstream step',
+		);
+		const after = await rowsByTask();
+		for (const id of ids)
+			assert.equal(after[id].status, 'done', `row of ${id}: ${after[id].status}`);
+		t.diagnostic(
+			`${answers.length} copies of ${tasks.length} handled deliveries and ${early.length * 4} early copies of ${early.length} new ones: each of ${ids.length} tasks downstream once; the running task stayed pending for a catch-up run`,
+		);
+	},
+);

@@ -1,0 +1,211 @@
+'use strict';
+
+/**
+ * The production-setup examples (examples/production-*.json) as the suites run them: Intake,
+ * Completion, Catch-up and the shared delivery workflow, with the downstream step pointed at the
+ * emulator's sink and the catch-up's timing shortened. Also the Data Table rows and the sink's
+ * calls, read back for the checks (shared by the e2e and queue suites).
+ */
+
+const fs = require('node:fs');
+const path = require('node:path');
+
+const { rest, waitFor } = require('./n8n.js');
+const state = require('./state.js');
+
+const EXAMPLES = path.resolve(__dirname, '../../../examples');
+
+const PROD = {
+	intake: 'DocExtrIntake001',
+	completion: 'DocExtrComplete1',
+	catchUp: 'DocExtrCatchUp01',
+	deliver: 'DocExtrDeliver01',
+};
+
+const FILES = {
+	[PROD.intake]: 'production-intake.json',
+	[PROD.completion]: 'production-completion.json',
+	[PROD.catchUp]: 'production-catch-up.json',
+	[PROD.deliver]: 'production-deliver.json',
+};
+
+const TABLE = 'document_extraction_tasks';
+const INTAKE_PATH = 'document-extraction-intake';
+const TRIGGER = 'Document Extraction Trigger';
+const SINK_NAME = 'crm';
+
+function readExample(id) {
+	return JSON.parse(fs.readFileSync(path.join(EXAMPLES, FILES[id]), 'utf8'));
+}
+
+function nodeOf(workflow, name) {
+	const found = workflow.nodes.find((n) => n.name === name);
+	if (!found) throw new Error(`${workflow.name} has no node "${name}"`);
+	return found;
+}
+
+/**
+ * The four workflows as the suites import them:
+ *   sinkUrl            the downstream step's URL (the emulator's sink)
+ *   catchUpSeconds     the catch-up's schedule, in seconds
+ *   pendingMinutes     how old a pending row must be before the catch-up asks for it
+ *   claim              false: the control without de-duplication (the shared workflow looks the
+ *                      row up by task_id and runs the downstream step for every copy)
+ */
+function productionWorkflows({ sinkUrl, catchUpSeconds = 10, pendingMinutes = 0.1, claim = true }) {
+	const intake = readExample(PROD.intake);
+	const completion = readExample(PROD.completion);
+	const catchUp = readExample(PROD.catchUp);
+	const deliver = readExample(PROD.deliver);
+
+	nodeOf(deliver, 'Downstream Step').parameters.url = sinkUrl;
+	if (!claim) {
+		const lookup = nodeOf(deliver, 'Claim the Pending Row');
+		lookup.parameters = {
+			resource: 'row',
+			operation: 'get',
+			dataTableId: lookup.parameters.dataTableId,
+			matchType: 'allConditions',
+			filters: {
+				conditions: [{ keyName: 'task_id', condition: 'eq', keyValue: '={{ $json.task_id }}' }],
+			},
+			returnAll: true,
+		};
+	}
+	const schedule = catchUp.nodes.find((n) => n.type === 'n8n-nodes-base.scheduleTrigger');
+	schedule.parameters.rule = { interval: [{ field: 'seconds', secondsInterval: catchUpSeconds }] };
+	nodeOf(catchUp, 'Settings').parameters.assignments.assignments[0].value = pendingMinutes;
+	return [intake, completion, catchUp, deliver];
+}
+
+/**
+ * A second Completion and shared delivery workflow (ids and webhook id of their own) for the
+ * control without de-duplication: the row is looked up by task_id, whatever its status, and
+ * the downstream step runs for every copy that starts a run.
+ */
+function controlWorkflows({ sinkUrl }) {
+	const suffix = 'C';
+	const [, completion, , deliver] = productionWorkflows({ sinkUrl, claim: false });
+	deliver.id = `${PROD.deliver.slice(0, -1)}${suffix}`;
+	deliver.name = `${deliver.name} (control, no de-duplication)`;
+	completion.id = `${PROD.completion.slice(0, -1)}${suffix}`;
+	completion.name = `${completion.name} (control, no de-duplication)`;
+	const trigger = nodeOf(completion, TRIGGER);
+	trigger.webhookId = `${trigger.webhookId.slice(0, -1)}c`;
+	nodeOf(completion, 'Deliver the Finished Task').parameters.workflowId.value = deliver.id;
+	return { completion, deliver };
+}
+
+/** Writes the workflows into a folder of their own under the work folder; returns it. */
+function writeWorkflows(workflows, folderName = 'production-workflows') {
+	const dir = path.join(state.tmp, folderName);
+	fs.mkdirSync(dir, { recursive: true });
+	for (const wf of workflows)
+		fs.writeFileSync(path.join(dir, `${wf.id}.json`), JSON.stringify(wf, null, 2));
+	return dir;
+}
+
+/** The webhook id of the Completion workflow's trigger (its registration URL contains it). */
+function completionWebhookId() {
+	return nodeOf(readExample(PROD.completion), TRIGGER).webhookId;
+}
+
+/** The Data Table, once it exists: {id, projectId, name}. */
+async function findTable() {
+	const filter = encodeURIComponent(JSON.stringify({ name: TABLE }));
+	const data = await rest('GET', `/data-tables-global?filter=${filter}&take=10`);
+	return (data.data ?? []).find((t) => t.name === TABLE);
+}
+
+/** Runs the Intake's "Create the Table (Run Once)" branch through main and waits for the table. */
+async function createTable() {
+	await rest('POST', `/workflows/${PROD.intake}/run`, {
+		triggerToStartFrom: { name: 'Create the Table (Run Once)' },
+	});
+	return await waitFor(`the Data Table ${TABLE} to be created`, findTable, 60000);
+}
+
+/** Every row of the Data Table. */
+async function tableRows(table) {
+	const rows = [];
+	for (;;) {
+		const data = await rest(
+			'GET',
+			`/projects/${table.projectId}/data-tables/${table.id}/rows?take=250&skip=${rows.length}`,
+		);
+		rows.push(...data.data);
+		if (data.data.length === 0 || rows.length >= data.count) return rows;
+	}
+}
+
+async function emulatorAdmin(method, urlPath, body) {
+	const res = await fetch(`${state.emulatorUrl}/_emulator${urlPath}`, {
+		method,
+		headers: { 'content-type': 'application/json' },
+		body: body === undefined ? undefined : JSON.stringify(body),
+	});
+	const text = await res.text();
+	if (res.status >= 300)
+		throw new Error(`emulator ${method} ${urlPath}: HTTP ${res.status} ${text}`);
+	return JSON.parse(text);
+}
+
+/** The calls the downstream step made to the emulator's sink (`/_emulator/sink/<name>`). */
+async function sinkCalls(name = SINK_NAME) {
+	return (await emulatorAdmin('GET', '/sink')).calls.filter((c) => c.name === name);
+}
+
+/** How many calls reached the sink per task_id: {taskId: n}. */
+function callsPerTask(calls) {
+	const counts = {};
+	for (const c of calls) counts[c.body?.task_id] = (counts[c.body?.task_id] ?? 0) + 1;
+	return counts;
+}
+
+const emulatorSettings = (settings) => emulatorAdmin('POST', '/settings', settings);
+const forgetTask = (taskId) => emulatorAdmin('POST', '/forget', { task_id: taskId });
+
+/** The documents Intake receives: file name, a URL the emulator serves, and a customer of the user's own. */
+function intakeDocuments(count, tag) {
+	return Array.from({ length: count }, (_, i) => {
+		const fileName = `${tag}-${String(i + 1).padStart(3, '0')}.pdf`;
+		return {
+			file_name: fileName,
+			url: `${state.emulatorUrl}/_emulator/files/${fileName}`,
+			customer: `CUST-${tag}-${i + 1}`,
+		};
+	});
+}
+
+/** POSTs documents to the Intake's production webhook at `baseUrl`; returns the recorded rows. */
+async function intake(baseUrl, documents) {
+	const res = await fetch(`${baseUrl}/webhook/${INTAKE_PATH}`, {
+		method: 'POST',
+		headers: { 'content-type': 'application/json' },
+		body: JSON.stringify({ documents }),
+	});
+	const text = await res.text();
+	if (res.status !== 200) throw new Error(`Intake answered ${res.status}: ${text.slice(0, 500)}`);
+	const rows = JSON.parse(text);
+	return Array.isArray(rows) ? rows : [rows];
+}
+
+module.exports = {
+	PROD,
+	TABLE,
+	TRIGGER,
+	INTAKE_PATH,
+	productionWorkflows,
+	controlWorkflows,
+	writeWorkflows,
+	completionWebhookId,
+	findTable,
+	createTable,
+	tableRows,
+	sinkCalls,
+	callsPerTask,
+	emulatorSettings,
+	forgetTask,
+	intakeDocuments,
+	intake,
+};

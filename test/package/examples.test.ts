@@ -1,0 +1,118 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports -- test code: runs under jest on Node, is never shipped or loaded by n8n */
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+
+/** The example workflows: importable as they are, and the production ones wired to each other. */
+const EXAMPLES = path.resolve(__dirname, '../../examples');
+
+interface ExampleNode {
+	name: string;
+	type: string;
+	parameters: Record<string, unknown>;
+	credentials?: Record<string, { id: string; name: string }>;
+	webhookId?: string;
+}
+interface Example {
+	id: string;
+	name: string;
+	nodes: ExampleNode[];
+	connections: Record<string, Record<string, Array<Array<{ node: string }>>>>;
+}
+
+const read = (file: string): Example =>
+	JSON.parse(readFileSync(path.join(EXAMPLES, file), 'utf8')) as Example;
+const files = readdirSync(EXAMPLES).filter((f) => f.endsWith('.json'));
+const examples = files.map((file) => ({ file, wf: read(file) }));
+
+describe('examples/*.json', () => {
+	it.each(files)('%s: unique ids and names, connections between its own nodes', (file) => {
+		const wf = read(file);
+		const names = wf.nodes.map((n) => n.name);
+		expect(new Set(names).size).toBe(names.length);
+		for (const [from, byType] of Object.entries(wf.connections)) {
+			expect(names).toContain(from);
+			for (const target of Object.values(byType).flat(2)) expect(names).toContain(target.node);
+		}
+	});
+
+	it('have workflow ids and webhook ids of their own', () => {
+		const ids = examples.map(({ wf }) => wf.id);
+		expect(new Set(ids).size).toBe(ids.length);
+		const hooks = examples.flatMap(({ wf }) => wf.nodes.flatMap((n) => n.webhookId ?? []));
+		expect(new Set(hooks).size).toBe(hooks.length);
+	});
+});
+
+describe('the production examples', () => {
+	const byFile = Object.fromEntries(examples.map(({ file, wf }) => [file, wf]));
+	const deliver = byFile['production-deliver.json'];
+	const nodeOf = (wf: Example, name: string) => wf.nodes.find((n) => n.name === name)!;
+
+	it('Completion and Catch-up call the one shared delivery workflow', () => {
+		for (const file of ['production-completion.json', 'production-catch-up.json']) {
+			const call = nodeOf(byFile[file], 'Deliver the Finished Task');
+			expect(call.type).toBe('n8n-nodes-base.executeWorkflow');
+			expect((call.parameters.workflowId as { value: string }).value).toBe(deliver.id);
+		}
+		const downstream = examples.filter(({ wf }) =>
+			wf.nodes.some((n) => n.name === 'Downstream Step'),
+		);
+		expect(downstream.map(({ file }) => file)).toEqual(['production-deliver.json']);
+	});
+
+	it('claims a row with one conditional update: task_id and status pending, set to processing', () => {
+		const claim = nodeOf(deliver, 'Claim the Pending Row');
+		expect(claim.parameters).toMatchObject({
+			resource: 'row',
+			operation: 'update',
+			matchType: 'allConditions',
+			filters: {
+				conditions: [
+					{ keyName: 'task_id', condition: 'eq', keyValue: '={{ $json.task_id }}' },
+					{ keyName: 'status', condition: 'eq', keyValue: 'pending' },
+				],
+			},
+		});
+		expect((claim.parameters.columns as { value: object }).value).toMatchObject({
+			status: 'processing',
+		});
+		expect(deliver.connections[claim.name].main[0].map((c) => c.node)).toEqual(['Downstream Step']);
+	});
+
+	it('every Data Table node uses the table by name, and Intake creates it with the columns the others use', () => {
+		const tableNodes = examples.flatMap(({ wf }) =>
+			wf.nodes.filter((n) => n.type === 'n8n-nodes-base.dataTable'),
+		);
+		const create = tableNodes.find((n) => n.parameters.operation === 'create')!;
+		const created = (create.parameters.columns as { column: Array<{ name: string }> }).column.map(
+			(c) => c.name,
+		);
+		for (const n of tableNodes.filter((t) => t !== create)) {
+			expect(n.parameters.dataTableId).toEqual({
+				__rl: true,
+				mode: 'name',
+				value: create.parameters.tableName,
+			});
+			const written = Object.keys((n.parameters.columns as { value?: object })?.value ?? {});
+			const filtered = (
+				(n.parameters.filters as { conditions?: Array<{ keyName: string }> })?.conditions ?? []
+			).map((c) => c.keyName);
+			for (const column of [...written, ...filtered.filter((c) => c !== 'createdAt')]) {
+				expect(created).toContain(column);
+			}
+		}
+	});
+
+	it('Intake uses Submit (not Submit and Wait) with Keep Input Fields; Catch-up outputs unknown tasks as items', () => {
+		const submit = nodeOf(byFile['production-intake.json'], 'Submit');
+		expect(submit.parameters).toMatchObject({
+			operation: 'submit',
+			options: { keepInputFields: true },
+		});
+		const getStatus = nodeOf(byFile['production-catch-up.json'], 'Get Status');
+		expect(getStatus.parameters).toMatchObject({
+			operation: 'getStatus',
+			options: { outputNotFoundAsItems: true },
+		});
+	});
+});
