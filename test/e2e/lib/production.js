@@ -59,6 +59,9 @@ function productionWorkflows({ sinkUrl, catchUpSeconds = 10, pendingMinutes = 0.
 	const deliver = readExample(PROD.deliver);
 
 	nodeOf(deliver, 'Downstream Step').parameters.url = sinkUrl;
+	// the test documents are served by the emulator, on 127.0.0.1
+	const submit = nodeOf(intake, 'Submit');
+	submit.parameters.options = { ...submit.parameters.options, allowPrivateAddresses: true };
 	if (!claim) {
 		const lookup = nodeOf(deliver, 'Claim the Pending Row');
 		lookup.parameters = {
