@@ -28,6 +28,7 @@
  *   BENCH_P6_DELAY_MS       delay before each download answers, so downloads overlap (default 200)
  */
 const { createEmulator } = require('../emulator/server.js');
+const { emulatorAdmin: admin } = require('./emulator-admin.js');
 
 function positive(name, fallback) {
 	const raw = process.env[name];
@@ -62,15 +63,6 @@ const errorsText = (errors) =>
 		.map(([message, n]) => `${n} × "${message}"`)
 		.join('; ');
 
-async function admin(emu, method, route, body) {
-	const response = await fetch(`${emu.url}/_emulator/${route}`, {
-		method,
-		headers: body ? { 'Content-Type': 'application/json' } : undefined,
-		body: body ? JSON.stringify(body) : undefined,
-	});
-	if (!response.ok) throw new Error(`emulator ${method} ${route}: ${response.status}`);
-	return await response.json();
-}
 
 /** Runs one job in a fresh worker process and stops it. */
 async function inFreshWorker(startWorker, packageRoot, execArgv, job) {

@@ -29,7 +29,7 @@
  * P4  The Document Extraction Trigger under load against n8n's Webhook node (bench/trigger.js):
  *     200 signed deliveries, 50 in flight, in a real n8n, regular and queue mode. BENCH_P4=0
  *     skips it; its own settings (BENCH_P4_*) are listed in bench/trigger.js.
- * P5  N documents under a limit of R requests per second (bench/pace.js): 40 documents through
+ * P5  N documents under a limit of R requests per second (bench/pace.js): 100 documents through
  *     Submit, and through Submit and Wait (500 ms processing, Poll Interval 1 s), Max Concurrent
  *     Requests 5, against the emulator's rate limit of 4 requests/s (burst 4), with Retry-After
  *     in seconds and without it. Wall time against the physical limit (requests the service
@@ -52,6 +52,7 @@ const os = require('node:os');
 const path = require('node:path');
 
 const { createEmulator } = require('../emulator/server.js');
+const { emulatorAdmin: admin } = require('./emulator-admin.js');
 
 const ROOT = path.resolve(__dirname, '..');
 const T_MS = positive('BENCH_PROCESSING_MS', 3000);
@@ -168,15 +169,6 @@ async function startWorker(packageRoot, execArgv = []) {
 	};
 }
 
-async function admin(emu, method, route, body) {
-	const response = await fetch(`${emu.url}/_emulator/${route}`, {
-		method,
-		headers: body ? { 'Content-Type': 'application/json' } : undefined,
-		body: body ? JSON.stringify(body) : undefined,
-	});
-	if (!response.ok) throw new Error(`emulator ${method} ${route}: ${response.status}`);
-	return await response.json();
-}
 
 /** Service-side figures of one run: status requests per task and the in-flight high-water mark. */
 function serviceFigures(stats) {
