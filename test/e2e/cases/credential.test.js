@@ -14,7 +14,7 @@ const state = require('../lib/state.js');
 useSuite();
 
 test("Credential test in n8n's editor: a good key passes, a key without vnd_ is refused with no request sent", async (t) => {
-	if (!state.n8n) await startN8n();
+	if (!state.n8n?.alive) await startN8n();
 	const check = async (apiKey) =>
 		await rest('POST', '/credentials/test', {
 			credentials: {

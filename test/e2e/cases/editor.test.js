@@ -78,7 +78,7 @@ test('Hints: a task failed at the service and output as an item is named', async
 const SCHEMAS = path.resolve(__dirname, '../../../nodes/DocumentExtraction/__schema__/v1.0.0');
 
 test("Schema: n8n serves each operation's output schema to the editor, as the editor asks for it", async (t) => {
-	if (!state.n8n) await startN8n();
+	if (!state.n8n?.alive) await startN8n();
 	const served = [];
 	for (const route of [
 		'document/submit',

@@ -278,6 +278,9 @@ function binaryBytes(binary) {
 const n8nUrl = (p) => `http://127.0.0.1:${state.n8nPort}${p}`;
 
 async function startN8n() {
+	// One server at a time: a second one could not take the port, and the readiness checks would
+	// pass on the first one, which would then serve the suite unseen (and outlive its stop).
+	if (state.n8n?.alive) await stopN8n();
 	const env = await n8nEnv();
 	const logFile = path.join(state.tmp, `n8n-${++state.n8nLogIndex}.log`);
 	state.n8n = startProcess(NODE24, [N8N_BIN, 'start'], env, logFile);
