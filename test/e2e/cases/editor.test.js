@@ -92,7 +92,10 @@ test("Schema: n8n serves each operation's output schema to the editor, as the ed
 		const res = await fetch(url);
 		assert.equal(res.status, 200, `${route}: HTTP ${res.status}`);
 		const schema = await res.json();
-		assert.deepEqual(schema, JSON.parse(fs.readFileSync(path.join(SCHEMAS, `${route}.json`), 'utf8')));
+		assert.deepEqual(
+			schema,
+			JSON.parse(fs.readFileSync(path.join(SCHEMAS, `${route}.json`), 'utf8')),
+		);
 		served.push(`${route}: ${Object.keys(schema.properties).length} fields`);
 	}
 	const missing = await fetch(
