@@ -28,15 +28,8 @@
  *   BENCH_P6_DELAY_MS       delay before each download answers, so downloads overlap (default 200)
  */
 const { createEmulator } = require('../emulator/server.js');
-const { emulatorAdmin: admin } = require('./emulator-admin.js');
+const { emulatorAdmin: admin, positive } = require('./common.js');
 
-function positive(name, fallback) {
-	const raw = process.env[name];
-	if (raw === undefined || raw === '') return fallback;
-	const value = Number(raw);
-	if (!Number.isFinite(value) || value <= 0) throw new Error(`${name} must be a positive number (got "${raw}")`);
-	return value;
-}
 
 const P5_DOCUMENTS = positive('BENCH_P5_DOCUMENTS', 100);
 const P5_RATE = positive('BENCH_P5_RATE', 4);

@@ -52,7 +52,7 @@ const os = require('node:os');
 const path = require('node:path');
 
 const { createEmulator } = require('../emulator/server.js');
-const { emulatorAdmin: admin } = require('./emulator-admin.js');
+const { emulatorAdmin: admin, positive } = require('./common.js');
 
 const ROOT = path.resolve(__dirname, '..');
 const T_MS = positive('BENCH_PROCESSING_MS', 3000);
@@ -91,13 +91,6 @@ function parseOnly() {
 	return rows;
 }
 
-function positive(name, fallback) {
-	const raw = process.env[name];
-	if (raw === undefined || raw === '') return fallback;
-	const value = Number(raw);
-	if (!Number.isFinite(value) || value <= 0) throw new Error(`${name} must be a positive number (got "${raw}")`);
-	return value;
-}
 
 const log = (message) => process.stderr.write(`[bench] ${message}\n`);
 const secs = (ms) => `${(ms / 1000).toFixed(2)} s`;

@@ -3,7 +3,7 @@ import { createHash } from 'crypto';
 import { wait } from '../wait';
 
 /**
- * One pace for all requests to the service made with one credential, in this n8n process.
+ * One pace for all requests to the service made with one credential, within one n8n process (main, worker or webhook process: each keeps its own pace).
  *
  * The service's rate limit is not stated, so it is learnt from its 429 answers, the way the
  * AWS SDK's adaptive retry mode does (a send rate cut on throttling and raised again on
@@ -125,7 +125,7 @@ export class Pacer {
 
 const pacers = new Map<string, Pacer>();
 
-/** The pace shared by every request made with this credential (base URL and key) in this process. */
+/** The pace shared by every request made with this credential (base URL and key) within this n8n process (a main, worker or webhook process). */
 export function pacerFor(baseUrl: string, apiKey: unknown): Pacer {
 	const key = `${baseUrl}|${createHash('sha256')
 		.update(String(apiKey ?? ''))

@@ -1,5 +1,7 @@
 'use strict';
 
+/** Helpers of the benchmark's rows. */
+
 /** One call to the admin API (`/_emulator/<route>`) of the emulator `emu`; its JSON answer. */
 async function emulatorAdmin(emu, method, route, body) {
 	const response = await fetch(`${emu.url}/_emulator/${route}`, {
@@ -11,4 +13,13 @@ async function emulatorAdmin(emu, method, route, body) {
 	return await response.json();
 }
 
-module.exports = { emulatorAdmin };
+/** A positive number from the environment variable `name`, or `fallback` when it is not set. */
+function positive(name, fallback) {
+	const raw = process.env[name];
+	if (raw === undefined || raw === '') return fallback;
+	const value = Number(raw);
+	if (!Number.isFinite(value) || value <= 0) throw new Error(`${name} must be a positive number (got "${raw}")`);
+	return value;
+}
+
+module.exports = { emulatorAdmin, positive };
