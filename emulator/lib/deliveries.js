@@ -73,7 +73,13 @@ function deliverTaskCompleted(ctx, task) {
 		(w) => w.project_id === task.project_id && w.events.includes('task.completed'),
 	);
 	if (hooks.length === 0) return;
-	const payload = {
+	const body = Buffer.from(taskCompletedBody(task), 'utf8');
+	for (const hook of hooks) startDelivery(ctx, hook, task, body);
+}
+
+/** The task.completed body the service sends for a finished task, as JSON text. */
+function taskCompletedBody(task) {
+	return JSON.stringify({
 		event: 'task.completed',
 		task_id: task.task_id,
 		status: task.status,
@@ -81,9 +87,7 @@ function deliverTaskCompleted(ctx, task) {
 		project_id: task.project_id,
 		document_type: task.document_type,
 		timestamp: task.updated_at,
-	};
-	const body = Buffer.from(JSON.stringify(payload), 'utf8');
-	for (const hook of hooks) startDelivery(ctx, hook, task, body);
+	});
 }
 
 function newDelivery(hook, task) {
@@ -237,6 +241,7 @@ module.exports = {
 	handleManualDeliver,
 	deleteWebhook,
 	deliverTaskCompleted,
+	taskCompletedBody,
 	listDeliveries,
 	publicWebhook,
 };

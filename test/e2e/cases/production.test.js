@@ -44,6 +44,7 @@ const {
 	intake,
 } = require('../lib/production.js');
 const { useSuite } = require('../lib/setup.js');
+const { taskCompletedBody } = require('../../../emulator/lib/deliveries.js');
 const state = require('../lib/state.js');
 
 useSuite();
@@ -58,18 +59,6 @@ const prod = { table: undefined, hookUrl: undefined, tasks: [], forgotten: undef
 
 const n8nBase = () => `http://127.0.0.1:${state.n8nPort}`;
 
-/** The task.completed body the service sends for a finished task (as emulator/lib/deliveries.js builds it). */
-function serviceBody(task) {
-	return JSON.stringify({
-		event: 'task.completed',
-		task_id: task.task_id,
-		status: task.status,
-		result: task.status === 'complete' ? task.result : null,
-		project_id: task.project_id,
-		document_type: task.document_type,
-		timestamp: task.updated_at,
-	});
-}
 
 /** The deliveries of `taskIds` to the Completion trigger's registration. */
 async function deliveriesOf(taskIds) {
@@ -207,7 +196,7 @@ test(
 		const answers = [];
 		await Promise.all(
 			tasks.map(async (task) => {
-				const body = serviceBody(task);
+				const body = taskCompletedBody(task);
 				answers.push(await post(prod.hookUrl, body, secret));
 				await sleep(1000);
 				answers.push(await post(prod.hookUrl, body, secret));
@@ -228,7 +217,7 @@ test(
 		const running = freshIds[4];
 		await Promise.all(
 			early.map(async (taskId) => {
-				const body = serviceBody({
+				const body = taskCompletedBody({
 					task_id: taskId,
 					status: 'complete',
 					result: { invoice_number: `EARLY-${taskId.slice(0, 8)}` },
