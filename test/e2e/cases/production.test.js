@@ -59,7 +59,6 @@ const prod = { table: undefined, hookUrl: undefined, tasks: [], forgotten: undef
 
 const n8nBase = () => `http://127.0.0.1:${state.n8nPort}`;
 
-
 /** The deliveries of `taskIds` to the Completion trigger's registration. */
 async function deliveriesOf(taskIds) {
 	const res = await fetch(`${state.emulatorUrl}/_emulator/deliveries`);
