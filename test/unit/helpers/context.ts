@@ -55,6 +55,10 @@ export interface ContextOptions {
 	binaryMode?: 'filesystem' | 'default';
 	/** The node type, e.g. …documentExtractionTool for the tool variant. */
 	nodeType?: string;
+	/** The execution's id (none unless set), its mode and the workflow's id. */
+	executionId?: string;
+	mode?: string;
+	workflowId?: string;
 }
 
 /** Sends a request the way n8n's httpRequestWithAuthentication does: credential's authenticate, then HTTP. */
@@ -180,6 +184,13 @@ export function createContext(options: ContextOptions) {
 	let stored = 0;
 	const context = {
 		getNode: () => thisNode,
+		getExecutionId: () => options.executionId ?? '',
+		getMode: () => options.mode ?? 'manual',
+		getWorkflow: () => ({
+			id: options.workflowId ?? 'workflow-1',
+			name: 'Workflow',
+			active: false,
+		}),
 		getInputData: () => items,
 		continueOnFail: () => options.continueOnFail === true,
 		getExecutionCancelSignal: () => signal,

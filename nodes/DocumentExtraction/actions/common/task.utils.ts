@@ -3,8 +3,9 @@ import { NodeOperationError } from 'n8n-workflow';
 
 import { submissionBodyFactory, type SubmissionFields } from '../../helpers/binary';
 import { isUrlInput, readDocumentInput } from '../../helpers/documentInput';
+import { documentFingerprint, submissionMemory } from '../../helpers/submissionMemory';
 import { ConcurrencyLimiter } from '../../../shared/limiter';
-import { MIN_ATTEMPT_TIMEOUT_MS } from '../../../shared/transport';
+import { asNodeError, MIN_ATTEMPT_TIMEOUT_MS } from '../../../shared/transport';
 import { projectText } from '../../../shared/projects';
 import { isUuid } from '../../../shared/uuid';
 import { getTask, submitDocument, type RequestLimits } from '../../../shared/transport/service';
@@ -130,28 +131,58 @@ export async function submitItem(
 	});
 	if (maxPages !== undefined) fields.max_pages = maxPages;
 
-	// A run stopped by an earlier failure downloads nothing more.
-	if (halt.stopped) throw new NotStartedError();
 	// A binary field is checked before a request slot is taken, so that a missing file fails
 	// the item at once. A download shares the slot of the upload that sends it: a file is
 	// fetched only when it can be sent at once, so with a limit of k no more than k files are
 	// open or held for sending.
-	const fromBinary = isUrlInput.call(this, itemIndex)
-		? undefined
-		: await readDocumentInput.call(this, itemIndex, options);
+	const urlInput = isUrlInput.call(this, itemIndex);
+	const fromBinary = urlInput ? undefined : await readDocumentInput.call(this, itemIndex, options);
+	// A document an earlier try of this node already delivered is not sent again (Retry On Fail).
+	const memory = submissionMemory.call(
+		this,
+		itemIndex,
+		fields,
+		documentFingerprint(
+			fromBinary?.source,
+			urlInput ? String(this.getNodeParameter('documentUrl', itemIndex, '')).trim() : undefined,
+		),
+	);
+	const earlierTask = memory.recall();
+	if (earlierTask !== undefined) {
+		const keepFile = urlInput && options.includeDownloadedFile === true;
+		return {
+			taskId: earlierTask,
+			fields,
+			downloaded: !urlInput
+				? undefined
+				: keepFile
+					? ((await readDocumentInput.call(this, itemIndex, options)).downloaded ?? null)
+					: null,
+		};
+	}
+	// A run stopped by an earlier failure downloads nothing more.
+	if (halt.stopped) throw new NotStartedError();
 	const { response, downloaded } = await limiter.run(async () => {
 		if (halt.stopped) throw new NotStartedError();
 		const input = fromBinary ?? (await readDocumentInput.call(this, itemIndex, options));
 		const body = submissionBodyFactory.call(this, input.source, fields);
-		return {
-			response: (await submitDocument.call(
+		let answer: IDataObject | undefined;
+		try {
+			answer = (await submitDocument.call(
 				this,
 				body,
 				fields,
 				itemIndex,
 				input.source.bodyBytes,
 				throttleBudgetMs,
-			)) as IDataObject | undefined,
+			)) as IDataObject | undefined;
+		} catch (error) {
+			memory.failed(error);
+			throw asNodeError(this, error, itemIndex);
+		}
+		if (typeof answer?.task_id === 'string' && answer.task_id) memory.accepted(answer.task_id);
+		return {
+			response: answer,
 			downloaded:
 				input.downloaded && (options.includeDownloadedFile === true ? input.downloaded : null),
 		};
