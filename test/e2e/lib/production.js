@@ -68,7 +68,10 @@ function productionWorkflows({
 
 	nodeOf(deliver, 'Downstream Step').parameters.url = sinkUrl;
 	const alertUrl = sinkUrl.replace(/\/sink\/[^/]*$/, `/sink/${ALERTS}`);
-	for (const wf of [deliver, catchUp]) nodeOf(wf, 'Tell Someone').parameters.url = alertUrl;
+	for (const wf of [deliver, catchUp]) {
+		const tell = wf.nodes.find((n) => n.name === 'Tell Someone');
+		if (tell) tell.parameters.url = alertUrl;
+	}
 	// the test documents are served by the emulator, on 127.0.0.1
 	const submit = nodeOf(intake, 'Submit');
 	submit.parameters.options = { ...submit.parameters.options, allowPrivateAddresses: true };
@@ -89,7 +92,8 @@ function productionWorkflows({
 	schedule.parameters.rule = { interval: [{ field: 'seconds', secondsInterval: catchUpSeconds }] };
 	const settings = nodeOf(catchUp, 'Settings').parameters.assignments.assignments;
 	settings.find((a) => a.name === 'pending_minutes').value = pendingMinutes;
-	settings.find((a) => a.name === 'stuck_minutes').value = stuckMinutes;
+	const stuck = settings.find((a) => a.name === 'stuck_minutes');
+	if (stuck) stuck.value = stuckMinutes;
 	return [intake, completion, catchUp, deliver];
 }
 
