@@ -2,8 +2,9 @@ import { createHash } from 'crypto';
 import type { IExecuteFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { GATEWAY_STATUSES, isTransientError, serviceAnswerOf } from '../../shared/transport';
-import type { DocumentSource, SubmissionFields } from './binary';
+import { isTransientError, serviceAnswerOf } from '../../shared/errors';
+import { GATEWAY_STATUSES } from '../../shared/transport/request';
+import type { DocumentSource, SubmissionFields } from './requestBody';
 
 /**
  * What this n8n process remembers of the documents it sent, so that running a node again does
