@@ -72,8 +72,9 @@ const QUEUE_EXECUTIONS = positive('BENCH_QUEUE_EXECUTIONS', 8);
 const P4 = process.env.BENCH_P4 !== '0';
 const P5 = process.env.BENCH_P5 !== '0';
 const P6 = process.env.BENCH_P6 !== '0';
+const P7 = process.env.BENCH_P7 !== '0';
 /** Rows that can run alone (--only); the others run in the full benchmark. */
-const ROWS = ['P4', 'P5', 'P6'];
+const ROWS = ['P4', 'P5', 'P6', 'P7'];
 const ONLY = parseOnly();
 
 /** The rows chosen with --only / BENCH_ONLY, or undefined for all. */
@@ -463,8 +464,8 @@ function extraRows({ p5, p6 }) {
 
 /** The summary rows and section of one row measured alone. */
 function rowParts(row, figures) {
-	if (row === 'P4') {
-		const { summaryRows, section } = require('./trigger.js');
+	if (row === 'P4' || row === 'P7') {
+		const { summaryRows, section } = require(row === 'P4' ? './trigger.js' : './bulk.js');
 		return { rows: summaryRows(figures), section: section(figures) };
 	}
 	const parts = extraRows({ [row.toLowerCase()]: figures });
@@ -525,6 +526,10 @@ function spliceRow(markdown, row, { rows, section }, env, totalMs) {
 async function measureRow(row, packageRoot) {
 	if (row === 'P5') return await require('./pace.js').measureRateLimit({ startWorker, packageRoot, log });
 	if (row === 'P6') return await require('./pace.js').measureUrlItems({ startWorker, packageRoot, log });
+	if (row === 'P7') {
+		loadRuntime();
+		return await require('./bulk.js').measureBulk({ log });
+	}
 	const emu = await createEmulator({ port: 0, processingMs: T_MS });
 	try {
 		return await measureP4(emu);
