@@ -1,12 +1,23 @@
-import type { IBinaryData, IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
+import type { IBinaryData, IExecuteFunctions } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
 
-import {
-	DEFAULT_DOWNLOAD_TIMEOUT_S,
-	DEFAULT_MAX_DOWNLOAD_MB,
-	downloadDocument,
-	parseDocumentUrl,
-} from '../../shared/transport/download';
-import { getDocumentSource, type DocumentSource } from './binary';
+import { downloadDocument } from './download';
+import type { DocumentSource } from './requestBody';
+import { readUrlField } from './urlField';
+
+/** Where an item's document comes from, and the limits of a download. */
+export type DocumentSourceSettings =
+	| { urlInput: false; binaryPropertyName: string }
+	| {
+			urlInput: true;
+			/** The Document URL as given; it is checked when the download starts. */
+			documentUrl: unknown;
+			/** The largest file accepted, in bytes (Max Download Size). */
+			maxBytes: number;
+			/** Time for the whole download, in milliseconds (Download Timeout). */
+			timeoutMs: number;
+			allowPrivateAddresses: boolean;
+	  };
 
 /** The document of one item, and the downloaded file when it came from a URL. */
 export interface DocumentInput {
@@ -14,13 +25,18 @@ export interface DocumentInput {
 	downloaded?: IBinaryData;
 }
 
-/** Whether the document of Submit / Submit and Wait comes from a URL (else from a binary field). */
-export function isUrlInput(this: IExecuteFunctions, itemIndex: number): boolean {
-	return this.getNodeParameter('inputSource', itemIndex, 'binary') === 'url';
-}
+/** How the Document URL field is read: what its errors say. */
+export const DOCUMENT_URL_FIELD = {
+	whenEmpty: 'No document URL given',
+	description:
+		'Document URL must be a full http:// or https:// address of a PDF or image, for example https://example.com/invoice.pdf.',
+};
 
-/** A source for the request body built from stored (or in-memory) binary data. */
-export async function sourceOfBinary(
+/**
+ * A source for the request body built from binary data, stored (sent as a stream) or in memory
+ * (sent as is). `bodyBytes` is 0 for an empty file.
+ */
+export async function documentSourceOf(
 	this: IExecuteFunctions,
 	binaryData: IBinaryData,
 ): Promise<DocumentSource> {
@@ -36,61 +52,62 @@ export async function sourceOfBinary(
 	return source;
 }
 
-function positive(value: unknown, fallback: number): number {
-	const number = Number(value);
-	return Number.isFinite(number) && number > 0 ? number : fallback;
+/**
+ * Finds the document in the item's binary field and checks it is usable. The error for a
+ * missing field names the field and lists the binary fields the item has.
+ */
+export async function readBinaryField(
+	this: IExecuteFunctions,
+	itemIndex: number,
+	binaryPropertyName: string,
+): Promise<DocumentSource> {
+	const item = this.getInputData()[itemIndex];
+	const available = Object.keys(item?.binary ?? {});
+	if (!available.includes(binaryPropertyName)) {
+		const description = available.length
+			? `This item has these binary fields: ${available.map((name) => `"${name}"`).join(', ')}. Set "Input Binary Field" to one of them.`
+			: 'This item has no binary data at all. Put a node that reads the file before this one (for example Read/Write Files from Disk, or HTTP Request with the response format set to File).';
+		throw new NodeOperationError(
+			this.getNode(),
+			`No binary field "${binaryPropertyName}" on item ${itemIndex}`,
+			{ itemIndex, description },
+		);
+	}
+
+	const binaryData: IBinaryData = this.helpers.assertBinaryData(itemIndex, binaryPropertyName);
+	const source = await documentSourceOf.call(this, binaryData);
+	if (!source.bodyBytes) {
+		throw new NodeOperationError(
+			this.getNode(),
+			`The file in binary field "${binaryPropertyName}" is empty`,
+			{
+				itemIndex,
+				description: `${binaryData.fileName ? `"${binaryData.fileName}" has 0 bytes. ` : ''}Pass a PDF or image file with content.`,
+			},
+		);
+	}
+	return source;
 }
 
 /**
- * Reads the item's document per the Input Source: the binary field, or a download of the
- * Document URL into n8n's binary data store (streamed, checked, within the size limit and
- * the timeout of the options).
+ * Reads the item's document per its source settings: the binary field, or a download of the
+ * Document URL into n8n's binary data store (streamed, checked, within the size limit and the
+ * timeout of the options).
  */
 export async function readDocumentInput(
 	this: IExecuteFunctions,
 	itemIndex: number,
-	options: {
-		maxDownloadSize?: unknown;
-		downloadTimeout?: unknown;
-		allowPrivateAddresses?: unknown;
-	},
+	source: DocumentSourceSettings,
 ): Promise<DocumentInput> {
-	if (!isUrlInput.call(this, itemIndex)) {
-		const binaryPropertyName = this.getNodeParameter('binaryPropertyName', itemIndex) as string;
-		return { source: await getDocumentSource.call(this, itemIndex, binaryPropertyName) };
+	if (!source.urlInput) {
+		return { source: await readBinaryField.call(this, itemIndex, source.binaryPropertyName) };
 	}
-	const url = parseDocumentUrl.call(
-		this,
-		this.getNodeParameter('documentUrl', itemIndex, ''),
-		itemIndex,
-	);
+	const url = readUrlField.call(this, source.documentUrl, itemIndex, DOCUMENT_URL_FIELD);
 	const downloaded = await downloadDocument.call(this, url, {
 		itemIndex,
-		maxBytes: Math.floor(positive(options.maxDownloadSize, DEFAULT_MAX_DOWNLOAD_MB) * 1024 * 1024),
-		timeoutMs: Math.round(positive(options.downloadTimeout, DEFAULT_DOWNLOAD_TIMEOUT_S) * 1000),
-		allowPrivateAddresses: options.allowPrivateAddresses === true,
+		maxBytes: source.maxBytes,
+		timeoutMs: source.timeoutMs,
+		allowPrivateAddresses: source.allowPrivateAddresses,
 	});
-	return { source: await sourceOfBinary.call(this, downloaded), downloaded };
-}
-
-/**
- * An output item of Submit / Submit and Wait. For a URL input (`downloaded` set, null when the
- * file was not kept) it carries the downloaded document as binary field "data" when "Include
- * Downloaded File" is on; otherwise the input's binary data is passed through per "Include
- * Input Binary".
- */
-export function documentOutput(
-	item: INodeExecutionData,
-	json: IDataObject,
-	itemIndex: number,
-	options: IDataObject,
-	downloaded: IBinaryData | null | undefined,
-): INodeExecutionData {
-	const output: INodeExecutionData = { json, pairedItem: { item: itemIndex } };
-	if (downloaded !== undefined) {
-		if (downloaded && options.includeDownloadedFile === true) output.binary = { data: downloaded };
-	} else if (options.includeInputBinary !== false && item.binary) {
-		output.binary = item.binary;
-	}
-	return output;
+	return { source: await documentSourceOf.call(this, downloaded), downloaded };
 }

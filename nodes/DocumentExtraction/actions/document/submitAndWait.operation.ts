@@ -8,20 +8,14 @@ import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
 import { documentFields, maxPagesOption, outputField, submissionOptions } from '../../descriptions';
 import { optionsCollection } from '../../../shared/descriptions';
-import { documentOutput } from '../../helpers/documentInput';
-import type { ConcurrencyLimiter } from '../../../shared/limiter';
-import { wait } from '../../../shared/wait';
-import { SlotDeadlineError } from '../../../shared/limiter';
-import {
-	asNodeError,
-	isOutOfTime,
-	isTransientError,
-	MIN_ATTEMPT_TIMEOUT_MS,
-	serviceAnswerOf,
-} from '../../../shared/transport';
+import { asNodeError, errorDetail, isOutOfTime, isTransientError } from '../../../shared/errors';
+import { MIN_ATTEMPT_TIMEOUT_MS } from '../../../shared/transport/request';
 import { isTerminal } from '../../../shared/transport/service';
-import { getOptions, positiveNumberOption } from '../common/items.utils';
-import { fetchTask, processSubmissions, shapeTask } from '../common/task.utils';
+import { wait } from '../../../shared/wait';
+import { outputItem } from '../common/itemRunner';
+import { type RequestSlots, SlotDeadlineError } from '../common/requestSlots';
+import { numberOptionOr } from '../common/settings';
+import { fetchTask, processSubmissions, shapeTask } from '../common/tasks';
 
 export const DEFAULT_POLL_INTERVAL_S = 2;
 export const MIN_POLL_INTERVAL_S = 1;
@@ -93,7 +87,7 @@ export async function waitForTask(
 	this: IExecuteFunctions,
 	taskId: string,
 	itemIndex: number,
-	limiter: ConcurrencyLimiter,
+	slots: RequestSlots,
 	intervalMs: number,
 	maxWaitMs: number,
 ): Promise<WaitOutcome> {
@@ -105,8 +99,8 @@ export async function waitForTask(
 	const pause = async (ms: number) => {
 		try {
 			await wait(ms, signal);
-		} catch {
-			throw new NodeOperationError(this.getNode(), 'The execution was stopped', { itemIndex });
+		} catch (error) {
+			throw asNodeError(this, error, itemIndex);
 		}
 	};
 	for (;;) {
@@ -116,7 +110,7 @@ export async function waitForTask(
 		const last = spare <= intervalMs;
 		await pause(Math.min(intervalMs, spare));
 		try {
-			task = await fetchTask.call(this, taskId, itemIndex, limiter, { deadline });
+			task = await fetchTask.call(this, taskId, itemIndex, slots, { deadline });
 			lastError = undefined;
 		} catch (error) {
 			if (signal?.aborted) throw asNodeError(this, error, itemIndex);
@@ -161,65 +155,93 @@ function timedOutItem(
 					: `No status check could be made within Max Wait (${maxWaitS} s): all ${slots} request slots stayed busy. The task's status is not known: fetch it later with Get Status and this task_id, or raise Max Wait or Max Concurrent Requests.`,
 	};
 	if (lastError) {
-		json.lastPollError = lastError.message;
-		const answer = serviceAnswerOf(lastError);
-		if (answer && answer.detail !== null && answer.detail !== undefined) {
-			json.lastPollErrorDetail = answer.detail as IDataObject;
-		}
+		const { message, detail } = errorDetail(lastError);
+		json.lastPollError = message;
+		if (detail !== undefined) json.lastPollErrorDetail = detail;
 	}
 	return json;
+}
+
+/** The waiting options of one item of Submit and Wait, read once. */
+interface WaitSettings {
+	pollIntervalS: number;
+	maxWaitS: number;
+	/** Output: 'result' (Result Only) or 'full' (Full Task). */
+	output: string;
+	outputFailedAsItems: boolean;
+}
+
+function readWaitSettings(
+	this: IExecuteFunctions,
+	itemIndex: number,
+	options: IDataObject,
+): WaitSettings {
+	return {
+		pollIntervalS: numberOptionOr.call(this, options, {
+			name: 'pollInterval',
+			label: 'Poll Interval',
+			fallback: DEFAULT_POLL_INTERVAL_S,
+			minimum: MIN_POLL_INTERVAL_S,
+			itemIndex,
+		}),
+		maxWaitS: numberOptionOr.call(this, options, {
+			name: 'maxWait',
+			label: 'Max Wait',
+			fallback: DEFAULT_MAX_WAIT_S,
+			itemIndex,
+		}),
+		output: this.getNodeParameter('output', itemIndex, 'result') as string,
+		outputFailedAsItems: options.outputFailedAsItems === true,
+	};
 }
 
 export async function execute(
 	this: IExecuteFunctions,
 	items: INodeExecutionData[],
 ): Promise<INodeExecutionData[]> {
-	return await processSubmissions.call(this, items, async (itemIndex, submit, limiter) => {
-		const options = getOptions.call(this, itemIndex);
-		const intervalS = positiveNumberOption.call(this, options, {
-			name: 'pollInterval',
-			label: 'Poll Interval',
-			fallback: DEFAULT_POLL_INTERVAL_S,
-			minimum: MIN_POLL_INTERVAL_S,
-			itemIndex,
-		});
-		const maxWaitS = positiveNumberOption.call(this, options, {
-			name: 'maxWait',
-			label: 'Max Wait',
-			fallback: DEFAULT_MAX_WAIT_S,
-			itemIndex,
-		});
-		const output = this.getNodeParameter('output', itemIndex, 'result') as string;
-
-		// 429 answers to the upload are waited out for at most Max Wait.
-		const { taskId, downloaded } = await submit(maxWaitS * 1000);
-		const outcome = await waitForTask.call(
-			this,
-			taskId,
-			itemIndex,
-			limiter,
-			intervalS * 1000,
-			maxWaitS * 1000,
-		);
-		const task = outcome.task ?? {};
-
-		let json: IDataObject;
-		if (outcome.timedOut) {
-			json = timedOutItem(taskId, outcome, maxWaitS, limiter.limit);
-		} else if (task.status === 'failed' && options.outputFailedAsItems !== true) {
-			const reason =
-				typeof task.error === 'string' && task.error ? task.error : 'no error text was given';
-			// The service's own text may already say so; the message says it once.
-			const message = /^extraction failed\b/i.test(reason)
-				? reason
-				: `Extraction failed: ${reason}`;
-			throw new NodeOperationError(this.getNode(), message, {
+	return await processSubmissions.call(
+		this,
+		items,
+		async (itemIndex, { options, submit, slots }) => {
+			const { pollIntervalS, maxWaitS, output, outputFailedAsItems } = readWaitSettings.call(
+				this,
 				itemIndex,
-				description: `Task ${taskId} ended with status failed. Check the document, or turn on "Output Failed Tasks as Items" to pass failed tasks on as items.`,
+				options,
+			);
+
+			// 429 answers to the upload are waited out for at most Max Wait.
+			const { taskId, settings, downloaded } = await submit(maxWaitS * 1000);
+			const outcome = await waitForTask.call(
+				this,
+				taskId,
+				itemIndex,
+				slots,
+				pollIntervalS * 1000,
+				maxWaitS * 1000,
+			);
+			const task = outcome.task ?? {};
+
+			let json: IDataObject;
+			if (outcome.timedOut) {
+				json = timedOutItem(taskId, outcome, maxWaitS, slots.limit);
+			} else if (task.status === 'failed' && !outputFailedAsItems) {
+				const reason =
+					typeof task.error === 'string' && task.error ? task.error : 'no error text was given';
+				// The service's own text may already say so; the message says it once.
+				const message = /^extraction failed\b/i.test(reason)
+					? reason
+					: `Extraction failed: ${reason}`;
+				throw new NodeOperationError(this.getNode(), message, {
+					itemIndex,
+					description: `Task ${taskId} ended with status failed. Check the document, or turn on "Output Failed Tasks as Items" to pass failed tasks on as items.`,
+				});
+			} else {
+				json = shapeTask(task, output);
+			}
+			return outputItem(items[itemIndex], itemIndex, json, {
+				includeInputBinary: settings.includeInputBinary,
+				downloaded,
 			});
-		} else {
-			json = shapeTask(task, output);
-		}
-		return documentOutput(items[itemIndex], json, itemIndex, options, downloaded);
-	});
+		},
+	);
 }

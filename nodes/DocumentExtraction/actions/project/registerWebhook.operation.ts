@@ -14,7 +14,8 @@ import {
 	registerWebhook,
 	WEBHOOK_EVENTS,
 } from '../../../shared/transport/service';
-import { processItems } from '../common/items.utils';
+import { readUrlField } from '../../helpers/urlField';
+import { processItems } from '../common/itemRunner';
 
 const properties: INodeProperties[] = [
 	projectLocator,
@@ -44,66 +45,55 @@ const displayOptions = { show: { resource: ['project'], operation: ['registerWeb
 
 export const description = updateDisplayOptions(displayOptions, properties);
 
-function readWebhookUrl(this: IExecuteFunctions, itemIndex: number): string {
+/** The URL field: the address the service is to deliver events to, as entered (trimmed). */
+function readTargetUrl(this: IExecuteFunctions, itemIndex: number): string {
 	const url = String(this.getNodeParameter('webhookUrl', itemIndex, '')).trim();
-	let parsed: URL | undefined;
-	try {
-		parsed = new URL(url);
-	} catch {
-		parsed = undefined;
-	}
-	if (!parsed || !['http:', 'https:'].includes(parsed.protocol)) {
-		throw new NodeOperationError(this.getNode(), `"${url}" is not an http(s) URL`, {
+	readUrlField.call(this, url, itemIndex, {
+		description:
+			'Enter the full address of the endpoint that receives the events, for example https://example.com/hooks/extraction.',
+	});
+	return url;
+}
+
+/** Registers the item's URL for the project's events; the output holds the secret (once). */
+async function registerFor(
+	this: IExecuteFunctions,
+	itemIndex: number,
+): Promise<INodeExecutionData> {
+	const project = projectText(
+		this.getNodeParameter('project', itemIndex, undefined, { extractValue: true }),
+	);
+	const url = readTargetUrl.call(this, itemIndex);
+	const events = (
+		this.getNodeParameter('events', itemIndex, [...WEBHOOK_EVENTS]) as string[]
+	).filter((e) => WEBHOOK_EVENTS.includes(e));
+	if (!events.length) {
+		throw new NodeOperationError(this.getNode(), 'No event selected', {
 			itemIndex,
-			description:
-				'Enter the full address of the endpoint that receives the events, for example https://example.com/hooks/extraction.',
+			description: 'Select Task Completed: it is the only event the service can deliver.',
 		});
 	}
-	return url;
+	const given = String(this.getNodeParameter('secret', itemIndex, '') ?? '').trim();
+	const secret = given || generateWebhookSecret();
+	const projectId = await resolveProjectId.call(this, project, itemIndex);
+	const response = await registerWebhook.call(this, projectId, { url, events, secret }, itemIndex);
+	const json: IDataObject = {
+		project_id: projectId,
+		url,
+		events,
+		...(response && typeof response === 'object' && !Array.isArray(response)
+			? (response as IDataObject)
+			: { response: response as IDataObject }),
+		secret,
+		secretGenerated: !given,
+	};
+	return { json, pairedItem: { item: itemIndex } };
 }
 
 export async function execute(
 	this: IExecuteFunctions,
 	items: INodeExecutionData[],
 ): Promise<INodeExecutionData[]> {
-	return await processItems.call(
-		this,
-		items,
-		async (itemIndex) => {
-			const project = projectText(
-				this.getNodeParameter('project', itemIndex, undefined, { extractValue: true }),
-			);
-			const url = readWebhookUrl.call(this, itemIndex);
-			const events = (
-				this.getNodeParameter('events', itemIndex, [...WEBHOOK_EVENTS]) as string[]
-			).filter((e) => WEBHOOK_EVENTS.includes(e));
-			if (!events.length) {
-				throw new NodeOperationError(this.getNode(), 'No event selected', {
-					itemIndex,
-					description: 'Select Task Completed: it is the only event the service can deliver.',
-				});
-			}
-			const given = String(this.getNodeParameter('secret', itemIndex, '') ?? '').trim();
-			const secret = given || generateWebhookSecret();
-			const projectId = await resolveProjectId.call(this, project, itemIndex);
-			const response = await registerWebhook.call(
-				this,
-				projectId,
-				{ url, events, secret },
-				itemIndex,
-			);
-			const json: IDataObject = {
-				project_id: projectId,
-				url,
-				events,
-				...(response && typeof response === 'object' && !Array.isArray(response)
-					? (response as IDataObject)
-					: { response: response as IDataObject }),
-				secret,
-				secretGenerated: !given,
-			};
-			return { json, pairedItem: { item: itemIndex } };
-		},
-		{ concurrency: 1 },
-	);
+	const register = async (itemIndex: number) => await registerFor.call(this, itemIndex);
+	return await processItems.call(this, items, register, { concurrency: 1 });
 }

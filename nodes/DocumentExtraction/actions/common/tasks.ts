@@ -1,44 +1,39 @@
 import type { IBinaryData, IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { submissionBodyFactory, type SubmissionFields } from '../../helpers/binary';
-import { isUrlInput, readDocumentInput } from '../../helpers/documentInput';
-import { ConcurrencyLimiter } from '../../../shared/limiter';
-import { MIN_ATTEMPT_TIMEOUT_MS } from '../../../shared/transport';
-import { projectText } from '../../../shared/projects';
-import { isUuid } from '../../../shared/uuid';
+import { readDocumentInput } from '../../helpers/documentInput';
+import { submissionBodyFactory } from '../../helpers/requestBody';
+import type { RateLimitAdvice } from '../../../shared/requestErrors';
+import { MIN_ATTEMPT_TIMEOUT_MS } from '../../../shared/transport/request';
 import { getTask, submitDocument, type RequestLimits } from '../../../shared/transport/service';
+import { isUuid } from '../../../shared/uuid';
+import { NotStartedError, processItems } from './itemRunner';
+import { RequestSlots } from './requestSlots';
 import {
-	getOptions,
-	NotStartedError,
-	numberOption,
-	positiveNumberOption,
-	processItems,
-} from './items.utils';
+	readOptions,
+	readRunSettings,
+	readSubmissionSettings,
+	type SubmissionSettings,
+} from './settings';
 
-/** A document the service accepted: its task id and the fields it was submitted with. */
+/** What a rate-limit error of the document operations advises: their options. */
+export const RATE_LIMIT_ADVICE: RateLimitAdvice = {
+	message: 'Lower Max Concurrent Requests or send fewer items per run',
+	description:
+		'Lower "Max Concurrent Requests", send fewer items per run (for example with Loop Over Items and a Wait node), raise "Max Wait" (Submit and Wait), or ask the service for a higher rate limit.',
+	timeRanOut: 'the time the request had (Max Wait for Submit and Wait) ran out',
+};
+
+/** A document the service accepted: its task id and the settings it was submitted with. */
 export interface Submission {
 	taskId: string;
-	fields: SubmissionFields;
+	settings: SubmissionSettings;
 	/**
 	 * The document downloaded from the Document URL (URL input source), when it is to be
 	 * output ("Include Downloaded File"); null for a URL input whose file is not kept, so that
 	 * it is not held in memory while the item waits.
 	 */
 	downloaded?: IBinaryData | null;
-}
-
-/**
- * The Max Concurrent Requests option (read from the first item): how many requests the
- * node has open at once, across all items.
- */
-export function concurrencyOf(this: IExecuteFunctions): number {
-	return positiveNumberOption.call(this, getOptions.call(this, 0), {
-		name: 'maxConcurrency',
-		label: 'Max Concurrent Requests',
-		fallback: 5,
-		itemIndex: 0,
-	});
 }
 
 /** Reads and checks the Task ID field: a UUID, refused before any request otherwise. */
@@ -63,13 +58,17 @@ export async function fetchTask(
 	this: IExecuteFunctions,
 	taskId: string,
 	itemIndex: number,
-	limiter: ConcurrencyLimiter,
+	slots: RequestSlots,
 	limits: RequestLimits = {},
 ): Promise<IDataObject> {
 	const grantBy =
 		limits.deadline === undefined ? undefined : limits.deadline - MIN_ATTEMPT_TIMEOUT_MS;
-	const task = await limiter.run(
-		async () => await getTask.call(this, taskId, itemIndex, limits),
+	const task = await slots.run(
+		async () =>
+			await getTask.call(this, taskId, itemIndex, {
+				rateLimitAdvice: RATE_LIMIT_ADVICE,
+				...limits,
+			}),
 		this.getExecutionCancelSignal(),
 		{ priority: 'high', grantBy },
 	);
@@ -94,66 +93,37 @@ export function shapeTask(task: IDataObject, output: string): IDataObject {
 }
 
 /**
- * Reads the item's document and submission fields and sends POST /process_file. When `halt`
+ * Reads the item's document and sends POST /process_file with the item's settings. When `halt`
  * is stopped by the time a request slot is free, nothing is sent (NotStartedError).
  */
 export async function submitItem(
 	this: IExecuteFunctions,
 	itemIndex: number,
-	limiter: ConcurrencyLimiter,
+	settings: SubmissionSettings,
+	slots: RequestSlots,
 	halt: { stopped: boolean } = { stopped: false },
 	throttleBudgetMs?: number,
 ): Promise<Submission> {
-	const project = projectText(
-		this.getNodeParameter('project', itemIndex, undefined, { extractValue: true }),
-	);
-	const documentType = String(this.getNodeParameter('documentType', itemIndex, '')).trim();
-	const options = getOptions.call(this, itemIndex);
-	if (!project) {
-		throw new NodeOperationError(this.getNode(), 'No project selected', {
-			itemIndex,
-			description: 'Pick a project from the list, or enter its ID or name.',
-		});
-	}
-	if (!documentType) {
-		throw new NodeOperationError(this.getNode(), 'No document type given', {
-			itemIndex,
-			description: 'Choose the document type to extract, for example invoice.',
-		});
-	}
-	const fields: SubmissionFields = { project, document_type: documentType };
-	const maxPages = numberOption.call(this, options, {
-		name: 'maxPages',
-		label: 'Max Pages',
-		itemIndex,
-		integer: true,
-	});
-	if (maxPages !== undefined) fields.max_pages = maxPages;
-
+	const { fields, source } = settings;
 	// A run stopped by an earlier failure downloads nothing more.
 	if (halt.stopped) throw new NotStartedError();
 	// A binary field is checked before a request slot is taken, so that a missing file fails
 	// the item at once. A download shares the slot of the upload that sends it: a file is
 	// fetched only when it can be sent at once, so with a limit of k no more than k files are
 	// open or held for sending.
-	const fromBinary = isUrlInput.call(this, itemIndex)
+	const fromBinary = source.urlInput
 		? undefined
-		: await readDocumentInput.call(this, itemIndex, options);
-	const { response, downloaded } = await limiter.run(async () => {
+		: await readDocumentInput.call(this, itemIndex, source);
+	const { response, downloaded } = await slots.run(async () => {
 		if (halt.stopped) throw new NotStartedError();
-		const input = fromBinary ?? (await readDocumentInput.call(this, itemIndex, options));
+		const input = fromBinary ?? (await readDocumentInput.call(this, itemIndex, source));
 		const body = submissionBodyFactory.call(this, input.source, fields);
 		return {
-			response: (await submitDocument.call(
-				this,
-				body,
-				fields,
-				itemIndex,
-				input.source.bodyBytes,
+			response: (await submitDocument.call(this, body, fields, itemIndex, input.source.bodyBytes, {
 				throttleBudgetMs,
-			)) as IDataObject | undefined,
-			downloaded:
-				input.downloaded && (options.includeDownloadedFile === true ? input.downloaded : null),
+				rateLimitAdvice: RATE_LIMIT_ADVICE,
+			})) as IDataObject | undefined,
+			downloaded: input.downloaded && (settings.includeDownloadedFile ? input.downloaded : null),
 		};
 	}, this.getExecutionCancelSignal());
 	const taskId = response?.task_id;
@@ -167,62 +137,79 @@ export async function submitItem(
 			},
 		);
 	}
-	return { taskId, fields, downloaded };
+	return { taskId, settings, downloaded };
+}
+
+/** What the worker of a document operation gets for its item. */
+export interface SubmissionWork {
+	/** The item's Options collection, read once. */
+	options: IDataObject;
+	/**
+	 * Reads the item's document settings and sends its document; 429 answers are waited out for
+	 * `throttleBudgetMs` at most.
+	 */
+	submit: (throttleBudgetMs?: number) => Promise<Submission>;
+	/** The run's request slots (Max Concurrent Requests). */
+	slots: RequestSlots;
 }
 
 /**
- * Runs `worker` for every item, all side by side, with one request limiter for the run
- * (Max Concurrent Requests). The worker calls `submit` when it is ready to send its document;
- * submitted task ids are kept so that a failure that stops the run names the tasks the items
- * had already created. Without "Continue On Fail", no document is sent after the first
- * failure; the items already submitted finish first.
+ * Runs `worker` for every item, all side by side, with the run's settings read once and one set
+ * of request slots for the run (Max Concurrent Requests). The worker calls `submit` when it is
+ * ready to send its document; submitted task ids are kept so that a failure that stops the run
+ * names the tasks the items had already created. Without "Continue On Fail", no document is
+ * sent after the first failure; the items already submitted finish first.
  */
 export async function processSubmissions(
 	this: IExecuteFunctions,
 	items: INodeExecutionData[],
-	worker: (
-		itemIndex: number,
-		/** Sends the item's document; 429 answers are waited out for `throttleBudgetMs` at most. */
-		submit: (throttleBudgetMs?: number) => Promise<Submission>,
-		limiter: ConcurrencyLimiter,
-	) => Promise<INodeExecutionData>,
+	worker: (itemIndex: number, work: SubmissionWork) => Promise<INodeExecutionData>,
 ): Promise<INodeExecutionData[]> {
-	const limiter = new ConcurrencyLimiter(concurrencyOf.call(this));
+	const run = readRunSettings.call(this);
+	const slots = new RequestSlots(run.maxConcurrency);
 	const submittedTasks = new Map<number, string>();
 	const halt = { stopped: false };
 	return await processItems.call(
 		this,
 		items,
-		async (itemIndex) =>
-			await worker(
-				itemIndex,
-				async (throttleBudgetMs?: number) => {
-					const submission = await submitItem.call(
-						this,
-						itemIndex,
-						limiter,
-						halt,
-						throttleBudgetMs,
-					);
-					submittedTasks.set(itemIndex, submission.taskId);
-					return submission;
-				},
-				limiter,
-			),
+		async (itemIndex) => {
+			const options = readOptions.call(this, itemIndex);
+			const submit = async (throttleBudgetMs?: number) => {
+				const settings = readSubmissionSettings.call(this, itemIndex, options, run);
+				const submission = await submitItem.call(
+					this,
+					itemIndex,
+					settings,
+					slots,
+					halt,
+					throttleBudgetMs,
+				);
+				submittedTasks.set(itemIndex, submission.taskId);
+				return submission;
+			};
+			return await worker(itemIndex, { options, submit, slots });
+		},
 		{ submittedTasks, halt },
 	);
 }
 
-/** Runs `worker` for every item, all side by side, with one request limiter for the run. */
+/**
+ * Runs `worker` for every item, all side by side, with one set of request slots for the run;
+ * the worker gets the item's Options collection, read once.
+ */
 export async function processTasks(
 	this: IExecuteFunctions,
 	items: INodeExecutionData[],
-	worker: (itemIndex: number, limiter: ConcurrencyLimiter) => Promise<INodeExecutionData>,
+	worker: (
+		itemIndex: number,
+		options: IDataObject,
+		slots: RequestSlots,
+	) => Promise<INodeExecutionData>,
 ): Promise<INodeExecutionData[]> {
-	const limiter = new ConcurrencyLimiter(concurrencyOf.call(this));
+	const slots = new RequestSlots(readRunSettings.call(this).maxConcurrency);
 	return await processItems.call(
 		this,
 		items,
-		async (itemIndex) => await worker(itemIndex, limiter),
+		async (itemIndex) => await worker(itemIndex, readOptions.call(this, itemIndex), slots),
 	);
 }

@@ -2,50 +2,22 @@ import type { INodeExecutionData } from 'n8n-workflow';
 import { sleep } from 'n8n-workflow';
 
 import {
-	numberOption,
-	positiveNumberOption,
+	outputItem,
 	processItems,
-	withInputBinary,
-} from '../../../../../../nodes/DocumentExtraction/actions/common/items.utils';
+} from '../../../../../../nodes/DocumentExtraction/actions/common/itemRunner';
 import { binaryItem, createContext, failureOf } from '../../../../helpers/context';
 
 const ctx = (continueOnFail = false) => createContext({ params: {}, continueOnFail });
 
-describe('numberOption and positiveNumberOption', () => {
-	const spec = { name: 'maxPages', label: 'Max Pages', itemIndex: 2 };
-
-	it('reads a set option and leaves an unset one to the fallback', () => {
-		expect(numberOption.call(ctx(), { maxPages: 3 }, spec)).toBe(3);
-		expect(numberOption.call(ctx(), { maxPages: '' }, spec)).toBeUndefined();
-		expect(positiveNumberOption.call(ctx(), {}, { ...spec, fallback: 7 })).toBe(7);
-	});
-
-	it('refuses a value below the minimum', () => {
-		expect(() => numberOption.call(ctx(), { maxPages: 0 }, spec)).toThrow(
-			'Max Pages must be a number of at least 1',
-		);
-		expect(() => numberOption.call(ctx(), { maxPages: 1 }, { ...spec, minimum: 2 })).toThrow(
-			'Max Pages must be a number of at least 2',
-		);
-	});
-
-	it('refuses a fraction only when whole numbers are asked for', () => {
-		expect(numberOption.call(ctx(), { maxPages: 1.5 }, spec)).toBe(1.5);
-		expect(() => numberOption.call(ctx(), { maxPages: 1.5 }, { ...spec, integer: true })).toThrow(
-			'Max Pages must be a whole number',
-		);
-	});
-});
-
-describe('withInputBinary', () => {
+describe('outputItem', () => {
 	it('pairs the output with its input and carries the binary only when asked', () => {
 		const item = binaryItem('pdf');
-		expect(withInputBinary(item, { a: 1 }, true, 3)).toEqual({
+		expect(outputItem(item, 3, { a: 1 }, { includeInputBinary: true })).toEqual({
 			json: { a: 1 },
 			pairedItem: { item: 3 },
 			binary: item.binary,
 		});
-		expect(withInputBinary(item, { a: 1 }, false, 3).binary).toBeUndefined();
+		expect(outputItem(item, 3, { a: 1 }, { includeInputBinary: false }).binary).toBeUndefined();
 	});
 });
 
