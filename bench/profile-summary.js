@@ -76,8 +76,9 @@ function summarize(file, requests) {
 	const busy = total - (byOwner.idle ?? 0);
 	const lines = [`${file}: ${(total / 1000).toFixed(1)} s sampled, ${(busy / 1000).toFixed(1)} s busy`];
 	for (const [owner, ms] of Object.entries(byOwner).sort((a, b) => b[1] - a[1])) {
+		if (owner === 'idle') continue;
 		lines.push(
-			`  ${owner.padEnd(8)} ${(ms / 1000).toFixed(2).padStart(7)} s  ${((100 * ms) / busy).toFixed(1).padStart(5)} % of busy${requests ? `  ${((1000 * ms) / requests).toFixed(0).padStart(5)} µs per request` : ''}`,
+			`  ${owner.padEnd(11)} ${(ms / 1000).toFixed(2).padStart(7)} s  ${((100 * ms) / busy).toFixed(1).padStart(5)} % of busy${requests ? `  ${((1000 * ms) / requests).toFixed(0).padStart(5)} µs per request` : ''}`,
 		);
 	}
 	lines.push('  top functions by self time:');

@@ -42,6 +42,12 @@
  *     BENCH_P5=0 / BENCH_P6=0 skip them; their settings (BENCH_P5_*, BENCH_P6_*) are listed in
  *     bench/pace.js.
  *
+ * P7  Many small documents (bench/bulk.js): 2,000 and 10,000 documents through Submit and Wait in
+ *     one execution of a real n8n, against a bare keep-alive client and against a minimal node that
+ *     only sends the same requests through n8n's request helper (the helper's floor), one after
+ *     the other on the same emulator; times, ratios, polls per task, peak memory. BENCH_P7=0 skips
+ *     it; its own settings (BENCH_P7_*) are listed in bench/bulk.js.
+ *
  * Rows alone: `node bench/run.js --only P4` (or --only P5,P6; BENCH_ONLY=P5;
  * `npm run bench -- --only P5` builds first). It replaces only those rows' summary lines and
  * sections in bench/results.md and keeps the rest of the file.
@@ -299,7 +305,7 @@ async function measureQ(emu) {
 	});
 }
 
-function report(env, p1, p2, totalMs, q, p4, p5, p6) {
+function report(env, p1, p2, totalMs, q, p4, p5, p6, p7) {
 	const intervalMs = INTERVAL_S * 1000;
 	const wallLimitMs = 1.3 * (T_MS + intervalMs);
 	const minPolls = Math.ceil(T_MS / intervalMs) + 1;
@@ -362,6 +368,7 @@ function report(env, p1, p2, totalMs, q, p4, p5, p6) {
 	}
 	if (p4) for (const row of require('./trigger.js').summaryRows(p4)) out(row);
 	for (const row of extraRows({ p5, p6 }).summary) out(row);
+	if (p7) for (const row of require('./bulk.js').summaryRows(p7)) out(row);
 	out();
 
 	// ---- P1 --------------------------------------------------------------------------------
@@ -428,6 +435,7 @@ function report(env, p1, p2, totalMs, q, p4, p5, p6) {
 		out(require('./trigger.js').section(p4));
 	}
 	for (const section of extraRows({ p5, p6 }).sections) out(section);
+	if (p7) out(require('./bulk.js').section(p7));
 
 	// ---- Notes -------------------------------------------------------------------------------
 	out('## Notes');
@@ -578,7 +586,9 @@ async function main() {
 		const pace = require('./pace.js');
 		const p5 = P5 ? await pace.measureRateLimit({ startWorker, packageRoot, log }) : undefined;
 		const p6 = P6 ? await pace.measureUrlItems({ startWorker, packageRoot, log }) : undefined;
-		const markdown = report(environment(), p1, p2, performance.now() - started, q, p4, p5, p6);
+		if (P7) loadRuntime();
+		const p7 = P7 ? await require('./bulk.js').measureBulk({ log }) : undefined;
+		const markdown = report(environment(), p1, p2, performance.now() - started, q, p4, p5, p6, p7);
 		process.stdout.write(`${markdown}\n`);
 		if (OUTPUT !== '-') {
 			fs.writeFileSync(OUTPUT, `${markdown}\n`);
