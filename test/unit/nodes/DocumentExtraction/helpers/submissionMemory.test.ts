@@ -156,13 +156,13 @@ describe('Retry On Fail: the same items again in the same execution', () => {
 
 	it('a URL input is known by its URL', async () => {
 		const svc = service();
-		nock('http://127.0.0.1:9')
+		nock('http://files.example.test')
 			.persist()
 			.get(/\/files\/.+/)
 			.reply((uri) => [200, `file ${uri}`, { 'content-type': 'application/pdf' }]);
 		const items = [
-			{ json: { url: 'http://127.0.0.1:9/files/a.pdf' } },
-			{ json: { url: 'http://127.0.0.1:9/files/b.pdf' } },
+			{ json: { url: 'http://files.example.test/files/a.pdf' } },
+			{ json: { url: 'http://files.example.test/files/b.pdf' } },
 		];
 		const params = {
 			inputSource: 'url',
@@ -173,6 +173,8 @@ describe('Retry On Fail: the same items again in the same execution', () => {
 			createContext({
 				executionId,
 				items,
+				store: new Map<string, Buffer>(),
+				binaryMode: 'filesystem',
 				params: (name: string, itemIndex: number) =>
 					name === 'documentUrl'
 						? items[itemIndex].json.url
