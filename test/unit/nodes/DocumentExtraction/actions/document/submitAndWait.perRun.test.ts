@@ -1,0 +1,108 @@
+import type { IDataObject, IExecuteFunctions, IHttpRequestOptions } from 'n8n-workflow';
+
+import { execute as submitAndWait } from '../../../../../../nodes/DocumentExtraction/actions/document/submitAndWait.operation';
+import { resetPacers } from '../../../../../../nodes/shared/transport/pacer';
+import { binaryItem, createContext } from '../../../../helpers/context';
+import { documentParams, task } from '../../../../helpers/fixtures';
+
+/**
+ * What a run costs per request must not grow with the batch: the credential is read once per
+ * run, and however many items wait (for a request slot, for the next poll), the execution's
+ * cancel signal carries a bounded number of listeners.
+ */
+
+beforeEach(() => resetPacers());
+
+const taskId = (n: number) => `0b8f2f9e-4a8c-4d1e-9f3a-${String(n).padStart(12, '0')}`;
+
+/**
+ * A run of Submit and Wait over `count` documents against an in-process service: every upload
+ * gets a task of its own, its first status request reports it queued, the second complete. So
+ * every item waits for a request slot (Max Concurrent Requests 2) and for two polls.
+ */
+async function run(count: number, signal: AbortSignal) {
+	const items = Array.from({ length: count }, (_, i) => binaryItem(`pdf ${i}`));
+	const ctx = createContext({
+		params: documentParams('submitAndWait', {
+			output: 'full',
+			options: { pollInterval: 1, maxConcurrency: 2 },
+		}),
+		items,
+		signal,
+	});
+	const reads = { getCredentials: 0, authenticatedRequests: 0, requests: 0 };
+	const polls = new Map<string, number>();
+	let uploads = 0;
+	const read = ctx.getCredentials.bind(ctx);
+	const counted = ctx as unknown as IDataObject & { helpers: IDataObject };
+	counted.getCredentials = async (...args: Parameters<IExecuteFunctions['getCredentials']>) => {
+		reads.getCredentials++;
+		return await read(...args);
+	};
+	const answer = async (request: IHttpRequestOptions) => {
+		reads.requests++;
+		const url = String(request.url);
+		if (request.method === 'POST' && url.endsWith('/process_file')) {
+			return { statusCode: 200, headers: {}, body: { task_id: taskId(uploads++) } };
+		}
+		const id = url.slice(url.lastIndexOf('/') + 1);
+		const seen = (polls.get(id) ?? 0) + 1;
+		polls.set(id, seen);
+		const status = seen === 1 ? 'queued' : 'complete';
+		return { statusCode: 200, headers: {}, body: task(status, { task_id: id }) };
+	};
+	counted.helpers.httpRequest = answer;
+	// n8n's authenticated helper reads and decrypts the credential for every request it sends.
+	counted.helpers.httpRequestWithAuthentication = async (
+		_type: string,
+		request: IHttpRequestOptions,
+	) => {
+		reads.authenticatedRequests++;
+		return await answer(request);
+	};
+	const out = await submitAndWait.call(ctx, items);
+	return { out, reads };
+}
+
+/** An execution cancel signal that counts the abort listeners added to it, and the most at once. */
+function countingSignal() {
+	const signal = new AbortController().signal;
+	const counts = { added: 0, present: 0, most: 0 };
+	const add = signal.addEventListener.bind(signal);
+	const remove = signal.removeEventListener.bind(signal);
+	const listeners = new Set<unknown>();
+	signal.addEventListener = ((type: string, listener: EventListener, options?: unknown) => {
+		if (type === 'abort') {
+			counts.added++;
+			listeners.add(listener);
+			counts.most = Math.max(counts.most, listeners.size);
+		}
+		add(type, listener, options as AddEventListenerOptions);
+	}) as AbortSignal['addEventListener'];
+	signal.removeEventListener = ((type: string, listener: EventListener, options?: unknown) => {
+		if (type === 'abort') listeners.delete(listener);
+		remove(type, listener, options as EventListenerOptions);
+	}) as AbortSignal['removeEventListener'];
+	return { signal, counts };
+}
+
+describe('Submit and Wait: costs per run, not per request', () => {
+	it('reads the credential once for a run of 30 documents (90 requests)', async () => {
+		const { out, reads } = await run(30, new AbortController().signal);
+		expect(out).toHaveLength(30);
+		expect(out.every((item) => (item.json as IDataObject).status === 'complete')).toBe(true);
+		expect(reads.requests).toBe(90); // 30 uploads, 60 status requests
+		expect(reads).toEqual({ getCredentials: 1, authenticatedRequests: 0, requests: 90 });
+	});
+
+	it('adds a bounded number of listeners to the cancel signal, however many items wait', async () => {
+		const small = countingSignal();
+		await run(5, small.signal);
+		const large = countingSignal();
+		const { out } = await run(40, large.signal);
+		expect(out).toHaveLength(40);
+		// 40 items wait for 2 request slots and for their polls: 120 waits, one listener.
+		expect(large.counts.added).toBe(small.counts.added);
+		expect(large.counts.most).toBeLessThanOrEqual(2);
+	});
+});
