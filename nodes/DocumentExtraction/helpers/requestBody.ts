@@ -20,6 +20,15 @@ export interface SubmissionFields {
 	max_pages?: number;
 }
 
+/**
+ * A stored document whose base64 is at most this long (one stream chunk) is read whole and sent
+ * as one buffer. Its request then leaves complete, headers and body together: a service that
+ * answers before reading the body (a refused key, an overload) cannot close the connection on a
+ * body still being sent, which would hide its answer behind a broken connection (EPIPE). It also
+ * spares the stream for many small documents.
+ */
+export const SMALL_BODY_BYTES = (STREAM_CHUNK_BYTES / 3) * 4;
+
 /** A document taken from binary data, ready to be sent without extra copies. */
 export interface DocumentSource {
 	fileName?: string;
@@ -80,6 +89,12 @@ export function submissionBodyFactory(
 	return async () => {
 		if (source.base64 !== undefined) return bufferBody(source.base64, fields);
 		const file = await this.helpers.getBinaryStream(source.binaryId as string, STREAM_CHUNK_BYTES);
+		if ((source.bodyBytes ?? Infinity) <= SMALL_BODY_BYTES) {
+			// A small file is read whole (one chunk) and sent as one buffer, with its headers.
+			const chunks: Buffer[] = [];
+			for await (const chunk of file) chunks.push(Buffer.from(chunk as Buffer));
+			return bufferBody(Buffer.concat(chunks).toString('base64'), fields);
+		}
 		const body = streamBody(file, fields);
 		body.once('close', () => {
 			if (!file.destroyed) file.destroy();

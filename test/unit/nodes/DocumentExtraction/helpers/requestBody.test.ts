@@ -1,7 +1,9 @@
 import {
 	bufferBody,
+	SMALL_BODY_BYTES,
 	STREAM_CHUNK_BYTES,
 	streamBody,
+	submissionBodyFactory,
 } from '../../../../../nodes/DocumentExtraction/helpers/requestBody';
 import { createContext } from '../../../helpers/context';
 
@@ -30,5 +32,31 @@ describe('request bodies', () => {
 		const file = await createContext({ params: {}, store }).helpers.getBinaryStream('fs-1', 1000);
 		const body = await collect(streamBody(file, fields) as AsyncIterable<Buffer>);
 		expect(body).toBe(bufferBody(bytes.toString('base64'), fields).toString('utf8'));
+	});
+
+	it('sends a small stored file as one buffer, and a larger one as a stream', async () => {
+		const small = Buffer.alloc(STREAM_CHUNK_BYTES, 5);
+		const large = Buffer.alloc(STREAM_CHUNK_BYTES + 1, 6);
+		const store = new Map([
+			['fs-small', small],
+			['fs-large', large],
+		]);
+		const ctx = createContext({ params: {}, store });
+		const source = (id: string, bytes: Buffer) => ({
+			binaryId: id,
+			bodyBytes: Math.ceil(bytes.length / 3) * 4,
+		});
+		expect(source('fs-small', small).bodyBytes).toBe(SMALL_BODY_BYTES);
+
+		const smallBody = await submissionBodyFactory.call(ctx, source('fs-small', small), fields)();
+		// A buffer goes out whole with its headers: no connection closed under a body half sent.
+		expect(Buffer.isBuffer(smallBody)).toBe(true);
+		expect((smallBody as Buffer).equals(bufferBody(small.toString('base64'), fields))).toBe(true);
+
+		const largeBody = await submissionBodyFactory.call(ctx, source('fs-large', large), fields)();
+		expect(Buffer.isBuffer(largeBody)).toBe(false);
+		expect(await collect(largeBody as AsyncIterable<Buffer>)).toBe(
+			bufferBody(large.toString('base64'), fields).toString('utf8'),
+		);
 	});
 });
