@@ -67,21 +67,21 @@ async function run(count: number, signal: AbortSignal) {
 /** An execution cancel signal that counts the abort listeners added to it, and the most at once. */
 function countingSignal() {
 	const signal = new AbortController().signal;
-	const counts = { added: 0, present: 0, most: 0 };
+	const counts = { added: 0, most: 0 };
 	const add = signal.addEventListener.bind(signal);
 	const remove = signal.removeEventListener.bind(signal);
 	const listeners = new Set<unknown>();
-	signal.addEventListener = ((type: string, listener: EventListener, options?: unknown) => {
-		if (type === 'abort') {
+	signal.addEventListener = ((...args: Parameters<AbortSignal['addEventListener']>) => {
+		if (args[0] === 'abort') {
 			counts.added++;
-			listeners.add(listener);
+			listeners.add(args[1]);
 			counts.most = Math.max(counts.most, listeners.size);
 		}
-		add(type, listener, options as AddEventListenerOptions);
+		add(...args);
 	}) as AbortSignal['addEventListener'];
-	signal.removeEventListener = ((type: string, listener: EventListener, options?: unknown) => {
-		if (type === 'abort') listeners.delete(listener);
-		remove(type, listener, options as EventListenerOptions);
+	signal.removeEventListener = ((...args: Parameters<AbortSignal['removeEventListener']>) => {
+		if (args[0] === 'abort') listeners.delete(args[1]);
+		remove(...args);
 	}) as AbortSignal['removeEventListener'];
 	return { signal, counts };
 }
