@@ -16,6 +16,9 @@
  *   BENCH_P7_CPU_PROF=<dir> runs n8n with --cpu-prof into <dir> (one profile per run; summarize
  *                           one with bench/profile-summary.js)
  *   BENCH_P7_PACKAGE_DIR    the package to measure (default: this checkout; it must be built)
+ *   BENCH_P7_MEMORY=1       runs n8n with bench/p7-memory-probe.js (a full garbage collection
+ *                           every second): what is alive at the peak, against garbage; its
+ *                           times are not figures
  *
  * Times: the node's execution time (n8n's executionTime of the node in the run data) against
  * the bare client's wall time from its first request to its last answer. Both use 5 requests
@@ -43,6 +46,7 @@ const INTERVAL_S = positive('BENCH_P7_INTERVAL_S', 2);
 const FLOOR = process.env.BENCH_P7_FLOOR !== '0';
 const BASELINE = process.env.BENCH_P7_BASELINE !== '0';
 const CPU_PROF = process.env.BENCH_P7_CPU_PROF;
+const MEMORY = process.env.BENCH_P7_MEMORY === '1';
 const CONCURRENCY = 5;
 const DOC_BYTES = 2000;
 const API_KEY = 'vnd_test_key';
@@ -193,14 +197,15 @@ class Bench {
 	}
 
 	/** Runs the n8n CLI, sampling the process's peak resident set while it runs. */
-	async cli(args, { cpuProf } = {}) {
+	async cli(args, { cpuProf, memoryFile } = {}) {
 		const nodeArgs = cpuProf ? ['--cpu-prof', `--cpu-prof-dir=${cpuProf}`] : [];
+		if (memoryFile) nodeArgs.push('--expose-gc', '--require', path.join(__dirname, 'p7-memory-probe.js'));
 		// A file, not a pipe: n8n exits right after printing the run, and writes to a pipe are
 		// asynchronous, so the end of a large run would be lost.
 		const outFile = path.join(this.tmp, 'cli-output.txt');
 		const fd = fs.openSync(outFile, 'w');
 		const child = spawn(this.node24, [...nodeArgs, this.n8nBin, ...args], {
-			env: await this.env(),
+			env: { ...(await this.env()), ...(memoryFile ? { P7_MEMORY_FILE: memoryFile } : {}) },
 			cwd: this.tmp,
 			stdio: ['ignore', fd, 'pipe'],
 		});
@@ -274,18 +279,26 @@ class Bench {
 	async runN8n(workflowId, count, label) {
 		await admin(this.emu, 'POST', 'reset');
 		const cpuProf = CPU_PROF ? path.resolve(CPU_PROF, label) : undefined;
-		const { code, output, errors, peakRss } = await this.cli(['execute', `--id=${workflowId}`], { cpuProf });
+		const memoryFile = MEMORY ? path.join(this.tmp, `memory-${label}.json`) : undefined;
+		const { code, output, errors, peakRss } = await this.cli(['execute', `--id=${workflowId}`], { cpuProf, memoryFile });
+		const memory = memoryFile && fs.existsSync(memoryFile) ? JSON.parse(fs.readFileSync(memoryFile, 'utf8')) : undefined;
+		if (memory) {
+			const { live, peak, atLivePeak } = memory;
+			this.log(`  ${label}: peak RSS ${mb(peak.rss)}, heap ${mb(peak.heapUsed)} (total ${mb(peak.heapTotal)}), external ${mb(peak.external)}; alive after a full GC at most: heap ${mb(live.heapUsed)}, external ${mb(live.external)} (ArrayBuffers ${mb(live.arrayBuffers)}), RSS then ${mb(atLivePeak.rss)}`);
+			this.log(`  ${label}: heap spaces at the live peak: ${Object.entries(atLivePeak.spaces).map(([k, v]) => `${k} ${mb(v)}`).join(', ')}`);
+			if (process.env.BENCH_P7_MEMORY_KEEP) fs.copyFileSync(memoryFile, path.join(process.env.BENCH_P7_MEMORY_KEEP, `memory-${label}.json`));
+		}
 		const run = parseRun(output);
 		if (!run) throw new Error(`n8n execute --id=${workflowId} printed no run (exit ${code}):\n${(output + errors).slice(-3000)}`);
 		const service = await this.polls();
 		const extract = run.data.resultData.runData.Extract?.[0];
-		if (!extract) return { peakRss, ...service };
+		if (!extract) return { peakRss, memory, ...service };
 		if (extract.error) throw new Error(`${label}: ${extract.error.message}`);
 		const items = extract.data.main[0];
 		const complete = items.filter((i) => typeof i.json.invoice_number === 'string').length;
 		if (complete !== count) throw new Error(`${label}: ${complete} of ${count} items complete`);
 		const outputBytes = Buffer.byteLength(JSON.stringify(items));
-		return { nodeMs: extract.executionTime, peakRss, outputBytes, ...service };
+		return { nodeMs: extract.executionTime, peakRss, outputBytes, memory, ...service };
 	}
 
 	async runBare(count) {

@@ -17,6 +17,10 @@
  * P1  Submit and Wait wall time on 1, 10 and 50 items: Max Concurrent Requests 5 (default) and 1
  *     in one execution of the node, and "sequential": one workflow execution per item, one after
  *     the other (how a node without in-node concurrency handles the items).
+ * P1b Submit and Wait on 50 and 500 items in one execution (Max Concurrent Requests 5), a fresh
+ *     worker process per run, BENCH_P1B_ROUNDS rounds (3; 1 in the full benchmark), medians.
+ *     BENCH_P1B_BASELINE=<folder> (a checkout of another commit, built) measures that build too,
+ *     alternating with this one in every round on the same emulator, and gives the ratio.
  * P2  Peak extra memory while one Submit sends a 40 MB file, in n8n's memory ("default") and
  *     filesystem binary modes, and a 40 MB file the node downloads by URL (filesystem mode);
  *     a fresh process per case, baseline after a full GC when the node starts (the input item
@@ -79,8 +83,10 @@ const P4 = process.env.BENCH_P4 !== '0';
 const P5 = process.env.BENCH_P5 !== '0';
 const P6 = process.env.BENCH_P6 !== '0';
 const P7 = process.env.BENCH_P7 !== '0';
+const P1B_COUNTS = [50, 500];
+const P1B_BASELINE = process.env.BENCH_P1B_BASELINE;
 /** Rows that can run alone (--only); the others run in the full benchmark. */
-const ROWS = ['P4', 'P5', 'P6', 'P7'];
+const ROWS = ['P1b', 'P4', 'P5', 'P6', 'P7'];
 const ONLY = parseOnly();
 
 /** The rows chosen with --only / BENCH_ONLY, or undefined for all. */
@@ -93,8 +99,12 @@ function parseOnly() {
 		else throw new Error(`unknown argument "${argv[i]}" (usage: node bench/run.js [--only P4,P5,P6])`);
 	}
 	if (raw === undefined || raw === '') return undefined;
-	const rows = new Set(raw.split(',').map((r) => r.trim().toUpperCase()).filter(Boolean));
-	for (const row of rows) if (!ROWS.includes(row)) throw new Error(`--only: "${row}" cannot run alone (rows: ${ROWS.join(', ')})`);
+	const rows = new Set();
+	for (const asked of raw.split(',').map((r) => r.trim()).filter(Boolean)) {
+		const row = ROWS.find((r) => r.toUpperCase() === asked.toUpperCase());
+		if (!row) throw new Error(`--only: "${asked}" cannot run alone (rows: ${ROWS.join(', ')})`);
+		rows.add(row);
+	}
 	return rows;
 }
 
@@ -227,6 +237,95 @@ async function measureP1(emu, worker) {
 	return runs;
 }
 
+const median = (values) => {
+	const sorted = [...values].sort((a, b) => a - b);
+	const mid = Math.floor(sorted.length / 2);
+	return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+};
+
+/**
+ * P1b: Submit and Wait on 50 and 500 items in one execution, this build and (with
+ * BENCH_P1B_BASELINE) another, alternating in every round, each run in a fresh worker.
+ */
+async function measureP1b({ packageRoot, rounds }) {
+	const builds = [{ name: 'this build', root: packageRoot }];
+	if (P1B_BASELINE) {
+		let commit = 'baseline';
+		try {
+			commit = execFileSync('git', ['-C', P1B_BASELINE, 'rev-parse', '--short', 'HEAD'], { encoding: 'utf8' }).trim();
+		} catch {
+			// not a git checkout: its folder names it
+		}
+		builds.push({ name: `baseline ${commit}`, root: P1B_BASELINE });
+	}
+	const emu = await createEmulator({ port: 0, processingMs: T_MS });
+	const runs = [];
+	try {
+		for (let round = 1; round <= rounds; round++) {
+			const order = round % 2 ? builds : [...builds].reverse();
+			for (const count of P1B_COUNTS) {
+				for (const build of order) {
+					await admin(emu, 'POST', 'reset');
+					log(`P1b round ${round}, ${count} items, ${build.name} ...`);
+					const worker = await startWorker(build.root);
+					try {
+						const result = await worker.run({
+							kind: 'submitAndWait',
+							url: emu.url,
+							count,
+							concurrency: DEFAULT_CONCURRENCY,
+							intervalS: INTERVAL_S,
+							perItem: false,
+						});
+						const service = serviceFigures(await admin(emu, 'GET', 'stats'));
+						if (result.complete !== count) throw new Error(`P1b ${build.name}: ${result.complete} of ${count} items came back complete`);
+						log(`  ${secs(result.wallMs)}; polls per task ${service.pollsMin}-${service.pollsMax}`);
+						runs.push({ round, count, build: build.name, wallMs: result.wallMs, polls: service.pollsMax, load: os.loadavg()[0] });
+					} finally {
+						await worker.stop();
+					}
+				}
+			}
+		}
+	} finally {
+		await emu.close();
+	}
+	return { runs, builds: builds.map((b) => b.name), rounds, tMs: T_MS, intervalS: INTERVAL_S };
+}
+
+function p1bSummaryRows(p1b) {
+	const limitMs = 1.3 * (p1b.tMs + p1b.intervalS * 1000);
+	const [own, base] = p1b.builds;
+	const med = (build, count) => median(p1b.runs.filter((r) => r.build === build && r.count === count).map((r) => r.wallMs));
+	const rows = [];
+	for (const count of P1B_COUNTS) {
+		const mine = med(own, count);
+		const against = base ? med(base, count) : undefined;
+		const versus = against === undefined ? '' : `; ${base}: ${secs(against)}, this ÷ baseline ${times(mine / against)}`;
+		const target = count === 50 ? `≤ 1.3 × (T + interval) = ${secs(limitMs)}` : `≤ 1.3 × (T + interval) = ${secs(limitMs)} (informative)`;
+		const met = base ? mine <= limitMs && mine <= against * 1.05 : mine <= limitMs;
+		rows.push(`| P1b Submit and Wait, ${count} items in one execution, Max Concurrent Requests ${DEFAULT_CONCURRENCY} (median of ${p1b.rounds}) | ${secs(mine)}${versus} | ${target}${base ? '; no slower than the baseline' : ''} | ${count === 50 || base ? yesNo(met) : ''} |`);
+	}
+	return rows;
+}
+
+function p1bSection(p1b) {
+	const lines = ['## P1b: Submit and Wait on 50 and 500 items, side by side with another build', ''];
+	lines.push(`One execution of Submit and Wait (memory binary mode, Max Concurrent Requests ${DEFAULT_CONCURRENCY}, Poll Interval ${p1b.intervalS} s, T = ${p1b.tMs} ms) through n8n-core's execution engine, a fresh worker process per run, the builds alternating in every round on one emulator. Wall time of the workflow execution; load average (1 min) after each run.`);
+	lines.push('');
+	lines.push('| Items | Round | Build | Wall time | Polls per task (max) | Load |');
+	lines.push('|---|---|---|---|---|---|');
+	for (const r of p1b.runs) lines.push(`| ${r.count} | ${r.round} | ${r.build} | ${secs(r.wallMs)} | ${r.polls} | ${r.load.toFixed(1)} |`);
+	for (const count of P1B_COUNTS) {
+		for (const build of p1b.builds) {
+			const values = p1b.runs.filter((r) => r.build === build && r.count === count).map((r) => r.wallMs);
+			lines.push(`| ${count} | **median** | ${build} | **${secs(median(values))}** (${secs(Math.min(...values))}–${secs(Math.max(...values))}) | | |`);
+		}
+	}
+	lines.push('');
+	return lines.join('\n');
+}
+
 async function measureP2(emu, packageRoot) {
 	const cases = [
 		{ binaryMode: 'default', fileBytes: FILE_BYTES },
@@ -305,7 +404,7 @@ async function measureQ(emu) {
 	});
 }
 
-function report(env, p1, p2, totalMs, q, p4, p5, p6, p7) {
+function report(env, p1, p2, totalMs, q, p4, p5, p6, p7, p1b) {
 	const intervalMs = INTERVAL_S * 1000;
 	const wallLimitMs = 1.3 * (T_MS + intervalMs);
 	const minPolls = Math.ceil(T_MS / intervalMs) + 1;
@@ -366,6 +465,7 @@ function report(env, p1, p2, totalMs, q, p4, p5, p6, p7) {
 	if (q) {
 		out(`| Q queue mode (2 workers) vs regular mode, ${q.documents} documents in ${q.executions} executions | ${secs(q.queue.wallMs)} vs ${secs(q.regular.wallMs)}: ${(q.regular.wallMs / q.queue.wallMs).toFixed(2)}× | (informative) | |`);
 	}
+	if (p1b) for (const row of p1bSummaryRows(p1b)) out(row);
 	if (p4) for (const row of require('./trigger.js').summaryRows(p4)) out(row);
 	for (const row of extraRows({ p5, p6 }).summary) out(row);
 	if (p7) for (const row of require('./bulk.js').summaryRows(p7)) out(row);
@@ -386,6 +486,8 @@ function report(env, p1, p2, totalMs, q, p4, p5, p6, p7) {
 		out(`| ${count} | ${secs(c5.wallMs)} | ${secs(c1.wallMs)} | ${seqText} | ${s ? `${(s.ms / c5.wallMs).toFixed(1)}×` : 'n/a'} |`);
 	}
 	out();
+
+	if (p1b) out(p1bSection(p1b));
 
 	// ---- P2 --------------------------------------------------------------------------------
 	out('## P2: peak extra memory while submitting one file (Submit)');
@@ -472,6 +574,7 @@ function extraRows({ p5, p6 }) {
 
 /** The summary rows and section of one row measured alone. */
 function rowParts(row, figures) {
+	if (row === 'P1b') return { rows: p1bSummaryRows(figures), section: p1bSection(figures) };
 	if (row === 'P4' || row === 'P7') {
 		const { summaryRows, section } = require(row === 'P4' ? './trigger.js' : './bulk.js');
 		return { rows: summaryRows(figures), section: section(figures) };
@@ -532,6 +635,7 @@ function spliceRow(markdown, row, { rows, section }, env, totalMs) {
 
 /** Measures one row that can run alone. */
 async function measureRow(row, packageRoot) {
+	if (row === 'P1b') return await measureP1b({ packageRoot, rounds: positive('BENCH_P1B_ROUNDS', 3) });
 	if (row === 'P5') return await require('./pace.js').measureRateLimit({ startWorker, packageRoot, log });
 	if (row === 'P6') return await require('./pace.js').measureUrlItems({ startWorker, packageRoot, log });
 	if (row === 'P7') {
@@ -548,7 +652,7 @@ async function measureRow(row, packageRoot) {
 
 async function mainOnly() {
 	log(`only ${[...ONLY].join(', ')}`);
-	const needsPackage = ONLY.has('P5') || ONLY.has('P6');
+	const needsPackage = ONLY.has('P1b') || ONLY.has('P5') || ONLY.has('P6');
 	const packageRoot = needsPackage ? snapshotPackage() : undefined;
 	try {
 		for (const row of ROWS.filter((r) => ONLY.has(r))) {
@@ -580,6 +684,7 @@ async function main() {
 		const p1 = await measureP1(emu, worker);
 		await worker.stop();
 		worker = undefined;
+		const p1b = await measureP1b({ packageRoot, rounds: positive('BENCH_P1B_ROUNDS', 1) });
 		const p2 = await measureP2(emu, packageRoot);
 		const q = QUEUE ? await measureQ(emu) : undefined;
 		const p4 = P4 ? await measureP4(emu) : undefined;
@@ -588,7 +693,7 @@ async function main() {
 		const p6 = P6 ? await pace.measureUrlItems({ startWorker, packageRoot, log }) : undefined;
 		if (P7) loadRuntime();
 		const p7 = P7 ? await require('./bulk.js').measureBulk({ log }) : undefined;
-		const markdown = report(environment(), p1, p2, performance.now() - started, q, p4, p5, p6, p7);
+		const markdown = report(environment(), p1, p2, performance.now() - started, q, p4, p5, p6, p7, p1b);
 		process.stdout.write(`${markdown}\n`);
 		if (OUTPUT !== '-') {
 			fs.writeFileSync(OUTPUT, `${markdown}\n`);
