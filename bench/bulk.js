@@ -393,6 +393,7 @@ function summarize({ count, rounds }) {
 		barePolls: Math.max(...rounds.map((r) => r.bare.pollsPerTask)),
 		maxInFlight: Math.max(...rounds.map((r) => r.node.maxInFlight)),
 		nodePeak,
+		floorPeak: rounds[0].floor ? m((r) => r.floor.peakRss) : undefined,
 		basePeak: baseline?.peakRss,
 		extra: baseline ? nodePeak - baseline.peakRss : undefined,
 		outputBytes: m((r) => r.node.outputBytes),
@@ -407,7 +408,7 @@ function summaryRows(p7) {
 		const floorBound = s.floor !== undefined && s.floor / s.bare > 2;
 		const timeMet = s.ratio <= 2 || (floorBound && s.floorRatio <= 1.2);
 		const met = s.count >= 10000 ? (timeMet && s.polls <= 1.05 ? `**yes**${s.ratio > 2 ? ' (against the helper floor)' : ''}` : '**NO**') : '';
-		return `| P7 ${s.count} documents, Submit and Wait in n8n vs a bare keep-alive client (median of ${res.rounds.length}) | node ${secs(s.node)} vs bare ${secs(s.bare)} = **${s.ratio.toFixed(2)}×** (${s.ratioRange.map((x) => x.toFixed(2)).join('–')}×)${s.floor !== undefined ? `; helper floor ${secs(s.floor)} = ${(s.floor / s.bare).toFixed(2)}× bare, node ÷ floor **${s.floorRatio.toFixed(2)}×** (${s.floorRatioRange.map((x) => x.toFixed(2)).join('–')}×)` : ''}; ${s.polls.toFixed(2)} polls per task; peak RSS ${mb(s.nodePeak)}${s.extra !== undefined ? `, ${mb(s.extra)} above the run without the node = ${(s.extra / s.outputBytes).toFixed(2)}× the output items (${mb(s.outputBytes)})` : ''} | ${s.count >= 10000 ? 'node ≤ 2 × bare (or ≤ 1.2 × the helper floor where the floor is above 2 × bare), ≤ 1.05 polls per task' : '(stated)'} | ${met} |`;
+		return `| P7 ${s.count} documents, Submit and Wait in n8n vs a bare keep-alive client (median of ${res.rounds.length}) | node ${secs(s.node)} vs bare ${secs(s.bare)} = **${s.ratio.toFixed(2)}×** (${s.ratioRange.map((x) => x.toFixed(2)).join('–')}×)${s.floor !== undefined ? `; helper floor ${secs(s.floor)} = ${(s.floor / s.bare).toFixed(2)}× bare, node ÷ floor **${s.floorRatio.toFixed(2)}×** (${s.floorRatioRange.map((x) => x.toFixed(2)).join('–')}×)` : ''}; ${s.polls.toFixed(2)} polls per task; peak RSS ${mb(s.nodePeak)}${s.floorPeak ? ` (helper floor ${mb(s.floorPeak)})` : ''}${s.extra !== undefined ? `, ${mb(s.extra)} above the run without the node = ${(s.extra / s.outputBytes).toFixed(2)}× the output items (${mb(s.outputBytes)})` : ''} | ${s.count >= 10000 ? 'node ≤ 2 × bare (or ≤ 1.2 × the helper floor where the floor is above 2 × bare), ≤ 1.05 polls per task' : '(stated)'} | ${met} |`;
 	});
 }
 
@@ -419,14 +420,14 @@ function section(p7) {
 	out();
 	out(`One execution of Manual Trigger → Code (${settings.docBytes}-byte documents) → Convert to File → Document Extraction (Submit and Wait, Max Concurrent Requests ${settings.concurrency}, Poll Interval ${settings.intervalS} s) in a real n8n (\`n8n execute\`, the packed package installed as a community package, SQLite, filesystem binary mode), against the emulator in its own process with a processing time of ${settings.processingMs} ms (below the poll interval: one status request per task is the minimum). Right after, a bare Node.js client (bench/bare-client.js: keep-alive agent, ${settings.concurrency} requests in flight, status checks before queued uploads, the same interval) sends the same requests to the same emulator process; then the helper floor: a minimal node (bench/floor-node/) that sends the same requests through n8n's \`this.helpers.httpRequest\` with the same limits. Node and floor: n8n's executionTime of the node; bare client: its wall time. Peak RSS: the \`n8n execute\` process's VmHWM; "without the node": the same workflow without the Document Extraction node. Load average (1 min) after each round is given: the machine is shared.`);
 	out();
-	out('| Documents | Round | Node in n8n | Bare client | Node ÷ bare | Helper floor | Node ÷ floor | Polls per task (node / bare) | Max in flight | Peak RSS (without the node) | Output items | Load |');
+	out('| Documents | Round | Node in n8n | Bare client | Node ÷ bare | Helper floor | Node ÷ floor | Polls per task (node / bare) | Max in flight | Peak RSS (helper floor; without the node) | Output items | Load |');
 	out('|---|---|---|---|---|---|---|---|---|---|---|---|');
 	for (const res of p7.results) {
 		res.rounds.forEach((r, i) => {
-			out(`| ${res.count} | ${i + 1} | ${secs(r.node.nodeMs)} | ${secs(r.bare.wallMs)} | ${r.ratio.toFixed(2)}× | ${r.floor ? secs(r.floor.nodeMs) : 'n/a'} | ${r.floorRatio ? `${r.floorRatio.toFixed(2)}×` : 'n/a'} | ${r.node.pollsPerTask.toFixed(2)} / ${r.bare.pollsPerTask.toFixed(2)} | ${r.node.maxInFlight} | ${mb(r.node.peakRss)}${r.baseline ? ` (${mb(r.baseline.peakRss)})` : ''} | ${mb(r.node.outputBytes)} | ${r.loadAfter.toFixed(1)} |`);
+			out(`| ${res.count} | ${i + 1} | ${secs(r.node.nodeMs)} | ${secs(r.bare.wallMs)} | ${r.ratio.toFixed(2)}× | ${r.floor ? secs(r.floor.nodeMs) : 'n/a'} | ${r.floorRatio ? `${r.floorRatio.toFixed(2)}×` : 'n/a'} | ${r.node.pollsPerTask.toFixed(2)} / ${r.bare.pollsPerTask.toFixed(2)} | ${r.node.maxInFlight} | ${mb(r.node.peakRss)}${r.floor || r.baseline ? ` (${[r.floor ? `floor ${mb(r.floor.peakRss)}` : '', r.baseline ? `without ${mb(r.baseline.peakRss)}` : ''].filter(Boolean).join('; ')})` : ''} | ${mb(r.node.outputBytes)} | ${r.loadAfter.toFixed(1)} |`);
 		});
 		const s = summarize(res);
-		out(`| ${res.count} | **median** | **${secs(s.node)}** | **${secs(s.bare)}** | **${s.ratio.toFixed(2)}×** | ${s.floor !== undefined ? secs(s.floor) : 'n/a'} | ${s.floorRatio !== undefined ? `${s.floorRatio.toFixed(2)}×` : 'n/a'} | ${s.polls.toFixed(2)} / ${s.barePolls.toFixed(2)} (worst) | ${s.maxInFlight} | ${mb(s.nodePeak)}${s.basePeak ? ` (${mb(s.basePeak)})` : ''} | ${mb(s.outputBytes)} | |`);
+		out(`| ${res.count} | **median** | **${secs(s.node)}** | **${secs(s.bare)}** | **${s.ratio.toFixed(2)}×** | ${s.floor !== undefined ? secs(s.floor) : 'n/a'} | ${s.floorRatio !== undefined ? `${s.floorRatio.toFixed(2)}×` : 'n/a'} | ${s.polls.toFixed(2)} / ${s.barePolls.toFixed(2)} (worst) | ${s.maxInFlight} | ${mb(s.nodePeak)}${s.floorPeak || s.basePeak ? ` (${[s.floorPeak ? `floor ${mb(s.floorPeak)}` : '', s.basePeak ? `without ${mb(s.basePeak)}` : ''].filter(Boolean).join('; ')})` : ''} | ${mb(s.outputBytes)} | |`);
 	}
 	out();
 	return lines.join('\n');
