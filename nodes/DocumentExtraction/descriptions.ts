@@ -159,9 +159,9 @@ export const includeInputBinaryOption: INodeProperties = {
 	displayName: 'Include Input Binary',
 	name: 'includeInputBinary',
 	type: 'boolean',
-	default: true,
+	default: false,
 	description:
-		'Whether to pass the input binary data through to the output item, so a later node can still archive the original file',
+		'Whether to pass the input binary data through to the output item, so a later node can still archive the original file. Off: the output holds only the extracted fields, and the output panel opens on them.',
 	displayOptions: { hide: { '/inputSource': ['url'] } },
 };
 

@@ -89,7 +89,7 @@ export function documentOutput(
 	const output: INodeExecutionData = { json, pairedItem: { item: itemIndex } };
 	if (downloaded !== undefined) {
 		if (downloaded && options.includeDownloadedFile === true) output.binary = { data: downloaded };
-	} else if (options.includeInputBinary !== false && item.binary) {
+	} else if (options.includeInputBinary === true && item.binary) {
 		output.binary = item.binary;
 	}
 	return output;

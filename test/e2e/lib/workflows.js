@@ -300,12 +300,14 @@ function buildWorkflows({ statusTaskId, emulatorUrl }) {
 			getStatus('Get Status (full)', '={{ $json.taskId }}', 'full'),
 			getStatus('Get Status (result)', "={{ $('Task').item.json.taskId }}", 'result'),
 		]),
-		submitAndWaitWorkflow(WF.saw, 'e2e: Submit and Wait', [FILES.a]),
+		submitAndWaitWorkflow(WF.saw, 'e2e: Submit and Wait', [FILES.a], {
+			includeInputBinary: true,
+		}),
 		submitAndWaitWorkflow(
 			WF.batch,
 			'e2e: Submit and Wait, three items, one failing',
 			[FILES.a, FILES.b, FILES.c],
-			{},
+			{ includeInputBinary: true },
 			{
 				continueOnFail: true,
 			},

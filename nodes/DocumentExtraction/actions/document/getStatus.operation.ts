@@ -49,7 +49,7 @@ export async function execute(
 	return await processTasks.call(this, items, async (itemIndex, limiter) => {
 		const taskId = readTaskId.call(this, itemIndex);
 		const options = getOptions.call(this, itemIndex);
-		const includeBinary = options.includeInputBinary !== false;
+		const includeBinary = options.includeInputBinary === true;
 		let task: IDataObject;
 		try {
 			task = await fetchTask.call(this, taskId, itemIndex, limiter);
