@@ -193,7 +193,7 @@ export const documentFields: INodeProperties[] = [
 	documentTypeField,
 ];
 
-/** The options of Submit and Submit and Wait from Allow Private Network Addresses to Max Download Size. */
+/** The options of Submit and Submit and Wait from Allow Private Addresses to Max Download Size. */
 export const submissionOptions: INodeProperties[] = [
 	allowPrivateAddressesOption,
 	downloadTimeoutOption,

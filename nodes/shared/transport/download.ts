@@ -34,7 +34,7 @@ export interface DownloadOptions {
 }
 
 /** The name of the option that allows private network addresses, as the node shows it. */
-export const ALLOW_PRIVATE_ADDRESSES_OPTION = 'Allow Private Network Addresses';
+export const ALLOW_PRIVATE_ADDRESSES_OPTION = 'Allow Private Addresses';
 
 interface StreamResponse {
 	statusCode: number;

@@ -152,7 +152,7 @@ function fileUrl(emulatorUrl, name, query = '') {
 
 /**
  * Submit and Wait with the URL input source. The emulator serves the files on loopback, which a
- * download refuses unless Allow Private Network Addresses is on: on unless `options` says otherwise.
+ * download refuses unless Allow Private Addresses is on: on unless `options` says otherwise.
  */
 function submitAndWaitUrl(name, documentUrl, options = {}, extra = {}) {
 	return docex(

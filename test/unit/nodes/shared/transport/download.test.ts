@@ -231,7 +231,7 @@ describe('file name and MIME type', () => {
 });
 
 describe('addresses a download may reach', () => {
-	const ALLOW = 'Allow Private Network Addresses';
+	const ALLOW = 'Allow Private Addresses';
 
 	function downloadFrom(
 		url: string,
