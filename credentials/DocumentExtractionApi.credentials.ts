@@ -7,25 +7,8 @@ import type {
 	INodeProperties,
 } from 'n8n-workflow';
 
-import { ALLOW_HTTP_OPTION, readBaseUrl } from '../nodes/shared/baseUrl';
-
-export const API_KEY_PREFIX = 'vnd_';
-
-/**
- * Returns the key when it has the service's format, otherwise throws an error that
- * says what a key looks like and where to get one. The key itself is never echoed.
- */
-export function assertApiKeyFormat(apiKey: unknown): string {
-	const key = typeof apiKey === 'string' ? apiKey.trim() : '';
-	if (!key.startsWith(API_KEY_PREFIX) || key.length <= API_KEY_PREFIX.length) {
-		throw new Error(
-			'The API key of the Document Extraction API credential has the wrong format: keys look like vnd_… ' +
-				'Copy the key from the web dashboard of the Document Extraction Service (or ask your account administrator for one) ' +
-				'and paste it into the credential.',
-		);
-	}
-	return key;
-}
+import { ALLOW_HTTP_OPTION } from '../nodes/shared/baseUrl';
+import { readCredential } from '../nodes/shared/credential';
 
 export class DocumentExtractionApi implements ICredentialType {
 	name = 'documentExtractionApi';
@@ -79,8 +62,7 @@ export class DocumentExtractionApi implements ICredentialType {
 		credentials: ICredentialDataDecryptedObject,
 		requestOptions: IHttpRequestOptions,
 	): Promise<IHttpRequestOptions> {
-		const apiKey = assertApiKeyFormat(credentials.apiKey);
-		readBaseUrl(credentials);
+		const { apiKey } = readCredential(credentials);
 		requestOptions.headers = { ...requestOptions.headers, Authorization: `Bearer ${apiKey}` };
 		return requestOptions;
 	}

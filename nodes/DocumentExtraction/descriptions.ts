@@ -1,11 +1,8 @@
 import type { INodeProperties } from 'n8n-workflow';
 
 import { projectLocator } from '../shared/descriptions';
-import {
-	ALLOW_PRIVATE_ADDRESSES_OPTION,
-	DEFAULT_DOWNLOAD_TIMEOUT_S,
-	DEFAULT_MAX_DOWNLOAD_MB,
-} from '../shared/transport/download';
+import { DEFAULT_DOWNLOAD_TIMEOUT_S, DEFAULT_MAX_DOWNLOAD_MB } from './helpers/download';
+import { ALLOW_PRIVATE_ADDRESSES_OPTION } from './helpers/downloadAddress';
 import { TASK_COMPLETED } from '../shared/transport/service';
 
 /**

@@ -6,20 +6,14 @@ import type {
 	IWebhookFunctions,
 	IWebhookResponseData,
 } from 'n8n-workflow';
-import { NodeConnectionTypes, NodeOperationError, sleep } from 'n8n-workflow';
+import { NodeConnectionTypes } from 'n8n-workflow';
 
 import { optionsCollection, projectLocator } from '../shared/descriptions';
 import { projectText } from '../shared/projects';
 import { searchProjects } from '../shared/listSearch';
-import { serviceAnswerOf } from '../shared/transport';
+import { TASK_COMPLETED } from '../shared/transport/service';
 import {
-	getTask,
-	LOOKUP_BUDGET_MS,
-	lookupLimits,
-	TASK_COMPLETED,
-} from '../shared/transport/service';
-import { onAbort } from '../shared/wait';
-import {
+	addErrorDetails,
 	DEFAULT_TIMESTAMP_TOLERANCE_MINUTES,
 	deliveryItem,
 	deliveryKey,
@@ -28,7 +22,7 @@ import {
 	refuseByTimestamp,
 	type StatusFilter,
 } from './delivery';
-import { recentDeliveries } from './recentDeliveries';
+import { claimDelivery, settleWhenAnswered, type WebhookResponse } from './recentDeliveries';
 import {
 	createRegistration,
 	getRegistration,
@@ -38,14 +32,6 @@ import {
 	retireRegistration,
 } from './registration';
 import { SIGNATURE_HEADER, verifySignature } from './signature';
-
-type WebhookResponse = ReturnType<IWebhookFunctions['getResponseObject']>;
-
-/**
- * How long a copy of a delivery waits for an earlier copy's answer before it is asked to come
- * again (503). Well below the service's 10 s limit.
- */
-const COPY_WAIT_MS = 5_000;
 
 function reply(res: WebhookResponse, status: number, body: IDataObject): IWebhookResponseData {
 	res.status(status).json(body);
@@ -68,108 +54,10 @@ function signingSecret(this: IWebhookFunctions): string {
 	return retiredRegistrationFor(data, this.getNodeWebhookUrl('default'), project)?.secret ?? '';
 }
 
-/**
- * Adds the error message of a failed task from GET /task_status; never loses the delivery.
- * The lookup is over within LOOKUP_BUDGET_MS whatever the service answers (slowly, 429 with
- * a long Retry-After, or not at all), so the run starts in time.
- */
-async function addErrorDetails(this: IWebhookFunctions, item: IDataObject): Promise<void> {
-	const taskId = item.task_id;
-	if (typeof taskId !== 'string' || taskId === '') {
-		item.errorDetailsUnavailable = 'The delivery names no task_id to look the error up by';
-		return;
-	}
-	const budget = onAbort(AbortSignal.timeout(LOOKUP_BUDGET_MS + 1000));
-	try {
-		const task = (await Promise.race([
-			getTask.call(this, taskId, undefined, lookupLimits()),
-			budget.promise.then(() => {
-				throw new NodeOperationError(
-					this.getNode(),
-					`no answer within ${LOOKUP_BUDGET_MS / 1000} s`,
-				);
-			}),
-		])) as IDataObject | undefined;
-		const error = task && typeof task === 'object' ? task.error : undefined;
-		if (typeof error === 'string' && error !== '') {
-			item.error = error;
-		} else {
-			item.errorDetailsUnavailable = 'The service gave no error message for this task';
-		}
-	} catch (error) {
-		item.errorDetailsUnavailable = `Could not fetch the error message: ${(error as Error).message}`;
-		const answer = serviceAnswerOf(error);
-		if (answer?.detail !== undefined && answer.detail !== null) {
-			item.errorLookupDetail = answer.detail as IDataObject;
-		}
-	} finally {
-		budget.dispose();
-	}
-}
-
 /** The key of one task outcome at this node, in this workflow and mode (a test listen is apart). */
 function scopedKey(this: IWebhookFunctions, key: string): string {
 	const node = this.getNode();
 	return [this.getWorkflow().id ?? '', node.id ?? node.name, this.getMode(), key].join('|');
-}
-
-/**
- * Claims a delivery for this process: 'claimed' when no earlier copy started a run, 'duplicate'
- * when one did, 'busy' when an earlier copy is still being answered after COPY_WAIT_MS.
- */
-async function claimDelivery(key: string): Promise<'claimed' | 'duplicate' | 'busy'> {
-	const deadline = Date.now() + COPY_WAIT_MS;
-	for (;;) {
-		const claim = recentDeliveries.claim(key);
-		if (claim.state === 'claimed') return 'claimed';
-		if (claim.state === 'seen') return 'duplicate';
-		const left = deadline - Date.now();
-		if (left <= 0) return 'busy';
-		const timer = new AbortController();
-		const started = await Promise.race([
-			claim.outcome,
-			sleep(left, timer.signal).then(
-				() => undefined,
-				() => undefined,
-			),
-		]);
-		timer.abort();
-		if (started === true) return 'duplicate';
-		if (started === undefined) return 'busy';
-		// the earlier copy started no run: claim again (one waiting copy wins)
-	}
-}
-
-/**
- * Settles the claim once n8n has answered the delivery: a 2xx means the run was created; any
- * other answer means it was not, and the next copy may start it. A connection closed before
- * the answer counts as started: n8n goes on creating the run after the sender has gone.
- */
-function settleWhenAnswered(res: WebhookResponse, key: string): void {
-	const response = res as unknown as {
-		once?: (event: string, listener: () => void) => unknown;
-		statusCode?: number;
-		closed?: boolean;
-		destroyed?: boolean;
-	};
-	// Without events to wait for, or when the sender has already gone (its 'close' is past), the
-	// delivery counts as started: n8n creates the run all the same.
-	if (
-		typeof response.once !== 'function' ||
-		response.closed === true ||
-		response.destroyed === true
-	) {
-		recentDeliveries.settle(key, true);
-		return;
-	}
-	let settled = false;
-	const settle = (started: boolean) => {
-		if (settled) return;
-		settled = true;
-		recentDeliveries.settle(key, started);
-	};
-	response.once('finish', () => settle((response.statusCode ?? 200) < 300));
-	response.once('close', () => settle(true));
 }
 
 export class DocumentExtractionTrigger implements INodeType {

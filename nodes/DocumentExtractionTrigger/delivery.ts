@@ -1,4 +1,9 @@
 import type { IDataObject, IWebhookFunctions } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
+
+import { serviceAnswerOf } from '../shared/errors';
+import { getTask, LOOKUP_BUDGET_MS, lookupLimits } from '../shared/transport/service';
+import { onAbort } from '../shared/wait';
 
 /** The documented fields of a task.completed delivery, in the order they are output. */
 export const DELIVERY_FIELDS = [
@@ -191,4 +196,43 @@ export function refuseByTimestamp(
 		node: this.getNode().name,
 	});
 	return answer;
+}
+
+/**
+ * Adds the error message of a failed task from GET /task_status; never loses the delivery.
+ * The lookup is over within LOOKUP_BUDGET_MS whatever the service answers (slowly, 429 with
+ * a long Retry-After, or not at all), so the run starts in time.
+ */
+export async function addErrorDetails(this: IWebhookFunctions, item: IDataObject): Promise<void> {
+	const taskId = item.task_id;
+	if (typeof taskId !== 'string' || taskId === '') {
+		item.errorDetailsUnavailable = 'The delivery names no task_id to look the error up by';
+		return;
+	}
+	const budget = onAbort(AbortSignal.timeout(LOOKUP_BUDGET_MS + 1000));
+	try {
+		const task = (await Promise.race([
+			getTask.call(this, taskId, undefined, lookupLimits()),
+			budget.promise.then(() => {
+				throw new NodeOperationError(
+					this.getNode(),
+					`no answer within ${LOOKUP_BUDGET_MS / 1000} s`,
+				);
+			}),
+		])) as IDataObject | undefined;
+		const error = task && typeof task === 'object' ? task.error : undefined;
+		if (typeof error === 'string' && error !== '') {
+			item.error = error;
+		} else {
+			item.errorDetailsUnavailable = 'The service gave no error message for this task';
+		}
+	} catch (error) {
+		item.errorDetailsUnavailable = `Could not fetch the error message: ${(error as Error).message}`;
+		const answer = serviceAnswerOf(error);
+		if (answer?.detail !== undefined && answer.detail !== null) {
+			item.errorLookupDetail = answer.detail as IDataObject;
+		}
+	} finally {
+		budget.dispose();
+	}
 }

@@ -1,3 +1,6 @@
+import type { IWebhookFunctions } from 'n8n-workflow';
+import { sleep } from 'n8n-workflow';
+
 /**
  * The deliveries this n8n process accepted lately, so that the service's retries and identical
  * copies of one delivery start one run.
@@ -94,3 +97,70 @@ export class RecentDeliveries {
 
 /** The memory shared by every Document Extraction Trigger in this n8n process (one per process). */
 export const recentDeliveries = new RecentDeliveries();
+
+export type WebhookResponse = ReturnType<IWebhookFunctions['getResponseObject']>;
+
+/**
+ * How long a copy of a delivery waits for an earlier copy's answer before it is asked to come
+ * again (503). Well below the service's 10 s limit.
+ */
+const COPY_WAIT_MS = 5_000;
+
+/**
+ * Claims a delivery for this process: 'claimed' when no earlier copy started a run, 'duplicate'
+ * when one did, 'busy' when an earlier copy is still being answered after COPY_WAIT_MS.
+ */
+export async function claimDelivery(key: string): Promise<'claimed' | 'duplicate' | 'busy'> {
+	const deadline = Date.now() + COPY_WAIT_MS;
+	for (;;) {
+		const claim = recentDeliveries.claim(key);
+		if (claim.state === 'claimed') return 'claimed';
+		if (claim.state === 'seen') return 'duplicate';
+		const left = deadline - Date.now();
+		if (left <= 0) return 'busy';
+		const timer = new AbortController();
+		const started = await Promise.race([
+			claim.outcome,
+			sleep(left, timer.signal).then(
+				() => undefined,
+				() => undefined,
+			),
+		]);
+		timer.abort();
+		if (started === true) return 'duplicate';
+		if (started === undefined) return 'busy';
+		// the earlier copy started no run: claim again (one waiting copy wins)
+	}
+}
+
+/**
+ * Settles the claim once n8n has answered the delivery: a 2xx means the run was created; any
+ * other answer means it was not, and the next copy may start it. A connection closed before
+ * the answer counts as started: n8n goes on creating the run after the sender has gone.
+ */
+export function settleWhenAnswered(res: WebhookResponse, key: string): void {
+	const response = res as unknown as {
+		once?: (event: string, listener: () => void) => unknown;
+		statusCode?: number;
+		closed?: boolean;
+		destroyed?: boolean;
+	};
+	// Without events to wait for, or when the sender has already gone (its 'close' is past), the
+	// delivery counts as started: n8n creates the run all the same.
+	if (
+		typeof response.once !== 'function' ||
+		response.closed === true ||
+		response.destroyed === true
+	) {
+		recentDeliveries.settle(key, true);
+		return;
+	}
+	let settled = false;
+	const settle = (started: boolean) => {
+		if (settled) return;
+		settled = true;
+		recentDeliveries.settle(key, started);
+	};
+	response.once('finish', () => settle((response.statusCode ?? 200) < 300));
+	response.once('close', () => settle(true));
+}

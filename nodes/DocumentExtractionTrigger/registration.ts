@@ -29,12 +29,6 @@ export interface Registration extends IDataObject {
 /** The name of the option that makes the next publish register the webhook anew. */
 export const REGISTER_AGAIN_OPTION = 'Register Again on Next Publish';
 
-/** The node's static data, as far as registrations are concerned. */
-export interface RegistrationData extends IDataObject {
-	registration?: Registration;
-	retiredRegistrations?: Registration[];
-}
-
 function isRegistration(value: unknown): value is Registration {
 	if (!value || typeof value !== 'object') return false;
 	const { url, projectId, secret } = value as IDataObject;
@@ -124,7 +118,8 @@ function withoutSecrets(value: unknown): IDataObject | undefined {
 	return copy;
 }
 
-function readWebhookUrl(this: IHookFunctions): string {
+/** The URL n8n gives this node's webhook (test or production). */
+function nodeWebhookUrl(this: IHookFunctions): string {
 	const url = this.getNodeWebhookUrl('default');
 	if (!url) {
 		throw new NodeOperationError(this.getNode(), 'n8n did not provide a webhook URL for this node');
@@ -169,7 +164,7 @@ export async function registrationExists(this: IHookFunctions): Promise<boolean>
  */
 export async function createRegistration(this: IHookFunctions): Promise<boolean> {
 	const data = this.getWorkflowStaticData('node');
-	const url = readWebhookUrl.call(this);
+	const url = nodeWebhookUrl.call(this);
 	const project = readProject.call(this);
 	if (!project) {
 		throw new NodeOperationError(this.getNode(), 'No project selected', {

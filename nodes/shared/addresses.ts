@@ -107,11 +107,6 @@ export function classifyIp(address: string): AddressClass | undefined {
 	return undefined;
 }
 
-/** Whether `hostname` is written as an IP address (as URL.hostname leaves it). */
-export function isIpLiteral(hostname: string): boolean {
-	return classifyIp(hostname) !== undefined;
-}
-
 /**
  * The class of a URL host as the URL parser leaves it: IP literals by their address, the names
  * `localhost` and `*.localhost` as loopback (RFC 6761: they always resolve to it), and any other

@@ -1,4 +1,5 @@
 import { classifyHost } from './addresses';
+import { displayUrl, parseHttpUrl } from './urls';
 
 /**
  * The Base URL of the Document Extraction API credential, read the same way by the nodes and by
@@ -20,13 +21,9 @@ export function trimBaseUrl(raw: unknown): string {
 	return typeof raw === 'string' ? raw.trim().replace(/\/+$/, '') : '';
 }
 
-/** API keys look like vnd_…; a path segment that does is never shown. */
-const KEY_LIKE = /vnd_[^/?#\s]*/gi;
-
-/** Scheme, host, port and path of a parsed URL, with anything that looks like a key masked. */
+/** Scheme, host, port and path of the Base URL, without trailing slashes, safe to show. */
 function safeParts(url: URL): string {
-	const path = url.pathname === '/' ? '' : url.pathname.replace(/\/+$/, '');
-	return `${url.protocol}//${url.host}${path}`.replace(KEY_LIKE, 'vnd_…');
+	return displayUrl(url).replace(/\/+$/, '');
 }
 
 /**
@@ -52,13 +49,8 @@ function invalid(reason: string): Error {
  */
 export function normalizeBaseUrl(raw: unknown, options: BaseUrlOptions = {}): string {
 	const value = trimBaseUrl(raw);
-	let url: URL | undefined;
-	try {
-		url = /^https?:\/\//i.test(value) ? new URL(value) : undefined;
-	} catch {
-		url = undefined;
-	}
-	if (!url || !url.hostname) {
+	const url = /^https?:\/\//i.test(value) ? parseHttpUrl(value) : undefined;
+	if (!url) {
 		throw invalid(
 			'must start with http:// or https:// followed by a host. Enter the address of the service, for example https://api.example.com.',
 		);

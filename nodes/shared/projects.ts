@@ -1,7 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import type { ApiContext } from './transport';
+import type { ApiContext } from './transport/request';
 import { listProjects } from './transport/service';
 import { isUuid } from './uuid';
 

@@ -1,12 +1,9 @@
-import type { IBinaryData, IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
+import type { IBinaryData, IExecuteFunctions } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
 
-import {
-	DEFAULT_DOWNLOAD_TIMEOUT_S,
-	DEFAULT_MAX_DOWNLOAD_MB,
-	downloadDocument,
-	parseDocumentUrl,
-} from '../../shared/transport/download';
-import { getDocumentSource, type DocumentSource } from './binary';
+import { DEFAULT_DOWNLOAD_TIMEOUT_S, DEFAULT_MAX_DOWNLOAD_MB, downloadDocument } from './download';
+import type { DocumentSource } from './requestBody';
+import { readUrlField } from './urlField';
 
 /** The document of one item, and the downloaded file when it came from a URL. */
 export interface DocumentInput {
@@ -14,13 +11,23 @@ export interface DocumentInput {
 	downloaded?: IBinaryData;
 }
 
+/** How the Document URL field is read: what its errors say. */
+export const DOCUMENT_URL_FIELD = {
+	whenEmpty: 'No document URL given',
+	description:
+		'Document URL must be a full http:// or https:// address of a PDF or image, for example https://example.com/invoice.pdf.',
+};
+
 /** Whether the document of Submit / Submit and Wait comes from a URL (else from a binary field). */
 export function isUrlInput(this: IExecuteFunctions, itemIndex: number): boolean {
 	return this.getNodeParameter('inputSource', itemIndex, 'binary') === 'url';
 }
 
-/** A source for the request body built from stored (or in-memory) binary data. */
-export async function sourceOfBinary(
+/**
+ * A source for the request body built from binary data, stored (sent as a stream) or in memory
+ * (sent as is). `bodyBytes` is 0 for an empty file.
+ */
+export async function documentSourceOf(
 	this: IExecuteFunctions,
 	binaryData: IBinaryData,
 ): Promise<DocumentSource> {
@@ -36,7 +43,45 @@ export async function sourceOfBinary(
 	return source;
 }
 
-function positive(value: unknown, fallback: number): number {
+/**
+ * Finds the document in the item's binary field and checks it is usable. The error for a
+ * missing field names the field and lists the binary fields the item has.
+ */
+export async function readBinaryField(
+	this: IExecuteFunctions,
+	itemIndex: number,
+	binaryPropertyName: string,
+): Promise<DocumentSource> {
+	const item = this.getInputData()[itemIndex];
+	const available = Object.keys(item?.binary ?? {});
+	if (!available.includes(binaryPropertyName)) {
+		const description = available.length
+			? `This item has these binary fields: ${available.map((name) => `"${name}"`).join(', ')}. Set "Input Binary Field" to one of them.`
+			: 'This item has no binary data at all. Put a node that reads the file before this one (for example Read/Write Files from Disk, or HTTP Request with the response format set to File).';
+		throw new NodeOperationError(
+			this.getNode(),
+			`No binary field "${binaryPropertyName}" on item ${itemIndex}`,
+			{ itemIndex, description },
+		);
+	}
+
+	const binaryData: IBinaryData = this.helpers.assertBinaryData(itemIndex, binaryPropertyName);
+	const source = await documentSourceOf.call(this, binaryData);
+	if (!source.bodyBytes) {
+		throw new NodeOperationError(
+			this.getNode(),
+			`The file in binary field "${binaryPropertyName}" is empty`,
+			{
+				itemIndex,
+				description: `${binaryData.fileName ? `"${binaryData.fileName}" has 0 bytes. ` : ''}Pass a PDF or image file with content.`,
+			},
+		);
+	}
+	return source;
+}
+
+/** `value` when it is a positive number, else `fallback` (no error: the field shows its minimum). */
+function positiveOr(value: unknown, fallback: number): number {
 	const number = Number(value);
 	return Number.isFinite(number) && number > 0 ? number : fallback;
 }
@@ -57,40 +102,17 @@ export async function readDocumentInput(
 ): Promise<DocumentInput> {
 	if (!isUrlInput.call(this, itemIndex)) {
 		const binaryPropertyName = this.getNodeParameter('binaryPropertyName', itemIndex) as string;
-		return { source: await getDocumentSource.call(this, itemIndex, binaryPropertyName) };
+		return { source: await readBinaryField.call(this, itemIndex, binaryPropertyName) };
 	}
-	const url = parseDocumentUrl.call(
-		this,
-		this.getNodeParameter('documentUrl', itemIndex, ''),
-		itemIndex,
-	);
+	const documentUrl = this.getNodeParameter('documentUrl', itemIndex, '');
+	const url = readUrlField.call(this, documentUrl, itemIndex, DOCUMENT_URL_FIELD);
 	const downloaded = await downloadDocument.call(this, url, {
 		itemIndex,
-		maxBytes: Math.floor(positive(options.maxDownloadSize, DEFAULT_MAX_DOWNLOAD_MB) * 1024 * 1024),
-		timeoutMs: Math.round(positive(options.downloadTimeout, DEFAULT_DOWNLOAD_TIMEOUT_S) * 1000),
+		maxBytes: Math.floor(
+			positiveOr(options.maxDownloadSize, DEFAULT_MAX_DOWNLOAD_MB) * 1024 * 1024,
+		),
+		timeoutMs: Math.round(positiveOr(options.downloadTimeout, DEFAULT_DOWNLOAD_TIMEOUT_S) * 1000),
 		allowPrivateAddresses: options.allowPrivateAddresses === true,
 	});
-	return { source: await sourceOfBinary.call(this, downloaded), downloaded };
-}
-
-/**
- * An output item of Submit / Submit and Wait. For a URL input (`downloaded` set, null when the
- * file was not kept) it carries the downloaded document as binary field "data" when "Include
- * Downloaded File" is on; otherwise the input's binary data is passed through per "Include
- * Input Binary".
- */
-export function documentOutput(
-	item: INodeExecutionData,
-	json: IDataObject,
-	itemIndex: number,
-	options: IDataObject,
-	downloaded: IBinaryData | null | undefined,
-): INodeExecutionData {
-	const output: INodeExecutionData = { json, pairedItem: { item: itemIndex } };
-	if (downloaded !== undefined) {
-		if (downloaded && options.includeDownloadedFile === true) output.binary = { data: downloaded };
-	} else if (options.includeInputBinary === true && item.binary) {
-		output.binary = item.binary;
-	}
-	return output;
+	return { source: await documentSourceOf.call(this, downloaded), downloaded };
 }

@@ -1,7 +1,8 @@
 import { randomBytes } from 'crypto';
 import type { IDataObject } from 'n8n-workflow';
 
-import { apiRequest, type ApiContext, type ApiRequestOptions, type RequestBody } from './index';
+import { displayUrl, parseHttpUrl } from '../urls';
+import { apiRequest, type ApiContext, type ApiRequestOptions, type RequestBody } from './request';
 
 /**
  * The Document Extraction Service as named calls. Every endpoint path is written here and
@@ -36,10 +37,13 @@ export interface WebhookRegistration extends IDataObject {
 	secret: string;
 }
 
-/** Limits of one status request: how many attempts, by when, and each attempt's timeout. */
+/**
+ * Limits of one request: how many attempts, by when, each attempt's timeout, how long 429
+ * answers are waited out, and what a rate-limit error advises (the caller's options).
+ */
 export type RequestLimits = Pick<
 	ApiRequestOptions,
-	'attempts' | 'deadline' | 'timeoutMs' | 'throttleBudgetMs'
+	'attempts' | 'deadline' | 'timeoutMs' | 'throttleBudgetMs' | 'rateLimitAdvice'
 >;
 
 /** The longest a lookup made after a webhook delivery was accepted may take, in all. */
@@ -72,8 +76,7 @@ export async function getTask(
 
 /**
  * POST /process_file: submits a document; the answer carries the new task_id. `bodyBytes`
- * (about the size of the body) lengthens the timeout of large uploads; `throttleBudgetMs`
- * bounds how long 429 answers are waited out.
+ * (about the size of the body) lengthens the timeout of large uploads.
  */
 export async function submitDocument(
 	this: ApiContext,
@@ -81,7 +84,7 @@ export async function submitDocument(
 	fields: { project: string; document_type: string },
 	itemIndex?: number,
 	bodyBytes?: number,
-	throttleBudgetMs?: number,
+	limits: RequestLimits = {},
 ): Promise<unknown> {
 	return await apiRequest.call(this, {
 		method: 'POST',
@@ -91,7 +94,7 @@ export async function submitDocument(
 		sending: 'the document',
 		action: 'the document',
 		itemIndex,
-		throttleBudgetMs,
+		...limits,
 		subject: `project "${fields.project}" or document type "${fields.document_type}"`,
 	});
 }
@@ -101,19 +104,11 @@ export async function listProjects(this: ApiContext, itemIndex?: number): Promis
 	return await apiRequest.call(this, { method: 'GET', path: '/projects', itemIndex });
 }
 
-/** The webhook URL as shown in messages: no user info, query or fragment. */
-function shownUrl(url: string): string {
-	try {
-		const parsed = new URL(url);
-		return `${parsed.protocol}//${parsed.host}${parsed.pathname}`;
-	} catch {
-		return url.replace(/[?#].*$/, '');
-	}
-}
-
 /** What to check when the service refuses to register `url`: the address n8n gave, and how to change it. */
 export function webhookRefusalAdvice(url: string): string {
-	return `n8n gave the webhook URL ${shownUrl(url)}. The service needs an https address it can reach: set n8n's public address with the WEBHOOK_URL environment variable (for example WEBHOOK_URL=https://n8n.example.com/), restart n8n and publish again.`;
+	const parsed = parseHttpUrl(url);
+	const shown = parsed ? displayUrl(parsed) : url.replace(/[?#].*$/, '');
+	return `n8n gave the webhook URL ${shown}. The service needs an https address it can reach: set n8n's public address with the WEBHOOK_URL environment variable (for example WEBHOOK_URL=https://n8n.example.com/), restart n8n and publish again.`;
 }
 
 /** POST /projects/{project_id}/webhooks: registers a URL for the project's events. */

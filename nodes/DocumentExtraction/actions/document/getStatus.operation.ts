@@ -13,9 +13,9 @@ import {
 	taskIdField,
 } from '../../descriptions';
 import { optionsCollection } from '../../../shared/descriptions';
-import { asNodeError } from '../../../shared/transport';
-import { getOptions, withInputBinary } from '../common/items.utils';
-import { fetchTask, processTasks, readTaskId, shapeTask } from '../common/task.utils';
+import { asNodeError } from '../../../shared/errors';
+import { getOptions, outputItem } from '../common/itemRunner';
+import { fetchTask, processTasks, readTaskId, shapeTask } from '../common/tasks';
 
 /** The status output for a task the service does not know (404) with "Output Unknown Tasks as Items". */
 export const NOT_FOUND_STATUS = 'not_found';
@@ -46,21 +46,21 @@ export async function execute(
 	this: IExecuteFunctions,
 	items: INodeExecutionData[],
 ): Promise<INodeExecutionData[]> {
-	return await processTasks.call(this, items, async (itemIndex, limiter) => {
+	return await processTasks.call(this, items, async (itemIndex, slots) => {
 		const taskId = readTaskId.call(this, itemIndex);
 		const options = getOptions.call(this, itemIndex);
-		const includeBinary = options.includeInputBinary === true;
+		const includeInputBinary = options.includeInputBinary === true;
 		let task: IDataObject;
 		try {
-			task = await fetchTask.call(this, taskId, itemIndex, limiter);
+			task = await fetchTask.call(this, taskId, itemIndex, slots);
 		} catch (error) {
 			if (options.outputNotFoundAsItems === true && isNotFound(error)) {
 				const json = { task_id: taskId, status: NOT_FOUND_STATUS, error: (error as Error).message };
-				return withInputBinary(items[itemIndex], json, includeBinary, itemIndex);
+				return outputItem(items[itemIndex], itemIndex, json, { includeInputBinary });
 			}
 			throw asNodeError(this, error, itemIndex);
 		}
 		const output = this.getNodeParameter('output', itemIndex, 'result') as string;
-		return withInputBinary(items[itemIndex], shapeTask(task, output), includeBinary, itemIndex);
+		return outputItem(items[itemIndex], itemIndex, shapeTask(task, output), { includeInputBinary });
 	});
 }

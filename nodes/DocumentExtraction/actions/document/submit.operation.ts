@@ -3,9 +3,8 @@ import { updateDisplayOptions } from 'n8n-workflow';
 
 import { documentFields, maxPagesOption, submissionOptions } from '../../descriptions';
 import { optionsCollection } from '../../../shared/descriptions';
-import { documentOutput } from '../../helpers/documentInput';
-import { getOptions } from '../common/items.utils';
-import { processSubmissions } from '../common/task.utils';
+import { getOptions, outputItem } from '../common/itemRunner';
+import { processSubmissions } from '../common/tasks';
 
 const keepInputFieldsOption: INodeProperties = {
 	displayName: 'Keep Input Fields',
@@ -40,12 +39,11 @@ export async function execute(
 		const { taskId, fields, downloaded } = await submit();
 		const options = getOptions.call(this, itemIndex);
 		const context = options.keepInputFields === true ? items[itemIndex].json : {};
-		return documentOutput(
+		return outputItem(
 			items[itemIndex],
-			{ ...context, task_id: taskId, project: fields.project, document_type: fields.document_type },
 			itemIndex,
-			options,
-			downloaded,
+			{ ...context, task_id: taskId, project: fields.project, document_type: fields.document_type },
+			{ includeInputBinary: options.includeInputBinary === true, downloaded },
 		);
 	});
 }

@@ -8,20 +8,13 @@ import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
 import { documentFields, maxPagesOption, outputField, submissionOptions } from '../../descriptions';
 import { optionsCollection } from '../../../shared/descriptions';
-import { documentOutput } from '../../helpers/documentInput';
-import type { ConcurrencyLimiter } from '../../../shared/limiter';
-import { wait } from '../../../shared/wait';
-import { SlotDeadlineError } from '../../../shared/limiter';
-import {
-	asNodeError,
-	isOutOfTime,
-	isTransientError,
-	MIN_ATTEMPT_TIMEOUT_MS,
-	serviceAnswerOf,
-} from '../../../shared/transport';
+import { asNodeError, errorDetail, isOutOfTime, isTransientError } from '../../../shared/errors';
+import { MIN_ATTEMPT_TIMEOUT_MS } from '../../../shared/transport/request';
 import { isTerminal } from '../../../shared/transport/service';
-import { getOptions, positiveNumberOption } from '../common/items.utils';
-import { fetchTask, processSubmissions, shapeTask } from '../common/task.utils';
+import { wait } from '../../../shared/wait';
+import { getOptions, numberOptionOr, outputItem } from '../common/itemRunner';
+import { type RequestSlots, SlotDeadlineError } from '../common/requestSlots';
+import { fetchTask, processSubmissions, shapeTask } from '../common/tasks';
 
 export const DEFAULT_POLL_INTERVAL_S = 2;
 export const MIN_POLL_INTERVAL_S = 1;
@@ -93,7 +86,7 @@ export async function waitForTask(
 	this: IExecuteFunctions,
 	taskId: string,
 	itemIndex: number,
-	limiter: ConcurrencyLimiter,
+	slots: RequestSlots,
 	intervalMs: number,
 	maxWaitMs: number,
 ): Promise<WaitOutcome> {
@@ -105,8 +98,8 @@ export async function waitForTask(
 	const pause = async (ms: number) => {
 		try {
 			await wait(ms, signal);
-		} catch {
-			throw new NodeOperationError(this.getNode(), 'The execution was stopped', { itemIndex });
+		} catch (error) {
+			throw asNodeError(this, error, itemIndex);
 		}
 	};
 	for (;;) {
@@ -116,7 +109,7 @@ export async function waitForTask(
 		const last = spare <= intervalMs;
 		await pause(Math.min(intervalMs, spare));
 		try {
-			task = await fetchTask.call(this, taskId, itemIndex, limiter, { deadline });
+			task = await fetchTask.call(this, taskId, itemIndex, slots, { deadline });
 			lastError = undefined;
 		} catch (error) {
 			if (signal?.aborted) throw asNodeError(this, error, itemIndex);
@@ -161,11 +154,9 @@ function timedOutItem(
 					: `No status check could be made within Max Wait (${maxWaitS} s): all ${slots} request slots stayed busy. The task's status is not known: fetch it later with Get Status and this task_id, or raise Max Wait or Max Concurrent Requests.`,
 	};
 	if (lastError) {
-		json.lastPollError = lastError.message;
-		const answer = serviceAnswerOf(lastError);
-		if (answer && answer.detail !== null && answer.detail !== undefined) {
-			json.lastPollErrorDetail = answer.detail as IDataObject;
-		}
+		const { message, detail } = errorDetail(lastError);
+		json.lastPollError = message;
+		if (detail !== undefined) json.lastPollErrorDetail = detail;
 	}
 	return json;
 }
@@ -174,16 +165,16 @@ export async function execute(
 	this: IExecuteFunctions,
 	items: INodeExecutionData[],
 ): Promise<INodeExecutionData[]> {
-	return await processSubmissions.call(this, items, async (itemIndex, submit, limiter) => {
+	return await processSubmissions.call(this, items, async (itemIndex, submit, slots) => {
 		const options = getOptions.call(this, itemIndex);
-		const intervalS = positiveNumberOption.call(this, options, {
+		const intervalS = numberOptionOr.call(this, options, {
 			name: 'pollInterval',
 			label: 'Poll Interval',
 			fallback: DEFAULT_POLL_INTERVAL_S,
 			minimum: MIN_POLL_INTERVAL_S,
 			itemIndex,
 		});
-		const maxWaitS = positiveNumberOption.call(this, options, {
+		const maxWaitS = numberOptionOr.call(this, options, {
 			name: 'maxWait',
 			label: 'Max Wait',
 			fallback: DEFAULT_MAX_WAIT_S,
@@ -197,7 +188,7 @@ export async function execute(
 			this,
 			taskId,
 			itemIndex,
-			limiter,
+			slots,
 			intervalS * 1000,
 			maxWaitS * 1000,
 		);
@@ -205,7 +196,7 @@ export async function execute(
 
 		let json: IDataObject;
 		if (outcome.timedOut) {
-			json = timedOutItem(taskId, outcome, maxWaitS, limiter.limit);
+			json = timedOutItem(taskId, outcome, maxWaitS, slots.limit);
 		} else if (task.status === 'failed' && options.outputFailedAsItems !== true) {
 			const reason =
 				typeof task.error === 'string' && task.error ? task.error : 'no error text was given';
@@ -220,6 +211,9 @@ export async function execute(
 		} else {
 			json = shapeTask(task, output);
 		}
-		return documentOutput(items[itemIndex], json, itemIndex, options, downloaded);
+		return outputItem(items[itemIndex], itemIndex, json, {
+			includeInputBinary: options.includeInputBinary === true,
+			downloaded,
+		});
 	});
 }

@@ -8,7 +8,7 @@ import { updateDisplayOptions } from 'n8n-workflow';
 
 import { extractProjectList } from '../../../shared/projects';
 import { listProjects } from '../../../shared/transport/service';
-import { processItems } from '../common/items.utils';
+import { processItems } from '../common/itemRunner';
 
 const properties: INodeProperties[] = [];
 

@@ -14,7 +14,8 @@ import {
 	registerWebhook,
 	WEBHOOK_EVENTS,
 } from '../../../shared/transport/service';
-import { processItems } from '../common/items.utils';
+import { readUrlField } from '../../helpers/urlField';
+import { processItems } from '../common/itemRunner';
 
 const properties: INodeProperties[] = [
 	projectLocator,
@@ -44,21 +45,13 @@ const displayOptions = { show: { resource: ['project'], operation: ['registerWeb
 
 export const description = updateDisplayOptions(displayOptions, properties);
 
-function readWebhookUrl(this: IExecuteFunctions, itemIndex: number): string {
+/** The URL field: the address the service is to deliver events to, as entered (trimmed). */
+function readTargetUrl(this: IExecuteFunctions, itemIndex: number): string {
 	const url = String(this.getNodeParameter('webhookUrl', itemIndex, '')).trim();
-	let parsed: URL | undefined;
-	try {
-		parsed = new URL(url);
-	} catch {
-		parsed = undefined;
-	}
-	if (!parsed || !['http:', 'https:'].includes(parsed.protocol)) {
-		throw new NodeOperationError(this.getNode(), `"${url}" is not an http(s) URL`, {
-			itemIndex,
-			description:
-				'Enter the full address of the endpoint that receives the events, for example https://example.com/hooks/extraction.',
-		});
-	}
+	readUrlField.call(this, url, itemIndex, {
+		description:
+			'Enter the full address of the endpoint that receives the events, for example https://example.com/hooks/extraction.',
+	});
 	return url;
 }
 
@@ -73,7 +66,7 @@ export async function execute(
 			const project = projectText(
 				this.getNodeParameter('project', itemIndex, undefined, { extractValue: true }),
 			);
-			const url = readWebhookUrl.call(this, itemIndex);
+			const url = readTargetUrl.call(this, itemIndex);
 			const events = (
 				this.getNodeParameter('events', itemIndex, [...WEBHOOK_EVENTS]) as string[]
 			).filter((e) => WEBHOOK_EVENTS.includes(e));

@@ -63,7 +63,10 @@ describe('normalizeBaseUrl', () => {
 describe('displayBaseUrl', () => {
 	it.each([
 		['https://api.example.com/v1/', 'https://api.example.com/v1'],
-		[`https://user:${PASTED}@api.example.com:8443/v1?key=${PASTED}#x`, 'https://api.example.com:8443/v1'],
+		[
+			`https://user:${PASTED}@api.example.com:8443/v1?key=${PASTED}#x`,
+			'https://api.example.com:8443/v1',
+		],
 		[`https://api.example.com/${PASTED}/v1`, 'https://api.example.com/vnd_…/v1'],
 		['not a url', '(not a URL)'],
 		[PASTED, '(not a URL)'],

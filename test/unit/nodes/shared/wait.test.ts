@@ -6,7 +6,6 @@ jest.mock('n8n-workflow', () => ({
 	sleep: jest.fn(async (ms: number) => await new Promise((resolve) => setTimeout(resolve, ms))),
 }));
 
-import { ConcurrencyLimiter } from '../../../../nodes/shared/limiter';
 import { CancelledError, wait } from '../../../../nodes/shared/wait';
 
 describe('wait', () => {
@@ -30,38 +29,5 @@ describe('wait', () => {
 		const started = Date.now();
 		await expect(wait(3_000, controller.signal)).rejects.toBeInstanceOf(CancelledError);
 		expect(Date.now() - started).toBeLessThan(50);
-	});
-});
-
-describe('ConcurrencyLimiter and the cancel signal', () => {
-	it('a task waiting for a free slot gives up at once when stopped, and never runs', async () => {
-		const limiter = new ConcurrencyLimiter(1);
-		const controller = new AbortController();
-		let release!: () => void;
-		const first = limiter.run(
-			async () => await new Promise<void>((resolve) => (release = resolve)),
-			controller.signal,
-		);
-		const ran: string[] = [];
-		const second = limiter.run(async () => {
-			ran.push('second');
-		}, controller.signal);
-		controller.abort();
-		await expect(second).rejects.toBeInstanceOf(CancelledError);
-		release();
-		await first;
-		expect(ran).toEqual([]);
-		// The slot is free again for a run that is not stopped.
-		await expect(limiter.run(async () => 'ok')).resolves.toBe('ok');
-	});
-
-	it('does not start a task once stopped', async () => {
-		const controller = new AbortController();
-		controller.abort();
-		const task = jest.fn(async () => 'ran');
-		await expect(new ConcurrencyLimiter(2).run(task, controller.signal)).rejects.toBeInstanceOf(
-			CancelledError,
-		);
-		expect(task).not.toHaveBeenCalled();
 	});
 });

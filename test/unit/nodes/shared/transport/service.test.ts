@@ -7,7 +7,7 @@ import {
 	TASK_COMPLETED,
 	WEBHOOK_EVENTS,
 } from '../../../../../nodes/shared/transport/service';
-import { serviceAnswerOf } from '../../../../../nodes/shared/transport';
+import { serviceAnswerOf } from '../../../../../nodes/shared/errors';
 import { BASE_URL, createContext, failureOf, useOfflineNock } from '../../../helpers/context';
 import { INVOICES } from '../../../helpers/fixtures';
 

@@ -1,8 +1,8 @@
-import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
+import type { IBinaryData, IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
-import { ConcurrencyLimiter } from '../../../shared/limiter';
-import { serviceAnswerOf } from '../../../shared/transport';
+import { errorDetail } from '../../../shared/errors';
+import { RequestSlots } from './requestSlots';
 
 type ItemError = Error & { description?: string | null };
 
@@ -74,8 +74,8 @@ export function numberOption(
 	return value;
 }
 
-/** Like `numberOption`, with `fallback` when the option is not set. */
-export function positiveNumberOption(
+/** Like `numberOption` (a bad value is an error), with `fallback` when the option is not set. */
+export function numberOptionOr(
 	this: IExecuteFunctions,
 	options: IDataObject,
 	spec: NumberOptionSpec & { fallback: number },
@@ -83,15 +83,33 @@ export function positiveNumberOption(
 	return numberOption.call(this, options, spec) ?? spec.fallback;
 }
 
-/** An output item paired with its input, carrying the input's binary data when asked. */
-export function withInputBinary(
-	item: INodeExecutionData,
-	json: IDataObject,
-	includeBinary: boolean,
+/** What an output item carries besides its JSON. */
+export interface OutputBinary {
+	/** Whether the input item's binary data is passed through ("Include Input Binary"). */
+	includeInputBinary: boolean;
+	/**
+	 * For a URL input: the downloaded document, output as binary field "data" ("Include
+	 * Downloaded File"), or null when it is not kept. Undefined for any other input.
+	 */
+	downloaded?: IBinaryData | null;
+}
+
+/**
+ * An output item paired with its input. It carries the downloaded document for a URL input
+ * (when kept), else the input's binary data when "Include Input Binary" is on.
+ */
+export function outputItem(
+	input: INodeExecutionData,
 	itemIndex: number,
+	json: IDataObject,
+	{ includeInputBinary, downloaded }: OutputBinary,
 ): INodeExecutionData {
 	const output: INodeExecutionData = { json, pairedItem: { item: itemIndex } };
-	if (includeBinary && item.binary) output.binary = item.binary;
+	if (downloaded !== undefined) {
+		if (downloaded) output.binary = { data: downloaded };
+	} else if (includeInputBinary && input.binary) {
+		output.binary = input.binary;
+	}
 	return output;
 }
 
@@ -101,15 +119,11 @@ export function withInputBinary(
  * 422 field list can be read field by field).
  */
 export function errorItemJson(error: Error, taskId: string | undefined): IDataObject {
-	const json: IDataObject = { error: error.message };
+	const { message, httpCode, detail } = errorDetail(error);
+	const json: IDataObject = { error: message };
 	if (taskId) json.task_id = taskId;
-	const answer = serviceAnswerOf(error);
-	if (answer) {
-		if (answer.status !== null) json.httpCode = answer.status;
-		if (answer.detail !== null && answer.detail !== undefined) {
-			json.detail = answer.detail as IDataObject;
-		}
-	}
+	if (httpCode !== undefined) json.httpCode = httpCode;
+	if (detail !== undefined) json.detail = detail;
 	return json;
 }
 
@@ -127,13 +141,13 @@ export async function processItems(
 	worker: (itemIndex: number) => Promise<INodeExecutionData | INodeExecutionData[]>,
 	{ concurrency, submittedTasks, halt }: ProcessItemsOptions = {},
 ): Promise<INodeExecutionData[]> {
-	const limiter = concurrency === undefined ? undefined : new ConcurrencyLimiter(concurrency);
+	const slots = concurrency === undefined ? undefined : new RequestSlots(concurrency);
 	const continueOnFail = this.continueOnFail();
 	const settled = await Promise.all(
 		items.map(async (_item, itemIndex) => {
 			try {
-				const value = limiter
-					? await limiter.run(async () => await worker(itemIndex))
+				const value = slots
+					? await slots.run(async () => await worker(itemIndex))
 					: await worker(itemIndex);
 				return { ok: true as const, value };
 			} catch (error) {

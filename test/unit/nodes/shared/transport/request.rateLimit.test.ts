@@ -12,13 +12,10 @@ jest.mock('n8n-workflow', () => ({
 	}),
 }));
 
-import { apiRequest, serviceAnswerOf } from '../../../../../nodes/shared/transport';
-import {
-	MIN_RATE_PER_S,
-	Pacer,
-	resetPacers,
-	throttleBackoffMs,
-} from '../../../../../nodes/shared/transport/pacer';
+import { RATE_LIMIT_ADVICE } from '../../../../../nodes/DocumentExtraction/actions/common/tasks';
+import { serviceAnswerOf } from '../../../../../nodes/shared/errors';
+import { apiRequest } from '../../../../../nodes/shared/transport/request';
+import { resetPacers, throttleBackoffMs } from '../../../../../nodes/shared/transport/pacer';
 import { getTask, submitDocument } from '../../../../../nodes/shared/transport/service';
 import { BASE_URL, createContext, failureOf, useOfflineNock } from '../../../helpers/context';
 import { TASK } from '../../../helpers/fixtures';
@@ -84,7 +81,10 @@ describe('429 Too Many Requests', () => {
 	it('gives up when the time for rate limits runs out, saying so, with the count of 429s', async () => {
 		nock(BASE_URL).post('/process_file').times(5).reply(429, {}, { 'Retry-After': '10' });
 		const error = await failureOf(
-			submitDocument.call(ctx(), { file_base64: 'AAAA', ...FIELDS }, FIELDS, 2, 4, 45_000),
+			submitDocument.call(ctx(), { file_base64: 'AAAA', ...FIELDS }, FIELDS, 2, 4, {
+				throttleBudgetMs: 45_000,
+				rateLimitAdvice: RATE_LIMIT_ADVICE,
+			}),
 		);
 		nock.cleanAll();
 		expect(error.message).toMatch(
@@ -103,6 +103,7 @@ describe('429 Too Many Requests', () => {
 				method: 'GET',
 				path: `/task_status/${TASK}`,
 				deadline: mockClock.now + 10_000,
+				rateLimitAdvice: RATE_LIMIT_ADVICE,
 			}),
 		);
 		expect(second.isDone()).toBe(false);
@@ -130,76 +131,5 @@ describe('429 Too Many Requests', () => {
 		nock(BASE_URL).get(`/task_status/${TASK}`).reply(200, { status: 'complete' });
 		await getTask.call(ctx({ apiKey: 'vnd_other_key', baseUrl: BASE_URL }), TASK, 0);
 		expect(mockClock.sleeps).toEqual([]);
-	});
-});
-
-describe('Pacer', () => {
-	function pacer() {
-		const clock = { now: 0 };
-		return { clock, pacer: new Pacer(() => clock.now) };
-	}
-
-	it('paces nothing until the service throttles', () => {
-		const { pacer: p } = pacer();
-		expect(p.rate).toBe(Infinity);
-		expect(p.earliest(0)).toBe(0);
-	});
-
-	it('after a 429 pauses for Retry-After and sends at 80 % of what the service accepted', () => {
-		const { pacer: p } = pacer();
-		for (const t of [100, 200, 300, 400, 500]) p.onAccepted(t);
-		p.onThrottled(1000, 600);
-		expect(p.rate).toBeCloseTo(4);
-		expect(p.earliest(600)).toBe(1600);
-	});
-
-	it('cuts the rate once a second at most: answers to requests already sent do not cut again', () => {
-		const { pacer: p } = pacer();
-		for (const t of [100, 200, 300, 400, 500]) p.onAccepted(t);
-		p.onThrottled(1000, 600);
-		p.onThrottled(1000, 700);
-		p.onThrottled(1000, 900);
-		expect(p.rate).toBeCloseTo(4);
-	});
-
-	it('climbs back to where the service throttled, then probes beyond it slowly', () => {
-		const { pacer: p } = pacer();
-		for (const t of [100, 200, 300, 400, 500]) p.onAccepted(t);
-		p.onThrottled(1000, 600);
-		let now = 2000;
-		for (let i = 0; i < 20; i++) p.onAccepted((now += 250));
-		expect(p.rate).toBeGreaterThan(5);
-		expect(p.rate).toBeLessThan(5 * 1.01 ** 20 + 0.01);
-	});
-
-	it('only pauses when the service accepted nothing lately: there is no rate to learn', () => {
-		const { pacer: p } = pacer();
-		p.onThrottled(1500, 0);
-		expect(p.rate).toBe(Infinity);
-		expect(p.earliest(0)).toBe(1500);
-	});
-
-	it('spaces requests by the rate, down to the slowest pace', async () => {
-		const { clock, pacer: p } = pacer();
-		p.onAccepted(0);
-		p.onThrottled(0, 10);
-		expect(p.rate).toBeCloseTo(0.8);
-		clock.now = 10;
-		await p.acquire();
-		expect(p.earliest(10)).toBe(10 + 1250);
-		p.onAccepted(20);
-		p.onThrottled(0, 1100);
-		p.onThrottled(0, 2200);
-		p.onThrottled(0, 3300);
-		expect(p.rate).toBeGreaterThanOrEqual(MIN_RATE_PER_S);
-	});
-
-	it('forgets the pace after a minute without a 429', () => {
-		const { pacer: p } = pacer();
-		for (const t of [100, 200, 300]) p.onAccepted(t);
-		p.onThrottled(1000, 400);
-		expect(Number.isFinite(p.rate)).toBe(true);
-		p.earliest(400 + 61_000);
-		expect(p.rate).toBe(Infinity);
 	});
 });

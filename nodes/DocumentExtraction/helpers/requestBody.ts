@@ -1,5 +1,9 @@
-import type { IBinaryData, IExecuteFunctions } from 'n8n-workflow';
-import { NodeOperationError } from 'n8n-workflow';
+import type { IExecuteFunctions } from 'n8n-workflow';
+
+/**
+ * The POST /process_file body: the submission fields and the document as base64, built without
+ * extra copies (one buffer for a document in memory, a stream for a stored one).
+ */
 
 type BinaryStream = Awaited<ReturnType<IExecuteFunctions['helpers']['getBinaryStream']>>;
 
@@ -16,7 +20,7 @@ export interface SubmissionFields {
 	max_pages?: number;
 }
 
-/** A document taken from an item's binary data, ready to be sent without extra copies. */
+/** A document taken from binary data, ready to be sent without extra copies. */
 export interface DocumentSource {
 	fileName?: string;
 	mimeType?: string;
@@ -26,53 +30,6 @@ export interface DocumentSource {
 	binaryId?: string;
 	/** About how many bytes the document takes in the request body (as base64). */
 	bodyBytes?: number;
-}
-
-/**
- * Finds the document in the item's binary field and checks it is usable. The error for a
- * missing field names the field and lists the binary fields the item has.
- */
-export async function getDocumentSource(
-	this: IExecuteFunctions,
-	itemIndex: number,
-	binaryPropertyName: string,
-): Promise<DocumentSource> {
-	const item = this.getInputData()[itemIndex];
-	const available = Object.keys(item?.binary ?? {});
-	if (!available.includes(binaryPropertyName)) {
-		const description = available.length
-			? `This item has these binary fields: ${available.map((name) => `"${name}"`).join(', ')}. Set "Input Binary Field" to one of them.`
-			: 'This item has no binary data at all. Put a node that reads the file before this one (for example Read/Write Files from Disk, or HTTP Request with the response format set to File).';
-		throw new NodeOperationError(
-			this.getNode(),
-			`No binary field "${binaryPropertyName}" on item ${itemIndex}`,
-			{ itemIndex, description },
-		);
-	}
-
-	const binaryData: IBinaryData = this.helpers.assertBinaryData(itemIndex, binaryPropertyName);
-	const source: DocumentSource = { fileName: binaryData.fileName, mimeType: binaryData.mimeType };
-	let size: number;
-	if (binaryData.id) {
-		source.binaryId = binaryData.id;
-		size = (await this.helpers.getBinaryMetadata(binaryData.id)).fileSize;
-		source.bodyBytes = Math.ceil(size / 3) * 4;
-	} else {
-		source.base64 = binaryData.data;
-		size = source.base64.length;
-		source.bodyBytes = size;
-	}
-	if (!size) {
-		throw new NodeOperationError(
-			this.getNode(),
-			`The file in binary field "${binaryPropertyName}" is empty`,
-			{
-				itemIndex,
-				description: `${binaryData.fileName ? `"${binaryData.fileName}" has 0 bytes. ` : ''}Pass a PDF or image file with content.`,
-			},
-		);
-	}
-	return source;
 }
 
 function jsonPrefix(fields: SubmissionFields): string {

@@ -1,20 +1,29 @@
 import type { IBinaryData, IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { submissionBodyFactory, type SubmissionFields } from '../../helpers/binary';
 import { isUrlInput, readDocumentInput } from '../../helpers/documentInput';
-import { ConcurrencyLimiter } from '../../../shared/limiter';
-import { MIN_ATTEMPT_TIMEOUT_MS } from '../../../shared/transport';
+import { submissionBodyFactory, type SubmissionFields } from '../../helpers/requestBody';
 import { projectText } from '../../../shared/projects';
-import { isUuid } from '../../../shared/uuid';
+import type { RateLimitAdvice } from '../../../shared/requestErrors';
+import { MIN_ATTEMPT_TIMEOUT_MS } from '../../../shared/transport/request';
 import { getTask, submitDocument, type RequestLimits } from '../../../shared/transport/service';
+import { isUuid } from '../../../shared/uuid';
 import {
 	getOptions,
 	NotStartedError,
 	numberOption,
-	positiveNumberOption,
+	numberOptionOr,
 	processItems,
-} from './items.utils';
+} from './itemRunner';
+import { RequestSlots } from './requestSlots';
+
+/** What a rate-limit error of the document operations advises: their options. */
+export const RATE_LIMIT_ADVICE: RateLimitAdvice = {
+	message: 'Lower Max Concurrent Requests or send fewer items per run',
+	description:
+		'Lower "Max Concurrent Requests", send fewer items per run (for example with Loop Over Items and a Wait node), raise "Max Wait" (Submit and Wait), or ask the service for a higher rate limit.',
+	timeRanOut: 'the time the request had (Max Wait for Submit and Wait) ran out',
+};
 
 /** A document the service accepted: its task id and the fields it was submitted with. */
 export interface Submission {
@@ -33,7 +42,7 @@ export interface Submission {
  * node has open at once, across all items.
  */
 export function concurrencyOf(this: IExecuteFunctions): number {
-	return positiveNumberOption.call(this, getOptions.call(this, 0), {
+	return numberOptionOr.call(this, getOptions.call(this, 0), {
 		name: 'maxConcurrency',
 		label: 'Max Concurrent Requests',
 		fallback: 5,
@@ -63,13 +72,17 @@ export async function fetchTask(
 	this: IExecuteFunctions,
 	taskId: string,
 	itemIndex: number,
-	limiter: ConcurrencyLimiter,
+	slots: RequestSlots,
 	limits: RequestLimits = {},
 ): Promise<IDataObject> {
 	const grantBy =
 		limits.deadline === undefined ? undefined : limits.deadline - MIN_ATTEMPT_TIMEOUT_MS;
-	const task = await limiter.run(
-		async () => await getTask.call(this, taskId, itemIndex, limits),
+	const task = await slots.run(
+		async () =>
+			await getTask.call(this, taskId, itemIndex, {
+				rateLimitAdvice: RATE_LIMIT_ADVICE,
+				...limits,
+			}),
 		this.getExecutionCancelSignal(),
 		{ priority: 'high', grantBy },
 	);
@@ -100,7 +113,7 @@ export function shapeTask(task: IDataObject, output: string): IDataObject {
 export async function submitItem(
 	this: IExecuteFunctions,
 	itemIndex: number,
-	limiter: ConcurrencyLimiter,
+	slots: RequestSlots,
 	halt: { stopped: boolean } = { stopped: false },
 	throttleBudgetMs?: number,
 ): Promise<Submission> {
@@ -139,19 +152,15 @@ export async function submitItem(
 	const fromBinary = isUrlInput.call(this, itemIndex)
 		? undefined
 		: await readDocumentInput.call(this, itemIndex, options);
-	const { response, downloaded } = await limiter.run(async () => {
+	const { response, downloaded } = await slots.run(async () => {
 		if (halt.stopped) throw new NotStartedError();
 		const input = fromBinary ?? (await readDocumentInput.call(this, itemIndex, options));
 		const body = submissionBodyFactory.call(this, input.source, fields);
 		return {
-			response: (await submitDocument.call(
-				this,
-				body,
-				fields,
-				itemIndex,
-				input.source.bodyBytes,
+			response: (await submitDocument.call(this, body, fields, itemIndex, input.source.bodyBytes, {
 				throttleBudgetMs,
-			)) as IDataObject | undefined,
+				rateLimitAdvice: RATE_LIMIT_ADVICE,
+			})) as IDataObject | undefined,
 			downloaded:
 				input.downloaded && (options.includeDownloadedFile === true ? input.downloaded : null),
 		};
@@ -171,7 +180,7 @@ export async function submitItem(
 }
 
 /**
- * Runs `worker` for every item, all side by side, with one request limiter for the run
+ * Runs `worker` for every item, all side by side, with one set of request slots for the run
  * (Max Concurrent Requests). The worker calls `submit` when it is ready to send its document;
  * submitted task ids are kept so that a failure that stops the run names the tasks the items
  * had already created. Without "Continue On Fail", no document is sent after the first
@@ -184,10 +193,10 @@ export async function processSubmissions(
 		itemIndex: number,
 		/** Sends the item's document; 429 answers are waited out for `throttleBudgetMs` at most. */
 		submit: (throttleBudgetMs?: number) => Promise<Submission>,
-		limiter: ConcurrencyLimiter,
+		slots: RequestSlots,
 	) => Promise<INodeExecutionData>,
 ): Promise<INodeExecutionData[]> {
-	const limiter = new ConcurrencyLimiter(concurrencyOf.call(this));
+	const slots = new RequestSlots(concurrencyOf.call(this));
 	const submittedTasks = new Map<number, string>();
 	const halt = { stopped: false };
 	return await processItems.call(
@@ -197,32 +206,22 @@ export async function processSubmissions(
 			await worker(
 				itemIndex,
 				async (throttleBudgetMs?: number) => {
-					const submission = await submitItem.call(
-						this,
-						itemIndex,
-						limiter,
-						halt,
-						throttleBudgetMs,
-					);
+					const submission = await submitItem.call(this, itemIndex, slots, halt, throttleBudgetMs);
 					submittedTasks.set(itemIndex, submission.taskId);
 					return submission;
 				},
-				limiter,
+				slots,
 			),
 		{ submittedTasks, halt },
 	);
 }
 
-/** Runs `worker` for every item, all side by side, with one request limiter for the run. */
+/** Runs `worker` for every item, all side by side, with one set of request slots for the run. */
 export async function processTasks(
 	this: IExecuteFunctions,
 	items: INodeExecutionData[],
-	worker: (itemIndex: number, limiter: ConcurrencyLimiter) => Promise<INodeExecutionData>,
+	worker: (itemIndex: number, slots: RequestSlots) => Promise<INodeExecutionData>,
 ): Promise<INodeExecutionData[]> {
-	const limiter = new ConcurrencyLimiter(concurrencyOf.call(this));
-	return await processItems.call(
-		this,
-		items,
-		async (itemIndex) => await worker(itemIndex, limiter),
-	);
+	const slots = new RequestSlots(concurrencyOf.call(this));
+	return await processItems.call(this, items, async (itemIndex) => await worker(itemIndex, slots));
 }

@@ -1,12 +1,15 @@
 import { sleep } from 'n8n-workflow';
 
-import { ConcurrencyLimiter, SlotDeadlineError } from '../../../../nodes/shared/limiter';
+import {
+	RequestSlots,
+	SlotDeadlineError,
+} from '../../../../../../nodes/DocumentExtraction/actions/common/requestSlots';
 
 const tick = async () => await sleep(0);
 
-describe('ConcurrencyLimiter', () => {
+describe('RequestSlots', () => {
 	it('never runs more tasks at once than its limit, and starts waiting ones in order', async () => {
-		const limiter = new ConcurrencyLimiter(2);
+		const limiter = new RequestSlots(2);
 		const started: number[] = [];
 		const release: Array<() => void> = [];
 		let inFlight = 0;
@@ -34,7 +37,7 @@ describe('ConcurrencyLimiter', () => {
 	});
 
 	it('frees the slot of a task that fails', async () => {
-		const limiter = new ConcurrencyLimiter(1);
+		const limiter = new RequestSlots(1);
 		await expect(limiter.run(async () => Promise.reject(new Error('boom')))).rejects.toThrow(
 			'boom',
 		);
@@ -42,7 +45,7 @@ describe('ConcurrencyLimiter', () => {
 	});
 
 	it('gives a free slot to a status check before uploads that waited longer', async () => {
-		const limiter = new ConcurrencyLimiter(1);
+		const limiter = new RequestSlots(1);
 		const order: string[] = [];
 		let release!: () => void;
 		const first = limiter.run(
@@ -60,17 +63,31 @@ describe('ConcurrencyLimiter', () => {
 	});
 
 	it('gives up waiting for a slot at its grant deadline, and the slot is not lost', async () => {
-		const limiter = new ConcurrencyLimiter(1);
+		const limiter = new RequestSlots(1);
+		const running = { now: 0, peak: 0 };
+		const counted = async <T>(task: () => Promise<T>) => {
+			running.peak = Math.max(running.peak, ++running.now);
+			try {
+				return await task();
+			} finally {
+				running.now--;
+			}
+		};
 		let release!: () => void;
-		const busy = limiter.run(async () => await new Promise<void>((r) => (release = r)));
+		const busy = limiter.run(
+			async () => await counted(async () => await new Promise<void>((r) => (release = r))),
+		);
 		const started = Date.now();
 		await expect(
-			limiter.run(async () => 'late', undefined, { priority: 'high', grantBy: Date.now() + 100 }),
+			limiter.run(async () => await counted(async () => 'late'), undefined, {
+				priority: 'high',
+				grantBy: Date.now() + 100,
+			}),
 		).rejects.toBeInstanceOf(SlotDeadlineError);
 		expect(Date.now() - started).toBeGreaterThanOrEqual(90);
 		release();
 		await busy;
-		await expect(limiter.run(async () => 'next')).resolves.toBe('next');
-		expect(limiter.peak).toBe(1);
+		await expect(limiter.run(async () => await counted(async () => 'next'))).resolves.toBe('next');
+		expect(running.peak).toBe(1);
 	});
 });

@@ -3,21 +3,21 @@ import { sleep } from 'n8n-workflow';
 
 import {
 	numberOption,
-	positiveNumberOption,
+	numberOptionOr,
+	outputItem,
 	processItems,
-	withInputBinary,
-} from '../../../../../../nodes/DocumentExtraction/actions/common/items.utils';
+} from '../../../../../../nodes/DocumentExtraction/actions/common/itemRunner';
 import { binaryItem, createContext, failureOf } from '../../../../helpers/context';
 
 const ctx = (continueOnFail = false) => createContext({ params: {}, continueOnFail });
 
-describe('numberOption and positiveNumberOption', () => {
+describe('numberOption and numberOptionOr', () => {
 	const spec = { name: 'maxPages', label: 'Max Pages', itemIndex: 2 };
 
 	it('reads a set option and leaves an unset one to the fallback', () => {
 		expect(numberOption.call(ctx(), { maxPages: 3 }, spec)).toBe(3);
 		expect(numberOption.call(ctx(), { maxPages: '' }, spec)).toBeUndefined();
-		expect(positiveNumberOption.call(ctx(), {}, { ...spec, fallback: 7 })).toBe(7);
+		expect(numberOptionOr.call(ctx(), {}, { ...spec, fallback: 7 })).toBe(7);
 	});
 
 	it('refuses a value below the minimum', () => {
@@ -37,15 +37,15 @@ describe('numberOption and positiveNumberOption', () => {
 	});
 });
 
-describe('withInputBinary', () => {
+describe('outputItem', () => {
 	it('pairs the output with its input and carries the binary only when asked', () => {
 		const item = binaryItem('pdf');
-		expect(withInputBinary(item, { a: 1 }, true, 3)).toEqual({
+		expect(outputItem(item, 3, { a: 1 }, { includeInputBinary: true })).toEqual({
 			json: { a: 1 },
 			pairedItem: { item: 3 },
 			binary: item.binary,
 		});
-		expect(withInputBinary(item, { a: 1 }, false, 3).binary).toBeUndefined();
+		expect(outputItem(item, 3, { a: 1 }, { includeInputBinary: false }).binary).toBeUndefined();
 	});
 });
 

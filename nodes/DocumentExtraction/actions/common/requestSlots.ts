@@ -1,4 +1,4 @@
-import { CancelledError, onAbort, throwIfCancelled } from './wait';
+import { CancelledError, onAbort, throwIfCancelled } from '../../../shared/wait';
 
 /** Who is served first when a slot comes free: status checks before uploads. */
 export type SlotPriority = 'high' | 'normal';
@@ -19,17 +19,14 @@ export class SlotDeadlineError extends Error {
 }
 
 /**
- * A counting semaphore: `run` waits for a free slot, so that no more than `limit` tasks are
+ * The request slots of one run (Max Concurrent Requests), a counting semaphore: `run` waits for a free slot, so that no more than `limit` tasks are
  * in flight at once. A free slot goes to the oldest 'high' waiter, else to the oldest 'normal'
  * one, so status checks are never starved by uploads queued before them. With a cancel
  * signal, a waiting task gives up at once when the execution is stopped; with `grantBy`, when
  * that time has come.
  */
-export class ConcurrencyLimiter {
+export class RequestSlots {
 	private active = 0;
-
-	/** The most tasks that ran at once. */
-	peak = 0;
 
 	private readonly waiting: Record<SlotPriority, Array<() => void>> = { high: [], normal: [] };
 
@@ -46,7 +43,6 @@ export class ConcurrencyLimiter {
 		} else {
 			this.active++;
 		}
-		this.peak = Math.max(this.peak, this.active);
 		try {
 			throwIfCancelled(signal);
 			return await task();

@@ -7,11 +7,7 @@ jest.mock('n8n-workflow', () =>
 
 import { sleeps as sleepCalls } from '../../../helpers/sleep';
 
-import {
-	apiRequest,
-	formatValidationDetail,
-	parseRetryAfter,
-} from '../../../../../nodes/shared/transport';
+import { apiRequest, parseRetryAfter } from '../../../../../nodes/shared/transport/request';
 import {
 	API_KEY,
 	BASE_URL,
@@ -211,7 +207,7 @@ describe('apiRequest', () => {
 	});
 });
 
-describe('helpers', () => {
+describe('parseRetryAfter', () => {
 	it('parses Retry-After as seconds or a date and caps it', () => {
 		expect(parseRetryAfter('2')).toBe(2000);
 		expect(parseRetryAfter(undefined)).toBeUndefined();
@@ -219,13 +215,5 @@ describe('helpers', () => {
 		expect(parseRetryAfter('100000')).toBe(60000);
 		const now = Date.parse('2026-01-01T00:00:00Z');
 		expect(parseRetryAfter('Thu, 01 Jan 2026 00:00:05 GMT', now)).toBe(5000);
-	});
-
-	it('formats validation details of any shape', () => {
-		expect(formatValidationDetail([{ loc: ['body', 'file_base64'], msg: 'invalid base64' }])).toBe(
-			'file_base64: invalid base64',
-		);
-		expect(formatValidationDetail('plain text')).toBe('plain text');
-		expect(formatValidationDetail({ field: 'x' })).toBe('{"field":"x"}');
 	});
 });

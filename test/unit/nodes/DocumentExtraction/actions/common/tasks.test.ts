@@ -1,7 +1,7 @@
 import {
 	readTaskId,
 	shapeTask,
-} from '../../../../../../nodes/DocumentExtraction/actions/common/task.utils';
+} from '../../../../../../nodes/DocumentExtraction/actions/common/tasks';
 import { createContext } from '../../../../helpers/context';
 import { TASK, task } from '../../../../helpers/fixtures';
 

@@ -11,13 +11,13 @@ jest.mock('n8n-workflow', () =>
 
 import { sleeps } from '../../../helpers/sleep';
 
+import { isTransientError } from '../../../../../nodes/shared/errors';
+import { networkErrorCode } from '../../../../../nodes/shared/requestErrors';
 import {
 	apiRequest,
-	isTransientError,
-	networkErrorCode,
 	REQUEST_TIMEOUT_MS,
 	requestTimeoutMs,
-} from '../../../../../nodes/shared/transport';
+} from '../../../../../nodes/shared/transport/request';
 import { getTask, submitDocument } from '../../../../../nodes/shared/transport/service';
 import {
 	API_KEY,

@@ -1,13 +1,14 @@
 import type { IBinaryData, IExecuteFunctions, IHttpRequestOptions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
+import { displayUrl, parseHttpUrl } from '../../shared/urls';
+import { checkDownloadAddress, isInstanceSsrfBlock } from './downloadAddress';
 import {
-	ADDRESS_CLASS_NAMES,
-	classifyHost,
-	classifyIp,
-	isRestricted,
-	type RestrictedAddressClass,
-} from '../addresses';
+	describeDownload,
+	isDocumentType,
+	responseHeader,
+	type ResponseHeaders,
+} from './downloadedFile';
 
 /**
  * Downloads a document from a URL given to the node (URL input source). This is the only
@@ -33,221 +34,11 @@ export interface DownloadOptions {
 	allowPrivateAddresses?: boolean;
 }
 
-/** The name of the option that allows private network addresses, as the node shows it. */
-export const ALLOW_PRIVATE_ADDRESSES_OPTION = 'Allow Private Addresses';
-
 interface StreamResponse {
 	statusCode: number;
 	statusMessage?: string;
-	headers: Record<string, string | string[] | undefined>;
+	headers: ResponseHeaders;
 	body: BinaryStream;
-}
-
-/** MIME types accepted as documents; application/octet-stream and no type are judged by the file name. */
-const DOCUMENT_TYPE = /^(application\/(pdf|x-pdf)|image\/[a-z0-9.+-]+)$/;
-const UNTYPED = ['', 'application/octet-stream', 'binary/octet-stream', 'application/binary'];
-
-const EXTENSION_TYPES: Record<string, string> = {
-	pdf: 'application/pdf',
-	png: 'image/png',
-	jpg: 'image/jpeg',
-	jpeg: 'image/jpeg',
-	gif: 'image/gif',
-	webp: 'image/webp',
-	tif: 'image/tiff',
-	tiff: 'image/tiff',
-	bmp: 'image/bmp',
-	heic: 'image/heic',
-};
-
-const TYPE_EXTENSIONS: Record<string, string> = {
-	'application/pdf': 'pdf',
-	'application/x-pdf': 'pdf',
-	'image/png': 'png',
-	'image/jpeg': 'jpg',
-	'image/gif': 'gif',
-	'image/webp': 'webp',
-	'image/tiff': 'tiff',
-	'image/bmp': 'bmp',
-	'image/heic': 'heic',
-};
-
-function header(headers: StreamResponse['headers'], name: string): string {
-	const value = headers?.[name] ?? headers?.[name.toLowerCase()];
-	return (Array.isArray(value) ? value[0] : value) ?? '';
-}
-
-/** The URL without credentials, query or fragment: safe to show in messages and outputs. */
-export function displayUrl(url: URL): string {
-	return `${url.protocol}//${url.host}${url.pathname}`;
-}
-
-/** Parses and checks the address: http or https with a host, else a clear error. */
-export function parseDocumentUrl(this: IExecuteFunctions, raw: unknown, itemIndex: number): URL {
-	const text = typeof raw === 'string' ? raw.trim() : '';
-	let url: URL | undefined;
-	try {
-		url = new URL(text);
-	} catch {
-		url = undefined;
-	}
-	if (!url || !['http:', 'https:'].includes(url.protocol) || !url.hostname) {
-		throw new NodeOperationError(
-			this.getNode(),
-			text ? `"${text.slice(0, 200)}" is not an http(s) URL` : 'No document URL given',
-			{
-				itemIndex,
-				description:
-					'Document URL must be a full http:// or https:// address of a PDF or image, for example https://example.com/invoice.pdf.',
-			},
-		);
-	}
-	return url;
-}
-
-/** The file name of a Content-Disposition header (filename* first), if any. */
-export function fileNameFromDisposition(disposition: string): string | undefined {
-	const extended = /filename\*\s*=\s*([^;]+)/i.exec(disposition);
-	if (extended) {
-		const value = extended[1].trim().replace(/^"(.*)"$/, '$1');
-		const encoded = value.replace(/^[^']*'[^']*'/, '');
-		try {
-			const name = decodeURIComponent(encoded);
-			if (name) return baseName(name);
-		} catch {
-			// fall back to the plain filename parameter
-		}
-	}
-	const plain = /filename\s*=\s*("((?:[^"\\]|\\.)*)"|[^;]+)/i.exec(disposition);
-	if (plain) {
-		const name = (plain[2] ?? plain[1]).replace(/\\(.)/g, '$1').trim();
-		if (name) return baseName(name);
-	}
-	return undefined;
-}
-
-function baseName(name: string): string {
-	return name.split(/[\\/]/).pop() ?? name;
-}
-
-function extensionOf(name: string): string {
-	const match = /\.([a-z0-9]+)$/i.exec(name);
-	return match ? match[1].toLowerCase() : '';
-}
-
-/** The file name and MIME type of a download: from the response when it has them, else from the URL. */
-export function describeDownload(
-	url: URL,
-	headers: StreamResponse['headers'],
-): { fileName: string; mimeType: string; declaredType: string } {
-	const declaredType = header(headers, 'content-type').split(';')[0].trim().toLowerCase();
-	let fileName = fileNameFromDisposition(header(headers, 'content-disposition'));
-	if (!fileName) {
-		let last = '';
-		try {
-			last = decodeURIComponent(url.pathname.split('/').pop() ?? '');
-		} catch {
-			last = url.pathname.split('/').pop() ?? '';
-		}
-		fileName = last || 'document';
-	}
-	let mimeType = UNTYPED.includes(declaredType)
-		? (EXTENSION_TYPES[extensionOf(fileName)] ?? (declaredType || 'application/octet-stream'))
-		: declaredType;
-	if (mimeType === 'application/x-pdf') mimeType = 'application/pdf';
-	if (!extensionOf(fileName) && TYPE_EXTENSIONS[mimeType]) {
-		fileName = `${fileName}.${TYPE_EXTENSIONS[mimeType]}`;
-	}
-	return { fileName, mimeType, declaredType };
-}
-
-/** Whether an error is n8n's own SSRF protection refusing an address (n8n 2.x). */
-function isInstanceSsrfBlock(error: unknown): boolean {
-	for (let current = error, depth = 0; current && depth < 5; depth++) {
-		const { name, cause } = current as { name?: unknown; cause?: unknown };
-		if (name === 'SsrfBlockedIpError' || name === 'SsrfBlockedHostnameError') return true;
-		current = cause;
-	}
-	return false;
-}
-
-type LookupCallback = (error: Error | null, addresses: Array<{ address: string }> | string) => void;
-type Lookup = (hostname: string, options: { all: true }, callback: LookupCallback) => void;
-interface EgressHelpers {
-	getSecureEgressFilter?: (policy?: string) => { createSecureLookup?: () => Lookup };
-}
-
-/**
- * The addresses `hostname` resolves to, looked up through n8n's own resolver, or undefined where
- * this n8n version offers none to nodes (n8n 1.x) or the lookup failed (the request then fails
- * as it would have). The lookup asks n8n for its unfiltered resolver ('unsafe'): the addresses
- * are judged here, by the same rules as IP literals; n8n's own policy still applies to the
- * request itself.
- */
-async function resolveHost(
-	this: IExecuteFunctions,
-	hostname: string,
-	signal: AbortSignal,
-): Promise<string[] | undefined> {
-	const helpers = this.helpers as unknown as EgressHelpers;
-	if (typeof helpers.getSecureEgressFilter !== 'function') return undefined;
-	let lookup: Lookup | undefined;
-	try {
-		lookup = helpers.getSecureEgressFilter('unsafe')?.createSecureLookup?.();
-	} catch {
-		lookup = undefined;
-	}
-	if (typeof lookup !== 'function') return undefined;
-	const resolving = new Promise<string[] | undefined>((resolve) => {
-		try {
-			lookup(hostname, { all: true }, (error, addresses) => {
-				if (error || !Array.isArray(addresses)) resolve(undefined);
-				else resolve(addresses.map((entry) => entry.address));
-			});
-		} catch {
-			resolve(undefined);
-		}
-	});
-	const aborted = new Promise<undefined>((resolve) => {
-		if (signal.aborted) resolve(undefined);
-		signal.addEventListener('abort', () => resolve(undefined), { once: true });
-	});
-	return await Promise.race([resolving, aborted]);
-}
-
-/**
- * Refuses, before anything connects to it, an address the download must not reach unless
- * private addresses are allowed: loopback, private, link-local, unspecified and shared addresses,
- * as IP literals in any notation the URL parser accepts, as `localhost` or `*.localhost`, and as
- * host names that resolve to them (where n8n lets a node resolve names).
- */
-export async function checkDownloadAddress(
-	this: IExecuteFunctions,
-	url: URL,
-	{
-		itemIndex,
-		signal,
-		redirected = false,
-	}: { itemIndex: number; signal: AbortSignal; redirected?: boolean },
-): Promise<void> {
-	const refuse = (kind: RestrictedAddressClass, resolvedTo?: string) => {
-		const target = `${redirected ? 'was redirected to' : 'points to'} ${url.host}${resolvedTo ? `, which resolves to ${resolvedTo}` : ''}`;
-		return new NodeOperationError(
-			this.getNode(),
-			`The document URL ${target}: ${ADDRESS_CLASS_NAMES[kind]}. Downloads from such addresses are refused unless "${ALLOW_PRIVATE_ADDRESSES_OPTION}" is on`,
-			{
-				itemIndex,
-				description: `Nothing was sent to this address. A URL can come from an AI agent or from a document, so by default the node reaches only public addresses. For a document on an intranet server, turn on the "${ALLOW_PRIVATE_ADDRESSES_OPTION}" option of this node.`,
-			},
-		);
-	};
-	const kind = classifyHost(url.hostname);
-	if (isRestricted(kind)) throw refuse(kind);
-	if (kind !== undefined) return;
-	for (const address of (await resolveHost.call(this, url.hostname, signal)) ?? []) {
-		const resolved = classifyIp(address);
-		if (isRestricted(resolved)) throw refuse(resolved, address);
-	}
 }
 
 /**
@@ -282,16 +73,11 @@ async function fetchFollowingRedirects(
 			headers: { Accept: 'application/pdf, image/*;q=0.9, */*;q=0.1' },
 		};
 		const response = (await this.helpers.httpRequest(request)) as StreamResponse;
-		const location = header(response.headers, 'location');
+		const location = responseHeader(response.headers, 'location');
 		if (response.statusCode < 300 || response.statusCode >= 400 || !location) return response;
 		if (response.body && typeof response.body.destroy === 'function') response.body.destroy();
-		let next: URL | undefined;
-		try {
-			next = new URL(location, target);
-		} catch {
-			next = undefined;
-		}
-		if (!next || !['http:', 'https:'].includes(next.protocol)) {
+		const next = parseHttpUrl(location, target);
+		if (!next) {
 			throw new NodeOperationError(
 				this.getNode(),
 				`The document URL ${displayUrl(url)} redirected to an address that is not http(s)`,
@@ -399,7 +185,7 @@ export async function downloadDocument(
 	}
 
 	const { fileName, mimeType, declaredType } = describeDownload(url, response.headers);
-	if (!DOCUMENT_TYPE.test(mimeType)) {
+	if (!isDocumentType(mimeType)) {
 		discard();
 		throw fail(
 			`The URL ${shown} did not return a PDF or an image (content type ${declaredType || 'unknown'})`,
@@ -407,8 +193,11 @@ export async function downloadDocument(
 		);
 	}
 
-	const declaredLength = Number(header(response.headers, 'content-length'));
-	if (header(response.headers, 'content-length') !== '' && Number.isFinite(declaredLength)) {
+	const declaredLength = Number(responseHeader(response.headers, 'content-length'));
+	if (
+		responseHeader(response.headers, 'content-length') !== '' &&
+		Number.isFinite(declaredLength)
+	) {
 		if (declaredLength > maxBytes) {
 			discard();
 			throw fail(

@@ -2,7 +2,7 @@ import {
 	bufferBody,
 	STREAM_CHUNK_BYTES,
 	streamBody,
-} from '../../../../../nodes/DocumentExtraction/helpers/binary';
+} from '../../../../../nodes/DocumentExtraction/helpers/requestBody';
 import { createContext } from '../../../helpers/context';
 
 const fields = { project: 'Invoices', document_type: 'invoice', max_pages: 2 };

@@ -1,0 +1,291 @@
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	IHookFunctions,
+	IHttpRequestMethods,
+	IHttpRequestOptions,
+	ILoadOptionsFunctions,
+	IWebhookFunctions,
+} from 'n8n-workflow';
+import { NodeApiError, NodeOperationError } from 'n8n-workflow';
+
+import { displayBaseUrl } from '../baseUrl';
+import { CREDENTIAL_TYPE, readCredential } from '../credential';
+import { asNodeError, outOfTime, transient } from '../errors';
+import {
+	type ErrorResponse,
+	mayHaveArrived,
+	networkErrorCode,
+	networkReason,
+	noAnswer,
+	rateLimited,
+	type RequestWording,
+	seconds,
+	statusError,
+} from '../requestErrors';
+import { throwIfCancelled, wait } from '../wait';
+import { PaceDeadlineError, pacerFor, throttleBackoffMs } from './pacer';
+
+/** Waits before the 2nd, 3rd and 4th attempt of a request that met a 5xx or a network error. */
+export const RETRY_DELAYS_MS = [1000, 2000, 4000];
+
+/** A Retry-After longer than this is shortened to it, so a run never hangs on one header. */
+export const MAX_RETRY_AFTER_MS = 60_000;
+
+/**
+ * How long any request may take before it is given up, by the wall clock: from connecting
+ * to the last byte of the answer. A service that trickles its answer cannot stretch it.
+ */
+export const REQUEST_TIMEOUT_MS = 30_000;
+
+/** No attempt is sent with less time than this left before its deadline. */
+export const MIN_ATTEMPT_TIMEOUT_MS = 500;
+
+/**
+ * How long one request waits out 429 answers, from its first attempt, unless its deadline
+ * (Max Wait for Submit and Wait) says otherwise.
+ */
+export const MAX_THROTTLED_MS = 5 * 60_000;
+
+/** An upload gets REQUEST_TIMEOUT_MS plus one second for every this many bytes of body. */
+export const UPLOAD_BYTES_PER_SECOND = 256 * 1024;
+
+/** Network errors that prove a request never reached the service, so that resending it is safe. */
+export const NOT_SENT_CODES = [
+	'ECONNREFUSED',
+	'ENOTFOUND',
+	'EAI_AGAIN',
+	'ENETUNREACH',
+	'EHOSTUNREACH',
+];
+
+const TIMEOUT_CODES = ['ECONNABORTED', 'ETIMEDOUT', 'ESOCKETTIMEDOUT', 'UND_ERR_HEADERS_TIMEOUT'];
+
+/** The timeout of a request whose body has `bytes` bytes: longer for larger uploads. */
+export function requestTimeoutMs(bytes = 0): number {
+	return REQUEST_TIMEOUT_MS + Math.ceil(Math.max(bytes, 0) / UPLOAD_BYTES_PER_SECOND) * 1000;
+}
+
+export type ApiContext =
+	| IExecuteFunctions
+	| ILoadOptionsFunctions
+	| IHookFunctions
+	| IWebhookFunctions;
+
+type RawBody = Buffer | string | { pipe: unknown };
+
+/** A request body: JSON data, or a factory for a raw JSON body, called again for each attempt. */
+export type RequestBody = IDataObject | (() => Promise<RawBody> | RawBody);
+
+export interface ApiRequestOptions extends RequestWording {
+	method: IHttpRequestMethods;
+	/** Path below the base URL, starting with a slash. */
+	path: string;
+	body?: RequestBody;
+	/** Size of the body in bytes, for the timeout of an upload. */
+	bodyBytes?: number;
+	/** How many attempts at most; 4 (one and three retries) unless set. */
+	attempts?: number;
+	/** Epoch milliseconds by which the request, its retries and waits must be over. */
+	deadline?: number;
+	/** Overrides the timeout of each attempt. */
+	timeoutMs?: number;
+	/** How long 429 answers may be waited out (MAX_THROTTLED_MS unless set); within `deadline`. */
+	throttleBudgetMs?: number;
+}
+
+/**
+ * When a failed request is sent again. One rule for every request to the service:
+ * - 429: always, also an upload: the service refused to take the request, so it has no task
+ *   for it. It is sent again after Retry-After (seconds or an HTTP date), else after an
+ *   exponential back-off with jitter, and every request of the credential slows down (see
+ *   pacer.ts). Waits for 429s do not use up the attempts below; they end with the request's
+ *   deadline, or after MAX_THROTTLED_MS.
+ * - 500, 503 and the other 5xx the service itself sends: it failed, so the request is sent again
+ *   after 1, 2 and 4 s (or its Retry-After), as the spec recommends; four attempts in all.
+ * - 502 and 504: a gateway answered, and the service behind it may have received the request
+ *   already. A GET is sent again like a 5xx. An upload is not: sending it again could create a
+ *   second task and a second charge. It fails like a connection broken after sending.
+ * - No answer (timeout, broken connection): a GET is sent again like a 5xx; a POST only when
+ *   it provably never left (connection refused, host not found: NOT_SENT_CODES).
+ * - Any other 4xx: never; the answer says what to fix.
+ */
+export const GATEWAY_STATUSES = [502, 504];
+
+function isStream(body: unknown): body is { destroy: () => void; destroyed?: boolean } {
+	return !!body && typeof (body as { destroy?: unknown }).destroy === 'function';
+}
+
+/** Closes a streamed body once its attempt is over, however it ended. */
+function closeBody(body: unknown): void {
+	if (isStream(body) && body.destroyed !== true) body.destroy();
+}
+
+/**
+ * n8n's authenticated request helper (1.x and 2.x) replaces a request's abortSignal with the
+ * execution's cancel signal, read from `getExecutionCancelSignal` of the context it is called
+ * on. So that an attempt's wall-clock timeout aborts it too, the helper is called on a view of
+ * the context whose cancel signal is the attempt's own (the execution's, or its timeout).
+ */
+function withCancelSignal<T extends object>(ctx: T, signal: AbortSignal): T {
+	return Object.create(ctx, { getExecutionCancelSignal: { value: () => signal } }) as T;
+}
+
+function cancelSignal(ctx: ApiContext): AbortSignal | undefined {
+	const withSignal = ctx as Partial<IExecuteFunctions>;
+	return typeof withSignal.getExecutionCancelSignal === 'function'
+		? withSignal.getExecutionCancelSignal()
+		: undefined;
+}
+
+/** Milliseconds asked for by a Retry-After header (seconds or an HTTP date), if any. */
+export function parseRetryAfter(header: unknown, now = Date.now()): number | undefined {
+	const value = Array.isArray(header) ? header[0] : header;
+	if (typeof value !== 'string' || value.trim() === '') return undefined;
+	const seconds = Number(value);
+	const ms = Number.isFinite(seconds) ? seconds * 1000 : Date.parse(value) - now;
+	if (!Number.isFinite(ms)) return undefined;
+	return Math.min(Math.max(ms, 0), MAX_RETRY_AFTER_MS);
+}
+
+/**
+ * Sends one request to the Document Extraction Service through n8n's authenticated request
+ * helper. This is the only place that sends requests to the service (`service.ts` names the
+ * calls). Every attempt has a wall-clock timeout (longer for uploads, in proportion to their
+ * size), and no attempt starts with less than MIN_ATTEMPT_TIMEOUT_MS left before the deadline.
+ * Every attempt waits for the credential's pace (pacer.ts). Which failures are sent again is
+ * written down at GATEWAY_STATUSES. Every failure becomes a NodeApiError whose message carries
+ * the service's `detail`, and never the request (with the API key) that was sent.
+ */
+export async function apiRequest<T = unknown>(
+	this: ApiContext,
+	options: ApiRequestOptions,
+): Promise<T> {
+	const credentials = await this.getCredentials(CREDENTIAL_TYPE);
+	let baseUrl: string;
+	try {
+		({ baseUrl } = readCredential(credentials));
+	} catch (error) {
+		throw new NodeOperationError(this.getNode(), (error as Error).message, {
+			itemIndex: options.itemIndex,
+		});
+	}
+
+	const signal = cancelSignal(this);
+	const pacer = pacerFor(baseUrl, credentials.apiKey);
+	const attempts = Math.max(1, options.attempts ?? RETRY_DELAYS_MS.length + 1);
+	const timeoutMs = options.timeoutMs ?? requestTimeoutMs(options.bodyBytes);
+	const isGet = options.method === 'GET';
+	const { itemIndex } = options;
+	const started = Date.now();
+	const deadline = options.deadline ?? Infinity;
+	const throttleBudgetMs = options.throttleBudgetMs ?? MAX_THROTTLED_MS;
+	const throttleDeadline = Math.min(deadline, started + throttleBudgetMs);
+	let lastError: NodeApiError | undefined;
+	let failures = 0; // 5xx answers and network errors: they use up `attempts`
+	let throttled = 0; // 429 answers in a row: they do not
+
+	try {
+		for (;;) {
+			throwIfCancelled(signal);
+			try {
+				await pacer.acquire(signal, throttleDeadline - MIN_ATTEMPT_TIMEOUT_MS);
+			} catch (error) {
+				// The pace holds requests back only after 429s: this one cannot start in its time.
+				if (error instanceof PaceDeadlineError) {
+					throw rateLimited(this, options, {
+						count: throttled,
+						since: started,
+						budgetEnded: throttleDeadline < deadline,
+						budgetMs: throttleBudgetMs,
+					});
+				}
+				throw asNodeError(this, error, itemIndex);
+			}
+			const remaining = deadline - Date.now();
+			if (remaining < MIN_ATTEMPT_TIMEOUT_MS)
+				throw lastError ?? outOfTime(this, options.action, itemIndex);
+			const attemptTimeout = Math.min(timeoutMs, remaining);
+			// The helper's own timeout only bounds the wait between two chunks; this one bounds
+			// the whole attempt, however slowly the answer comes.
+			const clock = AbortSignal.timeout(attemptTimeout);
+			const request: IHttpRequestOptions = {
+				method: options.method,
+				url: `${baseUrl}${options.path}`,
+				json: true,
+				returnFullResponse: true,
+				ignoreHttpStatusErrors: true,
+				headers: { Accept: 'application/json' },
+				// Following redirects makes the HTTP client keep every chunk of a streamed body in
+				// memory, to resend it; a redirect is reported instead, naming the address to use.
+				disableFollowRedirect: true,
+				timeout: attemptTimeout,
+				abortSignal: signal ? AbortSignal.any([signal, clock]) : clock,
+			};
+			if (typeof options.body === 'function') {
+				request.body = (await options.body()) as IHttpRequestOptions['body'];
+				request.headers = { ...request.headers, 'Content-Type': 'application/json' };
+			} else if (options.body !== undefined) {
+				request.body = options.body;
+			}
+
+			let response: ErrorResponse | undefined;
+			let failure: unknown;
+			try {
+				response = (await this.helpers.httpRequestWithAuthentication.call(
+					withCancelSignal(this, request.abortSignal as AbortSignal),
+					CREDENTIAL_TYPE,
+					request,
+				)) as ErrorResponse;
+			} catch (error) {
+				failure = error;
+			} finally {
+				closeBody(request.body);
+			}
+			throwIfCancelled(signal);
+
+			if (response?.statusCode === 429) {
+				throttled++;
+				const asked = parseRetryAfter(response.headers?.['retry-after']);
+				pacer.onThrottled(asked ?? throttleBackoffMs(throttled));
+				continue;
+			}
+			throttled = 0;
+			let delay = RETRY_DELAYS_MS[Math.min(failures, RETRY_DELAYS_MS.length - 1)];
+			failures++;
+			if (response === undefined) {
+				// The original error is left behind: it holds the request, with the API key.
+				const code = networkErrorCode(failure);
+				const timedOut = clock.aborted || (code !== undefined && TIMEOUT_CODES.includes(code));
+				const reason = timedOut
+					? `No complete answer within ${seconds(attemptTimeout)} s`
+					: networkReason(code, failure);
+				if (!isGet && !(code !== undefined && NOT_SENT_CODES.includes(code))) {
+					throw mayHaveArrived(this, options, reason, timedOut ? 'timeout' : 'broken');
+				}
+				lastError = noAnswer(this, options, {
+					reason,
+					timedOutAfterMs: timedOut ? attemptTimeout : undefined,
+					attempts: failures,
+					shownBaseUrl: displayBaseUrl(baseUrl),
+				});
+			} else {
+				const status = response.statusCode;
+				pacer.onAccepted();
+				if (status >= 200 && status < 300) return response.body as T;
+				if (status < 500) throw statusError(this, response, options);
+				if (!isGet && GATEWAY_STATUSES.includes(status)) {
+					throw mayHaveArrived(this, options, `A gateway answered ${status}`, 'gateway', status);
+				}
+				lastError = transient(statusError(this, response, options, failures));
+				delay = parseRetryAfter(response.headers?.['retry-after']) ?? delay;
+			}
+			if (failures >= attempts || delay + MIN_ATTEMPT_TIMEOUT_MS > deadline - Date.now()) {
+				throw lastError;
+			}
+			await wait(delay, signal);
+		}
+	} catch (error) {
+		throw asNodeError(this, error, itemIndex);
+	}
+}

@@ -1,0 +1,120 @@
+import nock from 'nock';
+
+import type { IDataObject } from 'n8n-workflow';
+
+/**
+ * A clock the fake `sleep` moves forward: polling over minutes of Max Wait runs at once. The
+ * fake sleep also ignores the cancel signal, as n8n-workflow does before 2.34 (n8n 1.123).
+ */
+const mockClock = { now: Date.parse('2026-11-21T10:00:00Z'), sleeps: [] as number[] };
+jest.mock('n8n-workflow', () => ({
+	...jest.requireActual('n8n-workflow'),
+	sleep: jest.fn(async (ms: number) => {
+		mockClock.sleeps.push(ms);
+		mockClock.now += ms;
+	}),
+}));
+
+import { execute as submitAndWait } from '../../../../../../nodes/DocumentExtraction/actions/document/submitAndWait.operation';
+import {
+	BASE_URL,
+	binaryItem,
+	createContext,
+	failureOf,
+	useOfflineNock,
+} from '../../../../helpers/context';
+import { documentParams, TASK, task } from '../../../../helpers/fixtures';
+
+const params = (options: IDataObject = {}, operation = 'submitAndWait') =>
+	documentParams(operation, { output: 'full', options: { pollInterval: 2, ...options } });
+
+const netError = (message: string, code?: string) =>
+	Object.assign(new Error(message), code ? { code } : {});
+
+useOfflineNock();
+beforeEach(() => {
+	mockClock.sleeps.length = 0;
+	jest.spyOn(Date, 'now').mockImplementation(() => mockClock.now);
+});
+afterEach(() => {
+	jest.restoreAllMocks();
+	expect(nock.pendingMocks()).toEqual([]);
+});
+
+describe('Submit and Wait polls through passing failures', () => {
+	it('keeps polling through 5xx and network errors for longer than the retries of one request', async () => {
+		nock(BASE_URL).post('/process_file').reply(200, { task_id: TASK });
+		// 12 failed status requests: three rounds of four attempts, over 20 s of sleeps.
+		nock(BASE_URL).get(`/task_status/${TASK}`).times(8).reply(503, { detail: 'busy' });
+		nock(BASE_URL)
+			.get(`/task_status/${TASK}`)
+			.times(4)
+			.replyWithError(netError('read ECONNRESET', 'ECONNRESET'));
+		nock(BASE_URL)
+			.get(`/task_status/${TASK}`)
+			.reply(200, task('complete', { result: { a: 1 } }));
+		const items = [binaryItem('pdf')];
+		const out = await submitAndWait.call(createContext({ params: params(), items }), items);
+		expect(out[0].json).toMatchObject({ task_id: TASK, status: 'complete', result: { a: 1 } });
+		expect(mockClock.sleeps.reduce((a, b) => a + b, 0)).toBeGreaterThan(7000);
+	});
+
+	it('ends at Max Wait with the task_id, timedOut and the last error when polls keep failing', async () => {
+		nock(BASE_URL).post('/process_file').reply(200, { task_id: TASK });
+		nock(BASE_URL).get(`/task_status/${TASK}`).times(100).reply(500, { detail: 'down' });
+		const items = [binaryItem('pdf')];
+		const out = await submitAndWait.call(
+			createContext({ params: params({ maxWait: 60 }), items }),
+			items,
+		);
+		nock.cleanAll();
+		expect(out[0].json).toMatchObject({
+			task_id: TASK,
+			timedOut: true,
+			waitedSeconds: 60,
+			lastPollError: expect.stringContaining('server error (500)'),
+		});
+	});
+
+	it('a 4xx ends the wait, and the error names the task', async () => {
+		nock(BASE_URL).post('/process_file').reply(200, { task_id: TASK });
+		nock(BASE_URL).get(`/task_status/${TASK}`).reply(200, task('processing'));
+		nock(BASE_URL).get(`/task_status/${TASK}`).reply(401, { detail: 'Key revoked' });
+		const items = [binaryItem('pdf')];
+		const error = await failureOf(
+			submitAndWait.call(createContext({ params: params(), items }), items),
+		);
+		expect(error.message).toMatch(/rejected the API key \(401\)/);
+		expect(error.description).toContain(`This item's task: ${TASK}`);
+	});
+
+	it('with Continue On Fail the error item carries its own task_id', async () => {
+		nock(BASE_URL).post('/process_file').reply(200, { task_id: TASK });
+		nock(BASE_URL).get(`/task_status/${TASK}`).reply(401, { detail: 'revoked' });
+		const items = [binaryItem('pdf')];
+		const out = await submitAndWait.call(
+			createContext({ params: params(), items, continueOnFail: true }),
+			items,
+		);
+		expect(out[0].json).toMatchObject({ task_id: TASK, error: expect.stringMatching(/401/) });
+	});
+
+	it('stops before the next poll when the execution is stopped, with a sleep that ignores the signal', async () => {
+		const controller = new AbortController();
+		nock(BASE_URL).post('/process_file').reply(200, { task_id: TASK });
+		nock(BASE_URL)
+			.get(`/task_status/${TASK}`)
+			.reply(() => {
+				controller.abort();
+				return [200, task('processing')];
+			});
+		const items = [binaryItem('pdf')];
+		const error = await failureOf(
+			submitAndWait.call(
+				createContext({ params: params(), items, signal: controller.signal }),
+				items,
+			),
+		);
+		expect(error.message).toBe('The execution was stopped');
+	});
+});

@@ -1,0 +1,25 @@
+import {
+	describeDownload,
+	fileNameFromDisposition,
+} from '../../../../../nodes/DocumentExtraction/helpers/downloadedFile';
+
+describe('file name and MIME type', () => {
+	it.each([
+		['attachment; filename="a b.pdf"', 'a b.pdf'],
+		['attachment; filename=plain.pdf', 'plain.pdf'],
+		['attachment; filename="x.pdf"; filename*=UTF-8\'\'Rechnung%20%C3%BC.pdf', 'Rechnung ü.pdf'],
+		['attachment; filename="../../etc/evil.pdf"', 'evil.pdf'],
+		['inline', undefined],
+	])('Content-Disposition %p gives %p', (header, name) => {
+		expect(fileNameFromDisposition(header)).toBe(name);
+	});
+
+	it('adds an extension from the type when the name has none', () => {
+		expect(
+			describeDownload(new URL('https://h/doc/42'), { 'content-type': 'application/pdf' }),
+		).toEqual({ fileName: '42.pdf', mimeType: 'application/pdf', declaredType: 'application/pdf' });
+		expect(describeDownload(new URL('https://h/'), { 'content-type': 'image/jpeg' }).fileName).toBe(
+			'document.jpg',
+		);
+	});
+});

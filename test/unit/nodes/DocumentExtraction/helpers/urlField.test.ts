@@ -1,0 +1,21 @@
+import { DOCUMENT_URL_FIELD } from '../../../../../nodes/DocumentExtraction/helpers/documentInput';
+import { readUrlField } from '../../../../../nodes/DocumentExtraction/helpers/urlField';
+import { createContext } from '../../../helpers/context';
+
+describe('readUrlField (Document URL)', () => {
+	const ctx = createContext({ params: {} });
+	const parseDocumentUrl = (raw: unknown) => readUrlField.call(ctx, raw, 0, DOCUMENT_URL_FIELD);
+	it.each(['ftp://example.com/a.pdf', 'file:///etc/passwd', 'example.com/a.pdf', 'not a url', ''])(
+		'refuses %p',
+		(raw) => {
+			expect(() => parseDocumentUrl(raw)).toThrow(
+				raw ? /is not an http\(s\) URL/ : /No document URL given/,
+			);
+		},
+	);
+
+	it('accepts http and https addresses', () => {
+		expect(parseDocumentUrl(' https://example.com/a.pdf ').href).toBe('https://example.com/a.pdf');
+		expect(parseDocumentUrl('http://127.0.0.1:8080/x').port).toBe('8080');
+	});
+});
