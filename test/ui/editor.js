@@ -462,6 +462,51 @@ async function run(context) {
 				await page.keyboard.press('Escape');
 			},
 		],
+		[
+			'with Input Source URL and every option added, no label is cut off',
+			async () => {
+				const ndv = page.getByTestId('ndv');
+				await ndv.getByTestId('parameter-input-inputSource').locator('input').first().click();
+				await (
+					await visible(
+						page.locator('[data-test-id=parameter-input-item]:visible').getByText('URL', {
+							exact: true,
+						}),
+						'the Input Source "URL"',
+					)
+				).click();
+				await visible(ndv.getByTestId('parameter-input-documentUrl'), 'the field "Document URL"');
+				for (let added = 0; added < 20; added++) {
+					const add = ndv.getByTestId('collection-parameter-add');
+					if (!(await add.isVisible().catch(() => false))) break; // every option added
+					await add.click();
+					const next = page.locator('[data-test-id=collection-parameter-option]:visible').first();
+					if (!(await next.isVisible().catch(() => false))) break;
+					await next.click();
+					await page.waitForTimeout(200);
+				}
+				await page.keyboard.press('Escape');
+				await visible(
+					ndv.getByTestId('node-parameters').getByText('Allow Private Addresses', { exact: true }),
+					'the label "Allow Private Addresses"',
+				);
+				const cut = await ndv.locator('.node-settings').evaluate((root) =>
+					[...root.querySelectorAll('*')]
+						.filter((el) => {
+							const style = getComputedStyle(el);
+							return (
+								el.offsetParent !== null &&
+								style.textOverflow === 'ellipsis' &&
+								el.scrollWidth > el.clientWidth + 1 &&
+								el.innerText.trim()
+							);
+						})
+						.map((el) => el.innerText.trim()),
+				);
+				await shot(page, 'url-options', ndv.locator('.node-settings'));
+				if (cut.length) fail(`labels cut off: ${cut.join(' | ')}`);
+			},
+		],
 	]);
 
 	await scenario('errors and hints', [
