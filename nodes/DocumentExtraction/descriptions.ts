@@ -1,6 +1,7 @@
 import type { INodeProperties } from 'n8n-workflow';
 
 import { projectLocator } from '../shared/descriptions';
+import { DEFAULT_MAX_CONCURRENCY } from './actions/common/settings';
 import { DEFAULT_DOWNLOAD_TIMEOUT_S, DEFAULT_MAX_DOWNLOAD_MB } from './helpers/download';
 import { ALLOW_PRIVATE_ADDRESSES_OPTION } from './helpers/downloadAddress';
 import { TASK_COMPLETED } from '../shared/transport/service';
@@ -176,9 +177,9 @@ export const maxConcurrencyOption: INodeProperties = {
 	name: 'maxConcurrency',
 	type: 'number',
 	typeOptions: { minValue: 1, numberPrecision: 0 },
-	default: 5,
+	default: DEFAULT_MAX_CONCURRENCY,
 	description:
-		'The largest number of requests this node has open at the same time, across all items',
+		'The largest number of requests this node has open at the same time, across all items. One limit for the whole run: it is read once, from the first item.',
 };
 
 /** The fields of Submit and Submit and Wait that name the document and what to extract from it. */

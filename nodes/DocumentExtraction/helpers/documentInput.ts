@@ -1,9 +1,23 @@
 import type { IBinaryData, IExecuteFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { DEFAULT_DOWNLOAD_TIMEOUT_S, DEFAULT_MAX_DOWNLOAD_MB, downloadDocument } from './download';
+import { downloadDocument } from './download';
 import type { DocumentSource } from './requestBody';
 import { readUrlField } from './urlField';
+
+/** Where an item's document comes from, and the limits of a download. */
+export type DocumentSourceSettings =
+	| { urlInput: false; binaryPropertyName: string }
+	| {
+			urlInput: true;
+			/** The Document URL as given; it is checked when the download starts. */
+			documentUrl: unknown;
+			/** The largest file accepted, in bytes (Max Download Size). */
+			maxBytes: number;
+			/** Time for the whole download, in milliseconds (Download Timeout). */
+			timeoutMs: number;
+			allowPrivateAddresses: boolean;
+	  };
 
 /** The document of one item, and the downloaded file when it came from a URL. */
 export interface DocumentInput {
@@ -17,11 +31,6 @@ export const DOCUMENT_URL_FIELD = {
 	description:
 		'Document URL must be a full http:// or https:// address of a PDF or image, for example https://example.com/invoice.pdf.',
 };
-
-/** Whether the document of Submit / Submit and Wait comes from a URL (else from a binary field). */
-export function isUrlInput(this: IExecuteFunctions, itemIndex: number): boolean {
-	return this.getNodeParameter('inputSource', itemIndex, 'binary') === 'url';
-}
 
 /**
  * A source for the request body built from binary data, stored (sent as a stream) or in memory
@@ -80,39 +89,25 @@ export async function readBinaryField(
 	return source;
 }
 
-/** `value` when it is a positive number, else `fallback` (no error: the field shows its minimum). */
-function positiveOr(value: unknown, fallback: number): number {
-	const number = Number(value);
-	return Number.isFinite(number) && number > 0 ? number : fallback;
-}
-
 /**
- * Reads the item's document per the Input Source: the binary field, or a download of the
- * Document URL into n8n's binary data store (streamed, checked, within the size limit and
- * the timeout of the options).
+ * Reads the item's document per its source settings: the binary field, or a download of the
+ * Document URL into n8n's binary data store (streamed, checked, within the size limit and the
+ * timeout of the options).
  */
 export async function readDocumentInput(
 	this: IExecuteFunctions,
 	itemIndex: number,
-	options: {
-		maxDownloadSize?: unknown;
-		downloadTimeout?: unknown;
-		allowPrivateAddresses?: unknown;
-	},
+	source: DocumentSourceSettings,
 ): Promise<DocumentInput> {
-	if (!isUrlInput.call(this, itemIndex)) {
-		const binaryPropertyName = this.getNodeParameter('binaryPropertyName', itemIndex) as string;
-		return { source: await readBinaryField.call(this, itemIndex, binaryPropertyName) };
+	if (!source.urlInput) {
+		return { source: await readBinaryField.call(this, itemIndex, source.binaryPropertyName) };
 	}
-	const documentUrl = this.getNodeParameter('documentUrl', itemIndex, '');
-	const url = readUrlField.call(this, documentUrl, itemIndex, DOCUMENT_URL_FIELD);
+	const url = readUrlField.call(this, source.documentUrl, itemIndex, DOCUMENT_URL_FIELD);
 	const downloaded = await downloadDocument.call(this, url, {
 		itemIndex,
-		maxBytes: Math.floor(
-			positiveOr(options.maxDownloadSize, DEFAULT_MAX_DOWNLOAD_MB) * 1024 * 1024,
-		),
-		timeoutMs: Math.round(positiveOr(options.downloadTimeout, DEFAULT_DOWNLOAD_TIMEOUT_S) * 1000),
-		allowPrivateAddresses: options.allowPrivateAddresses === true,
+		maxBytes: source.maxBytes,
+		timeoutMs: source.timeoutMs,
+		allowPrivateAddresses: source.allowPrivateAddresses,
 	});
 	return { source: await documentSourceOf.call(this, downloaded), downloaded };
 }

@@ -22,13 +22,22 @@ const {
 	n8nCliOk,
 	startN8n,
 	stopN8n,
+	killN8n,
 	waitFor,
 	waitPublished,
 	skipOnN8n1,
 } = require('../lib/n8n.js');
-const { emulatorTasks, registeredWebhooks, waitWebhookLive } = require('../lib/emulator-client.js');
+const {
+	addFault,
+	clearFaults,
+	emulatorTasks,
+	registeredWebhooks,
+	servedFiles,
+	waitWebhookLive,
+} = require('../lib/emulator-client.js');
 const { post, registrationOf } = require('../lib/deliveries.js');
 const {
+	ALERTS,
 	PROD,
 	TRIGGER,
 	productionWorkflows,
@@ -51,6 +60,8 @@ useSuite();
 
 const DOCUMENTS = 20;
 const CATCH_UP_S = 10;
+/** Rows in processing or sending longer than this are reported (0.2 min: 12 s). */
+const STUCK_MINUTES = 0.2;
 /** Long enough that n8n is surely down when the tasks finish. */
 const OUTAGE_PROCESSING_MS = 12000;
 const PROCESSING_MS = Number(process.env.E2E_PROCESSING_MS || 1500);
@@ -82,6 +93,7 @@ test(
 				sinkUrl: `${state.emulatorUrl}/_emulator/sink/crm`,
 				catchUpSeconds: CATCH_UP_S,
 				pendingMinutes: 0.1,
+				stuckMinutes: STUCK_MINUTES,
 			}),
 		);
 		await n8nCliOk(['import:workflow', '--separate', `--input=${dir}`]);
@@ -267,6 +279,152 @@ test(
 			assert.equal(after[id].status, 'done', `row of ${id}: ${after[id].status}`);
 		t.diagnostic(
 			`${answers.length} copies of ${tasks.length} handled deliveries and ${early.length * 4} early copies of ${early.length} new ones: each of ${ids.length} tasks downstream once; the running task stayed pending for a catch-up run`,
+		);
+	},
+);
+
+/** The calls the example's "Tell Someone" nodes made (the emulator's sink named alerts). */
+const alerts = () => sinkCalls(ALERTS);
+
+test(
+	'Production: the downstream system down: the rows end stuck and someone is told what to do',
+	skipOnN8n1('the examples use n8n 2.x publishing and the Data Table of n8n 2.x'),
+	async (t) => {
+		assert.ok(prod.hookUrl, 'the outage case did not run');
+		await emulatorSettings({ processing_ms: PROCESSING_MS, sink_down: ['crm'] });
+		let ids = [];
+		try {
+			ids = (await intake(n8nBase(), intakeDocuments(5, 'DOWN'))).map((r) => r.task_id);
+			let rows = {};
+			await waitFor(
+				() =>
+					`the rows to be reported stuck (${JSON.stringify(ids.map((id) => rows[id]?.status))})`,
+				async () => {
+					rows = await rowsByTask();
+					return ids.every((id) => rows[id]?.status === 'stuck');
+				},
+				120000,
+				1000,
+			);
+		} finally {
+			await emulatorSettings({ sink_down: [] });
+		}
+		const told = (await alerts()).filter((c) => ids.includes(c.body?.task_id));
+		assert.deepEqual(
+			told.map((c) => c.body.task_id).sort(),
+			[...ids].sort(),
+			'each stuck row is reported once',
+		);
+		for (const call of told) {
+			assert.equal(call.body.status, 'stuck');
+			assert.match(call.body.what_to_do, /set the row’s status back to pending/);
+		}
+		const downstream = (await sinkCalls()).filter((c) => ids.includes(c.body?.task_id));
+		assert.equal(downstream.length, 0);
+		t.diagnostic(
+			`${ids.length} tasks; downstream down: ${ids.length} rows stuck, ${told.length} alerts, 0 downstream calls`,
+		);
+	},
+);
+
+test(
+	'Production: n8n killed while Intake sends 45 documents: after the restart every task is delivered once or shown; the same batch again delivers nothing twice',
+	skipOnN8n1('the examples use n8n 2.x publishing and the Data Table of n8n 2.x'),
+	async (t) => {
+		assert.ok(prod.hookUrl, 'the outage case did not run');
+		const COUNT = 45;
+		const before = new Set((await emulatorTasks()).map((task) => task.task_id));
+		const newTasks = async () =>
+			(await emulatorTasks()).filter((task) => !before.has(task.task_id));
+		// the tasks end after n8n is back, so that their deliveries find it
+		await emulatorSettings({ processing_ms: 30000 });
+		await addFault({ endpoint: 'process_file', delay_ms: 300, count: 1000 });
+		const documents = intakeDocuments(COUNT, 'CRASH');
+		const firstCall = intake(n8nBase(), documents).then(
+			() => 'answered',
+			(error) => `failed: ${error.message}`,
+		);
+		await waitFor('Intake to be sending', async () => (await newTasks()).length >= 12, 60000, 100);
+		await killN8n();
+		const atCrash = (await newTasks()).length;
+		const caller = await firstCall;
+		await clearFaults();
+		await emulatorSettings({ processing_ms: PROCESSING_MS });
+		await startN8n();
+		await waitWebhookLive(prod.hookUrl);
+
+		// the caller saw no answer and sends the same batch again
+		const again = await intake(n8nBase(), documents);
+		const files = Object.fromEntries((await servedFiles()).map((f) => [f.sha256, f.name]));
+		let tasks = [];
+		let rows = {};
+		let calls = [];
+		const settled = async () => {
+			tasks = await newTasks();
+			rows = await rowsByTask();
+			calls = (await sinkCalls()).filter((c) => tasks.some((x) => x.task_id === c.body?.task_id));
+			const all = await tableRows(prod.table);
+			const sending = all.filter(
+				(r) => r.status === 'sending' && String(r.file_name).startsWith('CRASH-'),
+			);
+			return (
+				sending.length === 0 &&
+				tasks.every(
+					(x) =>
+						x.status !== 'queued' &&
+						x.status !== 'processing' &&
+						(calls.some((c) => c.body.task_id === x.task_id) ||
+							rows[x.task_id]?.status === 'unmatched'),
+				)
+			);
+		};
+		await waitFor(
+			() =>
+				`every task to be delivered or shown (${tasks.length} tasks, ${calls.length} delivered)`,
+			settled,
+			180000,
+			1000,
+		);
+		await sleep(3000);
+		await settled();
+		const perTask = callsPerTask(calls);
+		const once = tasks.filter((x) => perTask[x.task_id] === 1).length;
+		const twice = tasks.filter((x) => (perTask[x.task_id] ?? 0) > 1).length;
+		const unmatched = tasks.filter(
+			(x) => !perTask[x.task_id] && rows[x.task_id]?.status === 'unmatched',
+		).length;
+		const invisible = tasks.length - once - twice - unmatched;
+		const perDocument = {};
+		for (const x of tasks) {
+			const name = files[x.result?.file_sha256 ?? x.file_sha256] ?? 'unknown';
+			perDocument[name] = (perDocument[name] ?? 0) + 1;
+		}
+		const twoTasks = Object.entries(perDocument).filter(([, n]) => n > 1);
+		const downstreamPerDocument = {};
+		for (const c of calls)
+			downstreamPerDocument[c.body.file_name] = (downstreamPerDocument[c.body.file_name] ?? 0) + 1;
+		const all = await tableRows(prod.table);
+		const possiblySent = all.filter(
+			(r) => r.status === 'possibly_sent' && String(r.file_name).startsWith('CRASH-'),
+		);
+		const told = (await alerts()).filter(
+			(c) =>
+				(c.body.status === 'unmatched' && tasks.some((x) => x.task_id === c.body.task_id)) ||
+				(c.body.status === 'possibly_sent' && String(c.body.file_name).startsWith('CRASH-')),
+		);
+		const figures = `${COUNT} documents; ${atCrash} tasks when n8n was killed (first caller: ${caller}); the same batch again recorded ${again.length} new rows; tasks created ${tasks.length}: delivered once ${once}, twice ${twice}, shown as unmatched rows ${unmatched}, invisible ${invisible}; possibly_sent rows ${possiblySent.length}; documents with two tasks ${twoTasks.length}; alerts ${told.length}`;
+		t.diagnostic(figures);
+		assert.equal(invisible, 0, figures);
+		assert.equal(twice, 0, figures);
+		assert.deepEqual(twoTasks, [], figures);
+		assert.ok(
+			Object.values(downstreamPerDocument).every((n) => n === 1),
+			`a document reached the downstream step twice: ${JSON.stringify(downstreamPerDocument)}`,
+		);
+		assert.equal(
+			told.length,
+			unmatched + possiblySent.length,
+			'each unmatched or possibly sent row is reported',
 		);
 	},
 );

@@ -33,6 +33,8 @@ const TABLE = 'document_extraction_tasks';
 const INTAKE_PATH = 'document-extraction-intake';
 const TRIGGER = 'Document Extraction Trigger';
 const SINK_NAME = 'crm';
+/** The sink the example's "Tell Someone" nodes call instead of email or chat. */
+const ALERTS = 'alerts';
 
 function readExample(id) {
 	return JSON.parse(fs.readFileSync(path.join(EXAMPLES, FILES[id]), 'utf8'));
@@ -52,13 +54,24 @@ function nodeOf(workflow, name) {
  *   claim              false: the control without de-duplication (the shared workflow looks the
  *                      row up by task_id and runs the downstream step for every copy)
  */
-function productionWorkflows({ sinkUrl, catchUpSeconds = 10, pendingMinutes = 0.1, claim = true }) {
+function productionWorkflows({
+	sinkUrl,
+	catchUpSeconds = 10,
+	pendingMinutes = 0.1,
+	stuckMinutes = 10,
+	claim = true,
+}) {
 	const intake = readExample(PROD.intake);
 	const completion = readExample(PROD.completion);
 	const catchUp = readExample(PROD.catchUp);
 	const deliver = readExample(PROD.deliver);
 
 	nodeOf(deliver, 'Downstream Step').parameters.url = sinkUrl;
+	const alertUrl = sinkUrl.replace(/\/sink\/[^/]*$/, `/sink/${ALERTS}`);
+	for (const wf of [deliver, catchUp]) {
+		const tell = wf.nodes.find((n) => n.name === 'Tell Someone');
+		if (tell) tell.parameters.url = alertUrl;
+	}
 	// the test documents are served by the emulator, on 127.0.0.1
 	const submit = nodeOf(intake, 'Submit');
 	submit.parameters.options = { ...submit.parameters.options, allowPrivateAddresses: true };
@@ -77,7 +90,10 @@ function productionWorkflows({ sinkUrl, catchUpSeconds = 10, pendingMinutes = 0.
 	}
 	const schedule = catchUp.nodes.find((n) => n.type === 'n8n-nodes-base.scheduleTrigger');
 	schedule.parameters.rule = { interval: [{ field: 'seconds', secondsInterval: catchUpSeconds }] };
-	nodeOf(catchUp, 'Settings').parameters.assignments.assignments[0].value = pendingMinutes;
+	const settings = nodeOf(catchUp, 'Settings').parameters.assignments.assignments;
+	settings.find((a) => a.name === 'pending_minutes').value = pendingMinutes;
+	const stuck = settings.find((a) => a.name === 'stuck_minutes');
+	if (stuck) stuck.value = stuckMinutes;
 	return [intake, completion, catchUp, deliver];
 }
 
@@ -194,6 +210,7 @@ async function intake(baseUrl, documents) {
 }
 
 module.exports = {
+	ALERTS,
 	PROD,
 	TABLE,
 	TRIGGER,

@@ -26,63 +26,6 @@ export class NotStartedError extends Error {
 	}
 }
 
-/** The "Options" collection of an operation, read for one item. */
-export function getOptions(this: IExecuteFunctions, itemIndex: number): IDataObject {
-	return this.getNodeParameter('options', itemIndex, {}) as IDataObject;
-}
-
-export interface NumberOptionSpec {
-	/** The option's name in the Options collection. */
-	name: string;
-	/** The option's display name, used in the error message. */
-	label: string;
-	itemIndex: number;
-	/** The smallest value allowed; 1 unless set. */
-	minimum?: number;
-	/** Whether only whole numbers are allowed. */
-	integer?: boolean;
-}
-
-/**
- * A number from the Options collection that is at least `minimum` (and whole, with
- * `integer`), or undefined when the option is not set. A bad value is a clear error.
- */
-export function numberOption(
-	this: IExecuteFunctions,
-	options: IDataObject,
-	{ name, label, itemIndex, minimum = 1, integer = false }: NumberOptionSpec,
-): number | undefined {
-	const raw = options[name];
-	if (raw === undefined || raw === null || raw === '') return undefined;
-	const value = Number(raw);
-	if (!Number.isFinite(value) || value < minimum) {
-		throw new NodeOperationError(
-			this.getNode(),
-			`${label} must be a number of at least ${minimum}`,
-			{
-				itemIndex,
-				description: `Got "${String(raw)}". Change the "${label}" option.`,
-			},
-		);
-	}
-	if (integer && !Number.isInteger(value)) {
-		throw new NodeOperationError(this.getNode(), `${label} must be a whole number`, {
-			itemIndex,
-			description: `Got ${value}. Enter a whole number, ${minimum} or more.`,
-		});
-	}
-	return value;
-}
-
-/** Like `numberOption` (a bad value is an error), with `fallback` when the option is not set. */
-export function numberOptionOr(
-	this: IExecuteFunctions,
-	options: IDataObject,
-	spec: NumberOptionSpec & { fallback: number },
-): number {
-	return numberOption.call(this, options, spec) ?? spec.fallback;
-}
-
 /** What an output item carries besides its JSON. */
 export interface OutputBinary {
 	/** Whether the input item's binary data is passed through ("Include Input Binary"). */

@@ -1,21 +1,22 @@
 import type { IBinaryData, IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { isUrlInput, readDocumentInput } from '../../helpers/documentInput';
-import { submissionBodyFactory, type SubmissionFields } from '../../helpers/requestBody';
-import { projectText } from '../../../shared/projects';
+import { readDocumentInput } from '../../helpers/documentInput';
+import { documentFingerprint, submissionMemory } from '../../helpers/submissionMemory';
+import { submissionBodyFactory } from '../../helpers/requestBody';
 import type { RateLimitAdvice } from '../../../shared/requestErrors';
+import { asNodeError } from '../../../shared/errors';
 import { MIN_ATTEMPT_TIMEOUT_MS } from '../../../shared/transport/request';
 import { getTask, submitDocument, type RequestLimits } from '../../../shared/transport/service';
 import { isUuid } from '../../../shared/uuid';
-import {
-	getOptions,
-	NotStartedError,
-	numberOption,
-	numberOptionOr,
-	processItems,
-} from './itemRunner';
+import { NotStartedError, processItems } from './itemRunner';
 import { RequestSlots } from './requestSlots';
+import {
+	readOptions,
+	readRunSettings,
+	readSubmissionSettings,
+	type SubmissionSettings,
+} from './settings';
 
 /** What a rate-limit error of the document operations advises: their options. */
 export const RATE_LIMIT_ADVICE: RateLimitAdvice = {
@@ -25,29 +26,16 @@ export const RATE_LIMIT_ADVICE: RateLimitAdvice = {
 	timeRanOut: 'the time the request had (Max Wait for Submit and Wait) ran out',
 };
 
-/** A document the service accepted: its task id and the fields it was submitted with. */
+/** A document the service accepted: its task id and the settings it was submitted with. */
 export interface Submission {
 	taskId: string;
-	fields: SubmissionFields;
+	settings: SubmissionSettings;
 	/**
 	 * The document downloaded from the Document URL (URL input source), when it is to be
 	 * output ("Include Downloaded File"); null for a URL input whose file is not kept, so that
 	 * it is not held in memory while the item waits.
 	 */
 	downloaded?: IBinaryData | null;
-}
-
-/**
- * The Max Concurrent Requests option (read from the first item): how many requests the
- * node has open at once, across all items.
- */
-export function concurrencyOf(this: IExecuteFunctions): number {
-	return numberOptionOr.call(this, getOptions.call(this, 0), {
-		name: 'maxConcurrency',
-		label: 'Max Concurrent Requests',
-		fallback: 5,
-		itemIndex: 0,
-	});
 }
 
 /** Reads and checks the Task ID field: a UUID, refused before any request otherwise. */
@@ -107,62 +95,67 @@ export function shapeTask(task: IDataObject, output: string): IDataObject {
 }
 
 /**
- * Reads the item's document and submission fields and sends POST /process_file. When `halt`
+ * Reads the item's document and sends POST /process_file with the item's settings. When `halt`
  * is stopped by the time a request slot is free, nothing is sent (NotStartedError).
  */
 export async function submitItem(
 	this: IExecuteFunctions,
 	itemIndex: number,
+	settings: SubmissionSettings,
 	slots: RequestSlots,
 	halt: { stopped: boolean } = { stopped: false },
 	throttleBudgetMs?: number,
 ): Promise<Submission> {
-	const project = projectText(
-		this.getNodeParameter('project', itemIndex, undefined, { extractValue: true }),
-	);
-	const documentType = String(this.getNodeParameter('documentType', itemIndex, '')).trim();
-	const options = getOptions.call(this, itemIndex);
-	if (!project) {
-		throw new NodeOperationError(this.getNode(), 'No project selected', {
-			itemIndex,
-			description: 'Pick a project from the list, or enter its ID or name.',
-		});
-	}
-	if (!documentType) {
-		throw new NodeOperationError(this.getNode(), 'No document type given', {
-			itemIndex,
-			description: 'Choose the document type to extract, for example invoice.',
-		});
-	}
-	const fields: SubmissionFields = { project, document_type: documentType };
-	const maxPages = numberOption.call(this, options, {
-		name: 'maxPages',
-		label: 'Max Pages',
-		itemIndex,
-		integer: true,
-	});
-	if (maxPages !== undefined) fields.max_pages = maxPages;
-
-	// A run stopped by an earlier failure downloads nothing more.
-	if (halt.stopped) throw new NotStartedError();
+	const { fields, source } = settings;
 	// A binary field is checked before a request slot is taken, so that a missing file fails
 	// the item at once. A download shares the slot of the upload that sends it: a file is
 	// fetched only when it can be sent at once, so with a limit of k no more than k files are
 	// open or held for sending.
-	const fromBinary = isUrlInput.call(this, itemIndex)
+	const fromBinary = source.urlInput
 		? undefined
-		: await readDocumentInput.call(this, itemIndex, options);
+		: await readDocumentInput.call(this, itemIndex, source);
+	// A document an earlier try of this node already delivered is not sent again (Retry On Fail).
+	const memory = submissionMemory.call(
+		this,
+		itemIndex,
+		fields,
+		documentFingerprint(
+			fromBinary?.source,
+			source.urlInput ? String(source.documentUrl ?? '').trim() : undefined,
+		),
+	);
+	const earlierTask = memory.recall();
+	if (earlierTask !== undefined) {
+		return {
+			taskId: earlierTask,
+			settings,
+			downloaded: !source.urlInput
+				? undefined
+				: settings.includeDownloadedFile
+					? ((await readDocumentInput.call(this, itemIndex, source)).downloaded ?? null)
+					: null,
+		};
+	}
+	// A run stopped by an earlier failure downloads nothing more.
+	if (halt.stopped) throw new NotStartedError();
 	const { response, downloaded } = await slots.run(async () => {
 		if (halt.stopped) throw new NotStartedError();
-		const input = fromBinary ?? (await readDocumentInput.call(this, itemIndex, options));
+		const input = fromBinary ?? (await readDocumentInput.call(this, itemIndex, source));
 		const body = submissionBodyFactory.call(this, input.source, fields);
-		return {
-			response: (await submitDocument.call(this, body, fields, itemIndex, input.source.bodyBytes, {
+		let answer: IDataObject | undefined;
+		try {
+			answer = (await submitDocument.call(this, body, fields, itemIndex, input.source.bodyBytes, {
 				throttleBudgetMs,
 				rateLimitAdvice: RATE_LIMIT_ADVICE,
-			})) as IDataObject | undefined,
-			downloaded:
-				input.downloaded && (options.includeDownloadedFile === true ? input.downloaded : null),
+			})) as IDataObject | undefined;
+		} catch (error) {
+			memory.failed(error);
+			throw asNodeError(this, error, itemIndex);
+		}
+		if (typeof answer?.task_id === 'string' && answer.task_id) memory.accepted(answer.task_id);
+		return {
+			response: answer,
+			downloaded: input.downloaded && (settings.includeDownloadedFile ? input.downloaded : null),
 		};
 	}, this.getExecutionCancelSignal());
 	const taskId = response?.task_id;
@@ -176,52 +169,79 @@ export async function submitItem(
 			},
 		);
 	}
-	return { taskId, fields, downloaded };
+	return { taskId, settings, downloaded };
+}
+
+/** What the worker of a document operation gets for its item. */
+export interface SubmissionWork {
+	/** The item's Options collection, read once. */
+	options: IDataObject;
+	/**
+	 * Reads the item's document settings and sends its document; 429 answers are waited out for
+	 * `throttleBudgetMs` at most.
+	 */
+	submit: (throttleBudgetMs?: number) => Promise<Submission>;
+	/** The run's request slots (Max Concurrent Requests). */
+	slots: RequestSlots;
 }
 
 /**
- * Runs `worker` for every item, all side by side, with one set of request slots for the run
- * (Max Concurrent Requests). The worker calls `submit` when it is ready to send its document;
- * submitted task ids are kept so that a failure that stops the run names the tasks the items
- * had already created. Without "Continue On Fail", no document is sent after the first
- * failure; the items already submitted finish first.
+ * Runs `worker` for every item, all side by side, with the run's settings read once and one set
+ * of request slots for the run (Max Concurrent Requests). The worker calls `submit` when it is
+ * ready to send its document; submitted task ids are kept so that a failure that stops the run
+ * names the tasks the items had already created. Without "Continue On Fail", no document is
+ * sent after the first failure; the items already submitted finish first.
  */
 export async function processSubmissions(
 	this: IExecuteFunctions,
 	items: INodeExecutionData[],
-	worker: (
-		itemIndex: number,
-		/** Sends the item's document; 429 answers are waited out for `throttleBudgetMs` at most. */
-		submit: (throttleBudgetMs?: number) => Promise<Submission>,
-		slots: RequestSlots,
-	) => Promise<INodeExecutionData>,
+	worker: (itemIndex: number, work: SubmissionWork) => Promise<INodeExecutionData>,
 ): Promise<INodeExecutionData[]> {
-	const slots = new RequestSlots(concurrencyOf.call(this));
+	const run = readRunSettings.call(this);
+	const slots = new RequestSlots(run.maxConcurrency);
 	const submittedTasks = new Map<number, string>();
 	const halt = { stopped: false };
 	return await processItems.call(
 		this,
 		items,
-		async (itemIndex) =>
-			await worker(
-				itemIndex,
-				async (throttleBudgetMs?: number) => {
-					const submission = await submitItem.call(this, itemIndex, slots, halt, throttleBudgetMs);
-					submittedTasks.set(itemIndex, submission.taskId);
-					return submission;
-				},
-				slots,
-			),
+		async (itemIndex) => {
+			const options = readOptions.call(this, itemIndex);
+			const submit = async (throttleBudgetMs?: number) => {
+				const settings = readSubmissionSettings.call(this, itemIndex, options, run);
+				const submission = await submitItem.call(
+					this,
+					itemIndex,
+					settings,
+					slots,
+					halt,
+					throttleBudgetMs,
+				);
+				submittedTasks.set(itemIndex, submission.taskId);
+				return submission;
+			};
+			return await worker(itemIndex, { options, submit, slots });
+		},
 		{ submittedTasks, halt },
 	);
 }
 
-/** Runs `worker` for every item, all side by side, with one set of request slots for the run. */
+/**
+ * Runs `worker` for every item, all side by side, with one set of request slots for the run;
+ * the worker gets the item's Options collection, read once.
+ */
 export async function processTasks(
 	this: IExecuteFunctions,
 	items: INodeExecutionData[],
-	worker: (itemIndex: number, slots: RequestSlots) => Promise<INodeExecutionData>,
+	worker: (
+		itemIndex: number,
+		options: IDataObject,
+		slots: RequestSlots,
+	) => Promise<INodeExecutionData>,
 ): Promise<INodeExecutionData[]> {
-	const slots = new RequestSlots(concurrencyOf.call(this));
-	return await processItems.call(this, items, async (itemIndex) => await worker(itemIndex, slots));
+	const slots = new RequestSlots(readRunSettings.call(this).maxConcurrency);
+	return await processItems.call(
+		this,
+		items,
+		async (itemIndex) => await worker(itemIndex, readOptions.call(this, itemIndex), slots),
+	);
 }

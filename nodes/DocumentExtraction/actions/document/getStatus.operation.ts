@@ -14,7 +14,7 @@ import {
 } from '../../descriptions';
 import { optionsCollection } from '../../../shared/descriptions';
 import { asNodeError } from '../../../shared/errors';
-import { getOptions, outputItem } from '../common/itemRunner';
+import { outputItem } from '../common/itemRunner';
 import { fetchTask, processTasks, readTaskId, shapeTask } from '../common/tasks';
 
 /** The status output for a task the service does not know (404) with "Output Unknown Tasks as Items". */
@@ -46,9 +46,8 @@ export async function execute(
 	this: IExecuteFunctions,
 	items: INodeExecutionData[],
 ): Promise<INodeExecutionData[]> {
-	return await processTasks.call(this, items, async (itemIndex, slots) => {
+	return await processTasks.call(this, items, async (itemIndex, options, slots) => {
 		const taskId = readTaskId.call(this, itemIndex);
-		const options = getOptions.call(this, itemIndex);
 		const includeInputBinary = options.includeInputBinary === true;
 		let task: IDataObject;
 		try {

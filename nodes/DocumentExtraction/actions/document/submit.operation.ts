@@ -3,7 +3,7 @@ import { updateDisplayOptions } from 'n8n-workflow';
 
 import { documentFields, maxPagesOption, submissionOptions } from '../../descriptions';
 import { optionsCollection } from '../../../shared/descriptions';
-import { getOptions, outputItem } from '../common/itemRunner';
+import { outputItem } from '../common/itemRunner';
 import { processSubmissions } from '../common/tasks';
 
 const keepInputFieldsOption: INodeProperties = {
@@ -35,15 +35,15 @@ export async function execute(
 	this: IExecuteFunctions,
 	items: INodeExecutionData[],
 ): Promise<INodeExecutionData[]> {
-	return await processSubmissions.call(this, items, async (itemIndex, submit) => {
-		const { taskId, fields, downloaded } = await submit();
-		const options = getOptions.call(this, itemIndex);
+	return await processSubmissions.call(this, items, async (itemIndex, { options, submit }) => {
+		const { taskId, settings, downloaded } = await submit();
+		const { fields, includeInputBinary } = settings;
 		const context = options.keepInputFields === true ? items[itemIndex].json : {};
 		return outputItem(
 			items[itemIndex],
 			itemIndex,
 			{ ...context, task_id: taskId, project: fields.project, document_type: fields.document_type },
-			{ includeInputBinary: options.includeInputBinary === true, downloaded },
+			{ includeInputBinary, downloaded },
 		);
 	});
 }

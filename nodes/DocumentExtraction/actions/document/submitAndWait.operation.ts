@@ -12,8 +12,9 @@ import { asNodeError, errorDetail, isOutOfTime, isTransientError } from '../../.
 import { MIN_ATTEMPT_TIMEOUT_MS } from '../../../shared/transport/request';
 import { isTerminal } from '../../../shared/transport/service';
 import { wait } from '../../../shared/wait';
-import { getOptions, numberOptionOr, outputItem } from '../common/itemRunner';
+import { outputItem } from '../common/itemRunner';
 import { type RequestSlots, SlotDeadlineError } from '../common/requestSlots';
+import { numberOptionOr } from '../common/settings';
 import { fetchTask, processSubmissions, shapeTask } from '../common/tasks';
 
 export const DEFAULT_POLL_INTERVAL_S = 2;
@@ -161,59 +162,86 @@ function timedOutItem(
 	return json;
 }
 
-export async function execute(
+/** The waiting options of one item of Submit and Wait, read once. */
+interface WaitSettings {
+	pollIntervalS: number;
+	maxWaitS: number;
+	/** Output: 'result' (Result Only) or 'full' (Full Task). */
+	output: string;
+	outputFailedAsItems: boolean;
+}
+
+function readWaitSettings(
 	this: IExecuteFunctions,
-	items: INodeExecutionData[],
-): Promise<INodeExecutionData[]> {
-	return await processSubmissions.call(this, items, async (itemIndex, submit, slots) => {
-		const options = getOptions.call(this, itemIndex);
-		const intervalS = numberOptionOr.call(this, options, {
+	itemIndex: number,
+	options: IDataObject,
+): WaitSettings {
+	return {
+		pollIntervalS: numberOptionOr.call(this, options, {
 			name: 'pollInterval',
 			label: 'Poll Interval',
 			fallback: DEFAULT_POLL_INTERVAL_S,
 			minimum: MIN_POLL_INTERVAL_S,
 			itemIndex,
-		});
-		const maxWaitS = numberOptionOr.call(this, options, {
+		}),
+		maxWaitS: numberOptionOr.call(this, options, {
 			name: 'maxWait',
 			label: 'Max Wait',
 			fallback: DEFAULT_MAX_WAIT_S,
 			itemIndex,
-		});
-		const output = this.getNodeParameter('output', itemIndex, 'result') as string;
+		}),
+		output: this.getNodeParameter('output', itemIndex, 'result') as string,
+		outputFailedAsItems: options.outputFailedAsItems === true,
+	};
+}
 
-		// 429 answers to the upload are waited out for at most Max Wait.
-		const { taskId, downloaded } = await submit(maxWaitS * 1000);
-		const outcome = await waitForTask.call(
-			this,
-			taskId,
-			itemIndex,
-			slots,
-			intervalS * 1000,
-			maxWaitS * 1000,
-		);
-		const task = outcome.task ?? {};
-
-		let json: IDataObject;
-		if (outcome.timedOut) {
-			json = timedOutItem(taskId, outcome, maxWaitS, slots.limit);
-		} else if (task.status === 'failed' && options.outputFailedAsItems !== true) {
-			const reason =
-				typeof task.error === 'string' && task.error ? task.error : 'no error text was given';
-			// The service's own text may already say so; the message says it once.
-			const message = /^extraction failed\b/i.test(reason)
-				? reason
-				: `Extraction failed: ${reason}`;
-			throw new NodeOperationError(this.getNode(), message, {
+export async function execute(
+	this: IExecuteFunctions,
+	items: INodeExecutionData[],
+): Promise<INodeExecutionData[]> {
+	return await processSubmissions.call(
+		this,
+		items,
+		async (itemIndex, { options, submit, slots }) => {
+			const { pollIntervalS, maxWaitS, output, outputFailedAsItems } = readWaitSettings.call(
+				this,
 				itemIndex,
-				description: `Task ${taskId} ended with status failed. Check the document, or turn on "Output Failed Tasks as Items" to pass failed tasks on as items.`,
+				options,
+			);
+
+			// 429 answers to the upload are waited out for at most Max Wait.
+			const { taskId, settings, downloaded } = await submit(maxWaitS * 1000);
+			const outcome = await waitForTask.call(
+				this,
+				taskId,
+				itemIndex,
+				slots,
+				pollIntervalS * 1000,
+				maxWaitS * 1000,
+			);
+			const task = outcome.task ?? {};
+
+			let json: IDataObject;
+			if (outcome.timedOut) {
+				json = timedOutItem(taskId, outcome, maxWaitS, slots.limit);
+			} else if (task.status === 'failed' && !outputFailedAsItems) {
+				const reason =
+					typeof task.error === 'string' && task.error ? task.error : 'no error text was given';
+				// The service's own text may already say so; the message says it once.
+				const message = /^extraction failed\b/i.test(reason)
+					? reason
+					: `Extraction failed: ${reason}`;
+				throw new NodeOperationError(this.getNode(), message, {
+					itemIndex,
+					description: `Task ${taskId} ended with status failed. Check the document, or turn on "Output Failed Tasks as Items" to pass failed tasks on as items.`,
+				});
+			} else {
+				json = shapeTask(task, output);
+			}
+			return outputItem(items[itemIndex], itemIndex, json, {
+				includeInputBinary: settings.includeInputBinary,
+				downloaded,
 			});
-		} else {
-			json = shapeTask(task, output);
-		}
-		return outputItem(items[itemIndex], itemIndex, json, {
-			includeInputBinary: options.includeInputBinary === true,
-			downloaded,
-		});
-	});
+		},
+	);
 }

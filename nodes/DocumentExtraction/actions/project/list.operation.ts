@@ -39,10 +39,7 @@ export async function execute(
 	this: IExecuteFunctions,
 	items: INodeExecutionData[],
 ): Promise<INodeExecutionData[]> {
-	return await processItems.call(
-		this,
-		items,
-		async (itemIndex) => projectItems(await listProjects.call(this, itemIndex), itemIndex),
-		{ concurrency: 1 },
-	);
+	const listFor = async (itemIndex: number) =>
+		projectItems(await listProjects.call(this, itemIndex), itemIndex);
+	return await processItems.call(this, items, listFor, { concurrency: 1 });
 }

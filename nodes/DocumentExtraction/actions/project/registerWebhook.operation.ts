@@ -55,48 +55,45 @@ function readTargetUrl(this: IExecuteFunctions, itemIndex: number): string {
 	return url;
 }
 
+/** Registers the item's URL for the project's events; the output holds the secret (once). */
+async function registerFor(
+	this: IExecuteFunctions,
+	itemIndex: number,
+): Promise<INodeExecutionData> {
+	const project = projectText(
+		this.getNodeParameter('project', itemIndex, undefined, { extractValue: true }),
+	);
+	const url = readTargetUrl.call(this, itemIndex);
+	const events = (
+		this.getNodeParameter('events', itemIndex, [...WEBHOOK_EVENTS]) as string[]
+	).filter((e) => WEBHOOK_EVENTS.includes(e));
+	if (!events.length) {
+		throw new NodeOperationError(this.getNode(), 'No event selected', {
+			itemIndex,
+			description: 'Select Task Completed: it is the only event the service can deliver.',
+		});
+	}
+	const given = String(this.getNodeParameter('secret', itemIndex, '') ?? '').trim();
+	const secret = given || generateWebhookSecret();
+	const projectId = await resolveProjectId.call(this, project, itemIndex);
+	const response = await registerWebhook.call(this, projectId, { url, events, secret }, itemIndex);
+	const json: IDataObject = {
+		project_id: projectId,
+		url,
+		events,
+		...(response && typeof response === 'object' && !Array.isArray(response)
+			? (response as IDataObject)
+			: { response: response as IDataObject }),
+		secret,
+		secretGenerated: !given,
+	};
+	return { json, pairedItem: { item: itemIndex } };
+}
+
 export async function execute(
 	this: IExecuteFunctions,
 	items: INodeExecutionData[],
 ): Promise<INodeExecutionData[]> {
-	return await processItems.call(
-		this,
-		items,
-		async (itemIndex) => {
-			const project = projectText(
-				this.getNodeParameter('project', itemIndex, undefined, { extractValue: true }),
-			);
-			const url = readTargetUrl.call(this, itemIndex);
-			const events = (
-				this.getNodeParameter('events', itemIndex, [...WEBHOOK_EVENTS]) as string[]
-			).filter((e) => WEBHOOK_EVENTS.includes(e));
-			if (!events.length) {
-				throw new NodeOperationError(this.getNode(), 'No event selected', {
-					itemIndex,
-					description: 'Select Task Completed: it is the only event the service can deliver.',
-				});
-			}
-			const given = String(this.getNodeParameter('secret', itemIndex, '') ?? '').trim();
-			const secret = given || generateWebhookSecret();
-			const projectId = await resolveProjectId.call(this, project, itemIndex);
-			const response = await registerWebhook.call(
-				this,
-				projectId,
-				{ url, events, secret },
-				itemIndex,
-			);
-			const json: IDataObject = {
-				project_id: projectId,
-				url,
-				events,
-				...(response && typeof response === 'object' && !Array.isArray(response)
-					? (response as IDataObject)
-					: { response: response as IDataObject }),
-				secret,
-				secretGenerated: !given,
-			};
-			return { json, pairedItem: { item: itemIndex } };
-		},
-		{ concurrency: 1 },
-	);
+	const register = async (itemIndex: number) => await registerFor.call(this, itemIndex);
+	return await processItems.call(this, items, register, { concurrency: 1 });
 }

@@ -1,0 +1,169 @@
+import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
+
+import type { DocumentSourceSettings } from '../../helpers/documentInput';
+import { DEFAULT_DOWNLOAD_TIMEOUT_S, DEFAULT_MAX_DOWNLOAD_MB } from '../../helpers/download';
+import type { SubmissionFields } from '../../helpers/requestBody';
+import { projectText } from '../../../shared/projects';
+
+/**
+ * The node's fields and options, read into typed settings: once per run for what holds for the
+ * whole run (RunSettings), once per item for the rest (an expression may give each item its
+ * own value). An operation reads its settings here and hands them on; nothing further down
+ * reads a parameter.
+ */
+
+/** The default of Max Concurrent Requests. */
+export const DEFAULT_MAX_CONCURRENCY = 5;
+
+/** What holds for a whole run of the node. */
+export interface RunSettings {
+	/** Max Concurrent Requests: one limit for the run, read from the first item. */
+	maxConcurrency: number;
+	/** Input Source is URL (else a binary field). It takes no expression: the same for every item. */
+	urlInput: boolean;
+}
+
+/** The "Options" collection of an operation, read for one item. */
+export function readOptions(this: IExecuteFunctions, itemIndex: number): IDataObject {
+	return this.getNodeParameter('options', itemIndex, {}) as IDataObject;
+}
+
+export interface NumberOptionSpec {
+	/** The option's name in the Options collection. */
+	name: string;
+	/** The option's display name, used in the error message. */
+	label: string;
+	itemIndex: number;
+	/** The smallest value allowed; 1 unless set. */
+	minimum?: number;
+	/** Whether only whole numbers are allowed. */
+	integer?: boolean;
+}
+
+/**
+ * A number from the Options collection that is at least `minimum` (and whole, with
+ * `integer`), or undefined when the option is not set. A bad value is a clear error.
+ */
+export function numberOption(
+	this: IExecuteFunctions,
+	options: IDataObject,
+	{ name, label, itemIndex, minimum = 1, integer = false }: NumberOptionSpec,
+): number | undefined {
+	const raw = options[name];
+	if (raw === undefined || raw === null || raw === '') return undefined;
+	const value = Number(raw);
+	if (!Number.isFinite(value) || value < minimum) {
+		throw new NodeOperationError(
+			this.getNode(),
+			`${label} must be a number of at least ${minimum}`,
+			{
+				itemIndex,
+				description: `Got "${String(raw)}". Change the "${label}" option.`,
+			},
+		);
+	}
+	if (integer && !Number.isInteger(value)) {
+		throw new NodeOperationError(this.getNode(), `${label} must be a whole number`, {
+			itemIndex,
+			description: `Got ${value}. Enter a whole number, ${minimum} or more.`,
+		});
+	}
+	return value;
+}
+
+/** Like `numberOption` (a bad value is an error), with `fallback` when the option is not set. */
+export function numberOptionOr(
+	this: IExecuteFunctions,
+	options: IDataObject,
+	spec: NumberOptionSpec & { fallback: number },
+): number {
+	return numberOption.call(this, options, spec) ?? spec.fallback;
+}
+
+/** The settings of a run, read once: Max Concurrent Requests from the first item, Input Source. */
+export function readRunSettings(this: IExecuteFunctions): RunSettings {
+	return {
+		maxConcurrency: numberOptionOr.call(this, readOptions.call(this, 0), {
+			name: 'maxConcurrency',
+			label: 'Max Concurrent Requests',
+			fallback: DEFAULT_MAX_CONCURRENCY,
+			itemIndex: 0,
+		}),
+		urlInput: this.getNodeParameter('inputSource', 0, 'binary') === 'url',
+	};
+}
+
+/** The settings of one item of Submit and Submit and Wait. */
+export interface SubmissionSettings {
+	fields: SubmissionFields;
+	source: DocumentSourceSettings;
+	/** Include Input Binary (a binary input's data passed through to the output). */
+	includeInputBinary: boolean;
+	/** Include Downloaded File (a URL input's file output as binary field "data"). */
+	includeDownloadedFile: boolean;
+}
+
+/** `value` when it is a positive number, else `fallback` (no error: the field shows its minimum). */
+function positiveOr(value: unknown, fallback: number): number {
+	const number = Number(value);
+	return Number.isFinite(number) && number > 0 ? number : fallback;
+}
+
+/**
+ * The document fields and options of one item of Submit / Submit and Wait: Project and
+ * Document Type (refused when empty), Max Pages, the document's source and what is output.
+ */
+export function readSubmissionSettings(
+	this: IExecuteFunctions,
+	itemIndex: number,
+	options: IDataObject,
+	run: RunSettings,
+): SubmissionSettings {
+	const project = projectText(
+		this.getNodeParameter('project', itemIndex, undefined, { extractValue: true }),
+	);
+	const documentType = String(this.getNodeParameter('documentType', itemIndex, '')).trim();
+	if (!project) {
+		throw new NodeOperationError(this.getNode(), 'No project selected', {
+			itemIndex,
+			description: 'Pick a project from the list, or enter its ID or name.',
+		});
+	}
+	if (!documentType) {
+		throw new NodeOperationError(this.getNode(), 'No document type given', {
+			itemIndex,
+			description: 'Choose the document type to extract, for example invoice.',
+		});
+	}
+	const fields: SubmissionFields = { project, document_type: documentType };
+	const maxPages = numberOption.call(this, options, {
+		name: 'maxPages',
+		label: 'Max Pages',
+		itemIndex,
+		integer: true,
+	});
+	if (maxPages !== undefined) fields.max_pages = maxPages;
+	const source: DocumentSourceSettings = run.urlInput
+		? {
+				urlInput: true,
+				documentUrl: this.getNodeParameter('documentUrl', itemIndex, ''),
+				maxBytes: Math.floor(
+					positiveOr(options.maxDownloadSize, DEFAULT_MAX_DOWNLOAD_MB) * 1024 * 1024,
+				),
+				timeoutMs: Math.round(
+					positiveOr(options.downloadTimeout, DEFAULT_DOWNLOAD_TIMEOUT_S) * 1000,
+				),
+				allowPrivateAddresses: options.allowPrivateAddresses === true,
+			}
+		: {
+				urlInput: false,
+				binaryPropertyName: this.getNodeParameter('binaryPropertyName', itemIndex) as string,
+			};
+	return {
+		fields,
+		source,
+		includeInputBinary: options.includeInputBinary === true,
+		includeDownloadedFile: options.includeDownloadedFile === true,
+	};
+}
