@@ -481,7 +481,11 @@ async function run(context) {
 					if (!(await add.isVisible().catch(() => false))) break; // every option added
 					await add.click();
 					const next = page.locator('[data-test-id=collection-parameter-option]:visible').first();
-					if (!(await next.isVisible().catch(() => false))) break;
+					const listed = await next
+						.waitFor({ state: 'visible', timeout: 3000 })
+						.then(() => true)
+						.catch(() => false);
+					if (!listed) break;
 					await next.click();
 					await page.waitForTimeout(200);
 				}
@@ -772,6 +776,10 @@ async function firstHour(context) {
 					.readdirSync(path.join(ROOT, 'examples'))
 					.filter((f) => /^production-.*\.json$/.test(f))
 					.map((f) => JSON.parse(fs.readFileSync(path.join(ROOT, 'examples', f), 'utf8')));
+				// a workflow others call (Execute Workflow Trigger) is published before its callers
+				const called = (wf) =>
+					wf.nodes.some((n) => n.type === 'n8n-nodes-base.executeWorkflowTrigger') ? 0 : 1;
+				production.sort((a, b) => called(a) - called(b));
 				const ids = [];
 				for (const wf of production) ids.push(await workflowIdByName(page, wf.name));
 				// the one-off step the doc asks for first: the branch that creates the Data Table
