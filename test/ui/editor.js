@@ -50,6 +50,18 @@ const CHROMIUM_ARGS = [
 const EXAMPLE = JSON.parse(
 	fs.readFileSync(path.join(ROOT, 'examples/submit-and-wait.json'), 'utf8'),
 );
+/** The options of Submit and Wait with Input Source URL, as the editor labels them. */
+const OPTION_LABELS = [
+	'Allow Private Addresses',
+	'Download Timeout (Seconds)',
+	'Include Downloaded File',
+	'Max Concurrent Requests',
+	'Max Download Size (MB)',
+	'Max Wait (Seconds)',
+	'Max Pages',
+	'Output Failed Tasks as Items',
+	'Poll Interval (Seconds)',
+];
 const PROJECTS = ['Invoices', 'Identity', 'Invoices EU – Zürich (2025)'];
 const CREDENTIAL = 'Document Extraction (local emulator)';
 
@@ -489,26 +501,37 @@ async function run(context) {
 					await next.click();
 					await page.waitForTimeout(200);
 				}
-				await page.keyboard.press('Escape');
+				if (await page.locator('.el-select-dropdown:visible').count())
+					await page.keyboard.press('Escape');
 				await visible(
 					ndv.getByTestId('node-parameters').getByText('Allow Private Addresses', { exact: true }),
 					'the label "Allow Private Addresses"',
 				);
-				const cut = await ndv.locator('.node-settings').evaluate((root) =>
-					[...root.querySelectorAll('*')]
-						.filter((el) => {
-							const style = getComputedStyle(el);
-							return (
-								el.offsetParent !== null &&
-								style.textOverflow === 'ellipsis' &&
-								el.scrollWidth > el.clientWidth + 1 &&
-								el.innerText.trim()
-							);
-						})
-						.map((el) => el.innerText.trim()),
-				);
+				// a label loses room when hovered (n8n then shows Fixed / Expression and the delete icon)
+				const truncated = () =>
+					ndv.locator('.node-settings').evaluate((root) =>
+						[...root.querySelectorAll('*')]
+							.filter((el) => {
+								const style = getComputedStyle(el);
+								return (
+									el.offsetParent !== null &&
+									style.textOverflow === 'ellipsis' &&
+									el.scrollWidth > el.clientWidth + 1 &&
+									el.innerText.trim()
+								);
+							})
+							.map((el) => el.innerText.trim()),
+					);
+				const cut = new Set(await truncated());
+				for (const name of OPTION_LABELS) {
+					const label = ndv.getByTestId('node-parameters').getByText(name, { exact: true });
+					if (!(await label.count())) fail(`the option "${name}" was not added`);
+					await label.first().hover();
+					await page.waitForTimeout(150);
+					for (const text of await truncated()) cut.add(text);
+				}
 				await shot(page, 'url-options', ndv.locator('.node-settings'));
-				if (cut.length) fail(`labels cut off: ${cut.join(' | ')}`);
+				if (cut.size) fail(`labels cut off: ${[...cut].join(' | ')}`);
 			},
 		],
 	]);
