@@ -53,7 +53,8 @@ function settingsNode(id, position, includeOtherFields) {
 			assignments: { assignments: [tableIdAssignment] },
 			options: {},
 		},
-		notes: 'Paste the ID of the Data table document_extraction_tasks (Overview → Data tables → the table; the ID is in its URL).',
+		notes:
+			'Paste the ID of the Data table document_extraction_tasks (Overview → Data tables → the table; the ID is in its URL).',
 	};
 }
 
@@ -94,7 +95,11 @@ function convert(file, wf) {
 		insertAfter(
 			wf,
 			trigger.name,
-			settingsNode('a4000000-0000-4000-8000-0000000000f1', [trigger.position[0] + 110, trigger.position[1] + 160], true),
+			settingsNode(
+				'a4000000-0000-4000-8000-0000000000f1',
+				[trigger.position[0] + 110, trigger.position[1] + 160],
+				true,
+			),
 		);
 	}
 	if (file === 'production-catch-up.json') {

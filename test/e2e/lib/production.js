@@ -53,6 +53,7 @@ function nodeOf(workflow, name) {
  *   pendingMinutes     how old a pending row must be before the catch-up asks for it
  *   claim              false: the control without de-duplication (the shared workflow looks the
  *                      row up by task_id and runs the downstream step for every copy)
+ *   batchSize          documents per Intake loop (the example's 5 when absent)
  */
 function productionWorkflows({
 	sinkUrl,
@@ -60,6 +61,7 @@ function productionWorkflows({
 	pendingMinutes = 0.1,
 	stuckMinutes = 10,
 	claim = true,
+	batchSize,
 }) {
 	const intake = readExample(PROD.intake);
 	const completion = readExample(PROD.completion);
@@ -75,6 +77,8 @@ function productionWorkflows({
 	// the test documents are served by the emulator, on 127.0.0.1
 	const submit = nodeOf(intake, 'Submit');
 	submit.parameters.options = { ...submit.parameters.options, allowPrivateAddresses: true };
+	if (batchSize !== undefined)
+		nodeOf(intake, 'Loop Over Documents').parameters.batchSize = batchSize;
 	if (!claim) {
 		const lookup = nodeOf(deliver, 'Claim the Pending Row');
 		lookup.parameters = {
