@@ -89,7 +89,7 @@ describe('the production examples', () => {
 		const created = (create.parameters.columns as { column: Array<{ name: string }> }).column.map(
 			(c) => c.name,
 		);
-		for (const n of tableNodes.filter((t) => t !== create)) {
+		for (const n of tableNodes.filter((t) => t.parameters.resource !== 'table')) {
 			expect(n.parameters.dataTableId).toEqual({
 				__rl: true,
 				mode: 'name',
