@@ -12,6 +12,7 @@ interface ExampleNode {
 	parameters: Record<string, unknown>;
 	credentials?: Record<string, { id: string; name: string }>;
 	webhookId?: string;
+	typeVersion?: number;
 }
 interface Example {
 	id: string;
@@ -128,9 +129,7 @@ describe('the production examples for n8n 1.x (examples/n8n1)', () => {
 		.filter((f) => f.endsWith('.json'))
 		.map((file) => ({
 			file,
-			wf: JSON.parse(readFileSync(path.join(N8N1, file), 'utf8')) as Example & {
-				nodes: Array<ExampleNode & { typeVersion: number }>;
-			},
+			wf: JSON.parse(readFileSync(path.join(N8N1, file), 'utf8')) as Example,
 		}));
 
 	it('are what scripts/examples-n8n1.js makes of the 2.x set', () => {
