@@ -127,7 +127,10 @@ describe('settings (/_emulator/settings)', () => {
 	});
 
 	it('sink_down: the named sink answers 503 and records nothing until the list is emptied', async () => {
-		const down = await call('/_emulator/settings', { method: 'POST', body: { sink_down: ['crm'] } });
+		const down = await call('/_emulator/settings', {
+			method: 'POST',
+			body: { sink_down: ['crm'] },
+		});
 		expect(down.json.sink_down).toEqual(['crm']);
 		await call('/_emulator/sink', { method: 'DELETE' });
 		const refused = await call('/_emulator/sink/crm', { method: 'POST', body: { n: 1 } });
