@@ -26,6 +26,7 @@ const {
 	waitFor,
 	waitPublished,
 	skipOnN8n1,
+	IS_N8N_1,
 } = require('../lib/n8n.js');
 const {
 	addFault,
@@ -82,116 +83,119 @@ async function rowsByTask() {
 	return Object.fromEntries((await tableRows(prod.table)).map((r) => [r.task_id, r]));
 }
 
-test(
-	'Production: an outage longer than the service’s retries loses nothing; the catch-up delivers each task once, with its context',
-	skipOnN8n1('the examples use n8n 2.x publishing and the Data Table of n8n 2.x'),
-	async (t) => {
-		// import and publish the four workflows (n8n stopped: the CLI writes the database)
-		await stopN8n();
-		const dir = writeWorkflows(
-			productionWorkflows({
-				sinkUrl: `${state.emulatorUrl}/_emulator/sink/crm`,
-				catchUpSeconds: CATCH_UP_S,
-				pendingMinutes: 0.1,
-				stuckMinutes: STUCK_MINUTES,
-			}),
-		);
-		await n8nCliOk(['import:workflow', '--separate', `--input=${dir}`]);
-		for (const id of [PROD.deliver, PROD.intake, PROD.completion, PROD.catchUp]) {
-			await n8nCliOk(['publish:workflow', `--id=${id}`]);
-		}
+test('Production: an outage longer than the service’s retries loses nothing; the catch-up delivers each task once, with its context', async (t) => {
+	// n8n 1.x (examples/n8n1): the table comes first, its ID goes into the workflows
+	let tableId;
+	if (IS_N8N_1) {
 		await startN8n();
-		for (const id of [PROD.deliver, PROD.intake, PROD.completion, PROD.catchUp])
-			await waitPublished(id);
-		prod.table = await createTable();
-		const webhookId = completionWebhookId();
-		const hook = await waitFor('the Completion trigger to register its webhook', async () =>
-			(await registeredWebhooks()).find((w) => w.url.includes(webhookId)),
-		);
-		prod.hookUrl = hook.url;
-		await waitWebhookLive(prod.hookUrl);
+		tableId = (await createTable()).id;
+	}
+	// import and publish the four workflows (n8n stopped: the CLI writes the database)
+	await stopN8n();
+	const dir = writeWorkflows(
+		productionWorkflows({
+			sinkUrl: `${state.emulatorUrl}/_emulator/sink/crm`,
+			catchUpSeconds: CATCH_UP_S,
+			pendingMinutes: 0.1,
+			stuckMinutes: STUCK_MINUTES,
+			tableId,
+		}),
+	);
+	await n8nCliOk(['import:workflow', '--separate', `--input=${dir}`]);
+	for (const id of [PROD.deliver, PROD.intake, PROD.completion, PROD.catchUp]) {
+		await n8nCliOk(['publish:workflow', `--id=${id}`]);
+	}
+	await startN8n();
+	for (const id of [PROD.deliver, PROD.intake, PROD.completion, PROD.catchUp])
+		await waitPublished(id);
+	prod.table = await createTable();
+	const webhookId = completionWebhookId();
+	const hook = await waitFor('the Completion trigger to register its webhook', async () =>
+		(await registeredWebhooks()).find((w) => w.url.includes(webhookId)),
+	);
+	prod.hookUrl = hook.url;
+	await waitWebhookLive(prod.hookUrl);
 
-		// Intake: DOCUMENTS + 1 documents (the last one the service will forget)
-		await emulatorSettings({ processing_ms: OUTAGE_PROCESSING_MS, time_scale: 0.05 });
-		const documents = intakeDocuments(DOCUMENTS + 1, 'OUT');
-		const recorded = await intake(n8nBase(), documents);
-		assert.equal(recorded.length, DOCUMENTS + 1, `Intake recorded ${recorded.length} rows`);
-		for (const [i, row] of recorded.entries()) {
-			assert.equal(row.status, 'pending');
-			assert.equal(row.file_name, documents[i].file_name);
-			assert.equal(row.customer, documents[i].customer);
-		}
-		const submittedAt = Date.now();
-		prod.tasks = recorded.slice(0, DOCUMENTS).map((r) => r.task_id);
-		prod.forgotten = recorded[DOCUMENTS].task_id;
+	// Intake: DOCUMENTS + 1 documents (the last one the service will forget)
+	await emulatorSettings({ processing_ms: OUTAGE_PROCESSING_MS, time_scale: 0.05 });
+	const documents = intakeDocuments(DOCUMENTS + 1, 'OUT');
+	const recorded = await intake(n8nBase(), documents);
+	assert.equal(recorded.length, DOCUMENTS + 1, `Intake recorded ${recorded.length} rows`);
+	for (const [i, row] of recorded.entries()) {
+		assert.equal(row.status, 'pending');
+		assert.equal(row.file_name, documents[i].file_name);
+		assert.equal(row.customer, documents[i].customer);
+	}
+	const submittedAt = Date.now();
+	prod.tasks = recorded.slice(0, DOCUMENTS).map((r) => r.task_id);
+	prod.forgotten = recorded[DOCUMENTS].task_id;
 
-		// n8n goes down before the tasks finish; every delivery fails all its attempts
-		await stopN8n();
-		assert.ok(
-			Date.now() - submittedAt < OUTAGE_PROCESSING_MS,
-			'n8n took longer to stop than the tasks to finish; raise OUTAGE_PROCESSING_MS',
-		);
-		const allIds = [...prod.tasks, prod.forgotten];
-		let failed = [];
-		await waitFor(
-			() => `every delivery to fail (${failed.length} of ${allIds.length} failed)`,
-			async () => {
-				failed = (await deliveriesOf(allIds)).filter((d) => d.state === 'failed');
-				return failed.length === allIds.length;
-			},
-			60000,
-			500,
-		);
-		assert.ok(
-			failed.every((d) => d.attempts === 4),
-			'a delivery failed before its last retry',
-		);
-		// the service no longer knows one of them
-		await forgetTask(prod.forgotten);
-		await emulatorSettings({ processing_ms: PROCESSING_MS, time_scale: 1 });
+	// n8n goes down before the tasks finish; every delivery fails all its attempts
+	await stopN8n();
+	assert.ok(
+		Date.now() - submittedAt < OUTAGE_PROCESSING_MS,
+		'n8n took longer to stop than the tasks to finish; raise OUTAGE_PROCESSING_MS',
+	);
+	const allIds = [...prod.tasks, prod.forgotten];
+	let failed = [];
+	await waitFor(
+		() => `every delivery to fail (${failed.length} of ${allIds.length} failed)`,
+		async () => {
+			failed = (await deliveriesOf(allIds)).filter((d) => d.state === 'failed');
+			return failed.length === allIds.length;
+		},
+		60000,
+		500,
+	);
+	assert.ok(
+		failed.every((d) => d.attempts === 4),
+		'a delivery failed before its last retry',
+	);
+	// the service no longer knows one of them
+	await forgetTask(prod.forgotten);
+	await emulatorSettings({ processing_ms: PROCESSING_MS, time_scale: 1 });
 
-		// n8n is back: the catch-up finds the pending rows
-		await startN8n();
-		const backAt = Date.now();
-		let calls = [];
-		await waitFor(
-			() => `the catch-up to deliver ${DOCUMENTS} tasks (${calls.length} so far)`,
-			async () => {
-				calls = (await sinkCalls()).filter((c) => allIds.includes(c.body?.task_id));
-				return calls.length >= DOCUMENTS;
-			},
-			120000,
-			250,
-		);
-		const caughtUpS = (Date.now() - backAt) / 1000;
-		// one more catch-up interval: nothing more arrives, the forgotten task is marked
-		await sleep((CATCH_UP_S + 2) * 1000);
-		calls = (await sinkCalls()).filter((c) => allIds.includes(c.body?.task_id));
-		const perTask = callsPerTask(calls);
-		const copies = Object.values(perTask).reduce((sum, n) => sum + n - 1, 0);
-		assert.deepEqual(
-			Object.keys(perTask).sort(),
-			[...prod.tasks].sort(),
-			'each finished task reaches the downstream step, the forgotten one does not',
-		);
-		assert.equal(copies, 0, `copies reached the downstream step: ${JSON.stringify(perTask)}`);
-		for (const call of calls) {
-			const doc = documents[prod.tasks.indexOf(call.body.task_id)];
-			assert.equal(call.body.customer, doc.customer, 'the downstream step got the wrong context');
-			assert.equal(call.body.file_name, doc.file_name);
-			assert.equal(call.body.status, 'complete');
-			assert.equal(typeof call.body.result?.invoice_number, 'string');
-		}
-		const rows = await rowsByTask();
-		for (const id of prod.tasks)
-			assert.equal(rows[id].status, 'done', `row of ${id}: ${rows[id].status}`);
-		assert.equal(rows[prod.forgotten].status, 'not_found');
-		assert.match(String(rows[prod.forgotten].note), /404/);
-		t.diagnostic(
-			`${DOCUMENTS + 1} submitted; ${failed.length} deliveries failed all 4 attempts; ${DOCUMENTS} caught up in ${caughtUpS.toFixed(1)} s after n8n was ready (catch-up every ${CATCH_UP_S} s); 1 marked not_found; copies downstream: ${copies}`,
-		);
-	},
-);
+	// n8n is back: the catch-up finds the pending rows
+	await startN8n();
+	const backAt = Date.now();
+	let calls = [];
+	await waitFor(
+		() => `the catch-up to deliver ${DOCUMENTS} tasks (${calls.length} so far)`,
+		async () => {
+			calls = (await sinkCalls()).filter((c) => allIds.includes(c.body?.task_id));
+			return calls.length >= DOCUMENTS;
+		},
+		120000,
+		250,
+	);
+	const caughtUpS = (Date.now() - backAt) / 1000;
+	// one more catch-up interval: nothing more arrives, the forgotten task is marked
+	await sleep((CATCH_UP_S + 2) * 1000);
+	calls = (await sinkCalls()).filter((c) => allIds.includes(c.body?.task_id));
+	const perTask = callsPerTask(calls);
+	const copies = Object.values(perTask).reduce((sum, n) => sum + n - 1, 0);
+	assert.deepEqual(
+		Object.keys(perTask).sort(),
+		[...prod.tasks].sort(),
+		'each finished task reaches the downstream step, the forgotten one does not',
+	);
+	assert.equal(copies, 0, `copies reached the downstream step: ${JSON.stringify(perTask)}`);
+	for (const call of calls) {
+		const doc = documents[prod.tasks.indexOf(call.body.task_id)];
+		assert.equal(call.body.customer, doc.customer, 'the downstream step got the wrong context');
+		assert.equal(call.body.file_name, doc.file_name);
+		assert.equal(call.body.status, 'complete');
+		assert.equal(typeof call.body.result?.invoice_number, 'string');
+	}
+	const rows = await rowsByTask();
+	for (const id of prod.tasks)
+		assert.equal(rows[id].status, 'done', `row of ${id}: ${rows[id].status}`);
+	assert.equal(rows[prod.forgotten].status, 'not_found');
+	assert.match(String(rows[prod.forgotten].note), /404/);
+	t.diagnostic(
+		`${DOCUMENTS + 1} submitted; ${failed.length} deliveries failed all 4 attempts; ${DOCUMENTS} caught up in ${caughtUpS.toFixed(1)} s after n8n was ready (catch-up every ${CATCH_UP_S} s); 1 marked not_found; copies downstream: ${copies}`,
+	);
+});
 
 test(
 	'Production: retried and simultaneous copies of deliveries reach the downstream step no second time; a running task stays pending',
