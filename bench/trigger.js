@@ -18,7 +18,7 @@
  * (/proc/<pid>/stat) is read around every burst.
  *
  * Regular mode: one `n8n start` on SQLite. Queue mode (unless BENCH_P4_QUEUE=0): PostgreSQL, Redis,
- * main, two workers and a webhook process (test/queue/lib/stack.js); deliveries go to the webhook
+ * main, two workers and a webhook process (harness/queue/stack.js); deliveries go to the webhook
  * process, runs happen on the workers.
  *
  *   BENCH_P4_DELIVERIES    deliveries per burst (200)
@@ -60,11 +60,11 @@ const {
 	executionData,
 	waitFor,
 	waitPublished,
-} = require('../test/e2e/lib/n8n.js');
-const { CRED, GOOD_KEY, INVOICES_ID, sleep } = require('../test/e2e/lib/fixtures.js');
-const { node, workflow, project } = require('../test/e2e/lib/workflows.js');
-const state = require('../test/e2e/lib/state.js');
-const { webhook: webhookNode } = require('../test/queue/lib/workflows.js');
+} = require('../harness/n8n.js');
+const { CRED, GOOD_KEY, INVOICES_ID, sleep } = require('../harness/fixtures.js');
+const { node, workflow, project } = require('../harness/workflows.js');
+const state = require('../harness/state.js');
+const { webhook: webhookNode } = require('../harness/queue/workflows.js');
 
 const NODE24 = process.env.NODE24 || process.execPath;
 const LAZY_ENV = { N8N_EXPRESSION_ENGINE_LAZY_ACQUIRE: 'true' };
@@ -627,7 +627,7 @@ async function measureRegular({ emu, opts, log }) {
 // ----------------------------------------------------------------- queue mode
 
 async function measureQueueMode({ emu, opts, log }) {
-	const { QueueStack } = require('../test/queue/lib/stack.js');
+	const { QueueStack } = require('../harness/queue/stack.js');
 	state.emulatorUrl = emu.url;
 	state.cookie = undefined;
 	let stack;
@@ -637,7 +637,7 @@ async function measureQueueMode({ emu, opts, log }) {
 	});
 	const started = Date.now();
 	try {
-		// the steps of test/queue/lib/setup.js prepareStack, with the package P4 measures
+		// the steps of harness/queue/setup.js prepareStack, with the package P4 measures
 		state.tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'docex-bench-p4-queue-'));
 		state.userFolder = path.join(state.tmp, 'main');
 		stack = new QueueStack({ dir: state.tmp, env: opts.extraEnv });

@@ -17,7 +17,7 @@
 const assert = require('node:assert/strict');
 const { test } = require('node:test');
 
-const { sleep } = require('../lib/fixtures.js');
+const { sleep } = require('../../../harness/fixtures.js');
 const {
 	n8nCliOk,
 	startN8n,
@@ -25,7 +25,7 @@ const {
 	waitFor,
 	waitPublished,
 	skipOnN8n1,
-} = require('../lib/n8n.js');
+} = require('../../../harness/n8n.js');
 const { emulatorTasks, registeredWebhooks, waitWebhookLive } = require('../lib/emulator-client.js');
 const { post, registrationOf } = require('../lib/deliveries.js');
 const {
@@ -45,7 +45,7 @@ const {
 } = require('../lib/production.js');
 const { useSuite } = require('../lib/setup.js');
 const { taskCompletedBody } = require('../../../emulator/lib/deliveries.js');
-const state = require('../lib/state.js');
+const state = require('../../../harness/state.js');
 
 useSuite();
 

@@ -10,8 +10,8 @@
 const fs = require('node:fs');
 const path = require('node:path');
 
-const { rest, waitFor } = require('./n8n.js');
-const state = require('./state.js');
+const { rest, waitFor } = require('../../../harness/n8n.js');
+const state = require('../../../harness/state.js');
 
 const EXAMPLES = path.resolve(__dirname, '../../../examples');
 

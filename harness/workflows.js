@@ -189,7 +189,7 @@ function badUrlCases(emulatorUrl) {
 /** The example MCP workflow (examples/mcp-server.json) on the suite's path, plus a saved Register Webhook tool. */
 function mcpWorkflow() {
 	const example = JSON.parse(
-		fs.readFileSync(path.join(__dirname, '../../../examples/mcp-server.json'), 'utf8'),
+		fs.readFileSync(path.join(__dirname, '../examples/mcp-server.json'), 'utf8'),
 	);
 	const nodes = example.nodes.map((n) => ({ ...n, id: crypto.randomUUID() }));
 	// the emulator serves the documents on loopback: the example refuses such URLs unless allowed
