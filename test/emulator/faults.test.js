@@ -2,8 +2,9 @@
 
 /** Fault injection and stats, the reliability fault switches, and the admin deliver and reset calls. */
 
-const http = require('node:http');
 const crypto = require('node:crypto');
+const http = require('node:http');
+
 const {
 	KEY,
 	INVOICES_ID,
@@ -120,9 +121,7 @@ describe('reliability fault switches', () => {
 				method,
 				headers: {
 					Authorization: `Bearer ${KEY}`,
-					...(payload
-						? { 'Content-Type': 'application/json', 'Content-Length': payload.length }
-						: {}),
+					...(payload ? { 'Content-Type': 'application/json', 'Content-Length': payload.length } : {}),
 				},
 			});
 			req.setTimeout(timeoutMs, () => {
@@ -146,11 +145,7 @@ describe('reliability fault switches', () => {
 
 	test('hang: the request is accepted and never answered, and creates no task', async () => {
 		await admin('/faults', { endpoint: 'process_file', mode: 'hang' });
-		const hung = await rawRequest('/process_file', {
-			method: 'POST',
-			body: upload,
-			timeoutMs: 400,
-		});
+		const hung = await rawRequest('/process_file', { method: 'POST', body: upload, timeoutMs: 400 });
 		expect(hung).toEqual({ outcome: 'no answer' });
 		expect(env.emu.state.tasks.size).toBe(0);
 		expect((await admin('/stats')).json.faults_applied.hang).toBe(1);
@@ -184,8 +179,7 @@ describe('reliability fault switches', () => {
 		const sub = await submit('burst');
 		await admin('/faults', { endpoint: 'task_status', count: 6, status: 502 });
 		const statuses = [];
-		for (let i = 0; i < 7; i++)
-			statuses.push((await call(`/task_status/${sub.json.task_id}`)).status);
+		for (let i = 0; i < 7; i++) statuses.push((await call(`/task_status/${sub.json.task_id}`)).status);
 		expect(statuses).toEqual([502, 502, 502, 502, 502, 502, 200]);
 	});
 
@@ -201,10 +195,7 @@ describe('reliability fault switches', () => {
 		const r = await admin('/refuse', { ms: 300 });
 		expect(r.status).toBe(200);
 		await new Promise((resolve) => setTimeout(resolve, 30));
-		expect(await rawRequest('/projects')).toMatchObject({
-			outcome: 'dropped',
-			code: 'ECONNREFUSED',
-		});
+		expect(await rawRequest('/projects')).toMatchObject({ outcome: 'dropped', code: 'ECONNREFUSED' });
 		await waitFor(async () => (await rawRequest('/projects')).outcome === 'answered', {
 			timeoutMs: 3000,
 			intervalMs: 50,
@@ -216,9 +207,9 @@ describe('reliability fault switches', () => {
 
 	test('invalid switches are rejected', async () => {
 		expect((await admin('/faults', { endpoint: 'projects', mode: 'explode' })).status).toBe(422);
-		expect(
-			(await admin('/faults', { endpoint: 'projects', mode: 'hang', status: 500 })).status,
-		).toBe(422);
+		expect((await admin('/faults', { endpoint: 'projects', mode: 'hang', status: 500 })).status).toBe(
+			422,
+		);
 		expect((await admin('/refuse', { ms: 0 })).status).toBe(422);
 	});
 

@@ -4,7 +4,16 @@
 
 const path = require('node:path');
 const { spawn } = require('node:child_process');
-const { KEY, call, admin, sha256, submit, waitFor, useEmulator } = require('./helpers.js');
+
+const {
+	KEY,
+	call,
+	admin,
+	sha256,
+	submit,
+	waitFor,
+	useEmulator,
+} = require('./helpers.js');
 
 const env = useEmulator();
 

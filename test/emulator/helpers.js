@@ -132,6 +132,7 @@ async function registerWebhook(projectId, url, secret, events = ['task.completed
 	return call(`/projects/${projectId}/webhooks`, { method: 'POST', body: { url, events, secret } });
 }
 
+
 module.exports = {
 	KEY,
 	INVOICES_ID,

@@ -2,8 +2,8 @@
 
 /** The emulator as a server: its address, authentication, validation, 404s, the task lifecycle and GET /projects. */
 
-const net = require('node:net');
 const crypto = require('node:crypto');
+const net = require('node:net');
 
 const { createEmulator, DEFAULT_PROJECTS } = require('../../emulator/server.js');
 const {

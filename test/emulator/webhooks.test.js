@@ -22,7 +22,7 @@ const {
 	useEmulator,
 } = require('./helpers.js');
 
-const env = useEmulator();
+useEmulator();
 
 describe('webhook registration', () => {
 	test.each([
