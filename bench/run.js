@@ -42,6 +42,12 @@
  *     BENCH_P5=0 / BENCH_P6=0 skip them; their settings (BENCH_P5_*, BENCH_P6_*) are listed in
  *     bench/pace.js.
  *
+ * P7  Many small documents (bench/bulk.js): 2,000 and 10,000 documents through Submit and Wait in
+ *     one execution of a real n8n, against a bare keep-alive client and against a minimal node that
+ *     only sends the same requests through n8n's request helper (the helper's floor), one after
+ *     the other on the same emulator; times, ratios, polls per task, peak memory. BENCH_P7=0 skips
+ *     it; its own settings (BENCH_P7_*) are listed in bench/bulk.js.
+ *
  * Rows alone: `node bench/run.js --only P4` (or --only P5,P6; BENCH_ONLY=P5;
  * `npm run bench -- --only P5` builds first). It replaces only those rows' summary lines and
  * sections in bench/results.md and keeps the rest of the file.
@@ -72,8 +78,9 @@ const QUEUE_EXECUTIONS = positive('BENCH_QUEUE_EXECUTIONS', 8);
 const P4 = process.env.BENCH_P4 !== '0';
 const P5 = process.env.BENCH_P5 !== '0';
 const P6 = process.env.BENCH_P6 !== '0';
+const P7 = process.env.BENCH_P7 !== '0';
 /** Rows that can run alone (--only); the others run in the full benchmark. */
-const ROWS = ['P4', 'P5', 'P6'];
+const ROWS = ['P4', 'P5', 'P6', 'P7'];
 const ONLY = parseOnly();
 
 /** The rows chosen with --only / BENCH_ONLY, or undefined for all. */
@@ -298,7 +305,7 @@ async function measureQ(emu) {
 	});
 }
 
-function report(env, p1, p2, totalMs, q, p4, p5, p6) {
+function report(env, p1, p2, totalMs, q, p4, p5, p6, p7) {
 	const intervalMs = INTERVAL_S * 1000;
 	const wallLimitMs = 1.3 * (T_MS + intervalMs);
 	const minPolls = Math.ceil(T_MS / intervalMs) + 1;
@@ -361,6 +368,7 @@ function report(env, p1, p2, totalMs, q, p4, p5, p6) {
 	}
 	if (p4) for (const row of require('./trigger.js').summaryRows(p4)) out(row);
 	for (const row of extraRows({ p5, p6 }).summary) out(row);
+	if (p7) for (const row of require('./bulk.js').summaryRows(p7)) out(row);
 	out();
 
 	// ---- P1 --------------------------------------------------------------------------------
@@ -427,6 +435,7 @@ function report(env, p1, p2, totalMs, q, p4, p5, p6) {
 		out(require('./trigger.js').section(p4));
 	}
 	for (const section of extraRows({ p5, p6 }).sections) out(section);
+	if (p7) out(require('./bulk.js').section(p7));
 
 	// ---- Notes -------------------------------------------------------------------------------
 	out('## Notes');
@@ -463,8 +472,8 @@ function extraRows({ p5, p6 }) {
 
 /** The summary rows and section of one row measured alone. */
 function rowParts(row, figures) {
-	if (row === 'P4') {
-		const { summaryRows, section } = require('./trigger.js');
+	if (row === 'P4' || row === 'P7') {
+		const { summaryRows, section } = require(row === 'P4' ? './trigger.js' : './bulk.js');
 		return { rows: summaryRows(figures), section: section(figures) };
 	}
 	const parts = extraRows({ [row.toLowerCase()]: figures });
@@ -525,6 +534,10 @@ function spliceRow(markdown, row, { rows, section }, env, totalMs) {
 async function measureRow(row, packageRoot) {
 	if (row === 'P5') return await require('./pace.js').measureRateLimit({ startWorker, packageRoot, log });
 	if (row === 'P6') return await require('./pace.js').measureUrlItems({ startWorker, packageRoot, log });
+	if (row === 'P7') {
+		loadRuntime();
+		return await require('./bulk.js').measureBulk({ log });
+	}
 	const emu = await createEmulator({ port: 0, processingMs: T_MS });
 	try {
 		return await measureP4(emu);
@@ -573,7 +586,9 @@ async function main() {
 		const pace = require('./pace.js');
 		const p5 = P5 ? await pace.measureRateLimit({ startWorker, packageRoot, log }) : undefined;
 		const p6 = P6 ? await pace.measureUrlItems({ startWorker, packageRoot, log }) : undefined;
-		const markdown = report(environment(), p1, p2, performance.now() - started, q, p4, p5, p6);
+		if (P7) loadRuntime();
+		const p7 = P7 ? await require('./bulk.js').measureBulk({ log }) : undefined;
+		const markdown = report(environment(), p1, p2, performance.now() - started, q, p4, p5, p6, p7);
 		process.stdout.write(`${markdown}\n`);
 		if (OUTPUT !== '-') {
 			fs.writeFileSync(OUTPUT, `${markdown}\n`);

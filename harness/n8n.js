@@ -299,6 +299,15 @@ async function stopN8n() {
 	state.n8n = undefined;
 }
 
+/** SIGKILL to the n8n server's process group, as a crash: nothing of n8n's shutdown runs. */
+async function killN8n() {
+	const child = state.n8n;
+	if (!child?.alive) return;
+	killGroup(child, 'SIGKILL');
+	await child.exited;
+	state.n8n = undefined;
+}
+
 async function rest(method, urlPath, body) {
 	if (!state.cookie) {
 		const owner = await setupOwner(n8nUrl(''), path.join(state.tmp, 'owner.json'));
@@ -408,6 +417,7 @@ module.exports = {
 	binaryBytes,
 	startN8n,
 	stopN8n,
+	killN8n,
 	rest,
 	executionsOf,
 	executionData,

@@ -38,7 +38,15 @@ const WF = {
 	refused: 'E2eRelRefused001',
 	projectName: 'E2eProjectName01',
 	cancel: 'E2eStopRunning01',
+	retryBinary: 'E2eRetryOnFail01',
+	retryUrl: 'E2eRetryOnFailU1',
 };
+
+/** n8n's node setting Retry On Fail: 3 tries, 1 s apart. */
+const RETRY_ON_FAIL = { retryOnFail: true, maxTries: 3, waitBetweenTries: 1000 };
+
+/** The documents of the Retry On Fail case by URL: four names, the second one failing. */
+const RETRY_URL_NAMES = ['retry-1.pdf', 'retry-2-EMULATOR_FAIL.pdf', 'retry-3.pdf', 'retry-4.pdf'];
 
 /** The production webhook path of the workflow the stop case starts: /webhook/<path>. */
 const CANCEL_PATH = 'docex-e2e-stop';
@@ -90,10 +98,15 @@ function fileNodes(files) {
 }
 
 /** A Document Extraction node. */
-function docex(name, parameters, { credentials = CRED, continueOnFail = false } = {}) {
+function docex(
+	name,
+	parameters,
+	{ credentials = CRED, continueOnFail = false, retryOnFail, maxTries, waitBetweenTries } = {},
+) {
 	return node(name, ACTION, 1, parameters, {
 		credentials,
 		...(continueOnFail ? { onError: 'continueRegularOutput' } : {}),
+		...(retryOnFail ? { retryOnFail, maxTries, waitBetweenTries } : {}),
 	});
 }
 
@@ -364,6 +377,28 @@ function buildWorkflows({ statusTaskId, emulatorUrl }) {
 			...fileNodes([FILES.a]),
 			submitAndWait('Submit and Wait', { maxWait: 120 }),
 		]),
+		submitAndWaitWorkflow(
+			WF.retryBinary,
+			'e2e: Submit and Wait with Retry On Fail, four documents, one failing',
+			[FILES.a, FILES.b, FILES.c, FILES.r],
+			{},
+			RETRY_ON_FAIL,
+		),
+		workflow(WF.retryUrl, 'e2e: Submit and Wait by URL with Retry On Fail, four documents', [
+			manual(),
+			node('Documents', 'n8n-nodes-base.set', 3.4, {
+				mode: 'raw',
+				jsonOutput: JSON.stringify({
+					documents: RETRY_URL_NAMES.map((name) => ({ url: fileUrl(emulatorUrl, name) })),
+				}),
+				options: {},
+			}),
+			node('One Item per Document', 'n8n-nodes-base.splitOut', 1, {
+				fieldToSplitOut: 'documents',
+				options: {},
+			}),
+			submitAndWaitUrl('Submit and Wait', '={{ $json.url }}', {}, RETRY_ON_FAIL),
+		]),
 		workflow(WF.refused, 'e2e: the service refuses connections for 1.5 s, then Submit and Wait', [
 			manual(),
 			// Switches the refusal on from inside the run, a moment before the node sends the document.
@@ -382,6 +417,7 @@ function buildWorkflows({ statusTaskId, emulatorUrl }) {
 }
 
 module.exports = {
+	RETRY_URL_NAMES,
 	fileUrl,
 	submitAndWaitUrl,
 	SPACED_PROJECT_NAME,

@@ -8,8 +8,10 @@
  *   GET    /sink            {calls: [...]} in arrival order
  *   DELETE /sink            forgets the recorded calls
  *   POST   /forget {task_id}  the service forgets the task: GET /task_status answers 404 from then on
- *   POST   /settings {processing_ms?, time_scale?}  changes the processing time of new tasks and
- *                           the webhook retry timing while running; answers the values in force
+ *   POST   /settings {processing_ms?, time_scale?, sink_down?}  changes the processing time of new
+ *                           tasks and the webhook retry timing while running; sink_down lists the
+ *                           sink names that answer 503 and record nothing (a downstream outage);
+ *                           answers the values in force
  *
  * Every function takes the shared context `ctx` (lib/context.js) first.
  */
@@ -30,6 +32,10 @@ async function handleSinkPost(ctx, req, res, name) {
 	if (read.aborted) return;
 	if (read.tooLarge) {
 		sendJson(res, 413, { detail: `Request body too large (limit ${ADMIN_BODY_LIMIT} bytes)` });
+		return;
+	}
+	if ((ctx.opts.sinkDown ?? []).includes(name)) {
+		sendJson(res, 503, { detail: 'Injected downstream outage' });
 		return;
 	}
 	const raw = read.buf ?? Buffer.alloc(0);
@@ -64,7 +70,14 @@ async function handleForget(ctx, req, res) {
 async function handleSettings(ctx, req, res) {
 	const b = await readJsonObject(req, res, ADMIN_BODY_LIMIT);
 	if (!b) return;
-	const { processing_ms: processingMs, time_scale: timeScale } = b;
+	const { processing_ms: processingMs, time_scale: timeScale, sink_down: sinkDown } = b;
+	if (
+		sinkDown !== undefined &&
+		!(Array.isArray(sinkDown) && sinkDown.every((n) => typeof n === 'string'))
+	) {
+		sendJson(res, 422, { detail: 'sink_down must be a list of sink names' });
+		return;
+	}
 	if (processingMs !== undefined && (typeof processingMs !== 'number' || !(processingMs >= 0))) {
 		sendJson(res, 422, { detail: 'processing_ms must be a number >= 0' });
 		return;
@@ -75,8 +88,13 @@ async function handleSettings(ctx, req, res) {
 	}
 	if (processingMs !== undefined) ctx.opts.processingMs = processingMs;
 	if (timeScale !== undefined) ctx.opts.timeScale = timeScale;
+	if (sinkDown !== undefined) ctx.opts.sinkDown = sinkDown;
 	ctx.log(`settings: processing_ms ${ctx.opts.processingMs}, time_scale ${ctx.opts.timeScale}`);
-	sendJson(res, 200, { processing_ms: ctx.opts.processingMs, time_scale: ctx.opts.timeScale });
+	sendJson(res, 200, {
+		processing_ms: ctx.opts.processingMs,
+		time_scale: ctx.opts.timeScale,
+		sink_down: ctx.opts.sinkDown ?? [],
+	});
 }
 
 /**
@@ -101,6 +119,7 @@ function handleProductionAdmin(ctx, req, res, p) {
 /** Clears what this module keeps (called by POST /_emulator/reset). */
 function resetProduction(ctx) {
 	sinkCalls(ctx).length = 0;
+	ctx.opts.sinkDown = [];
 }
 
 module.exports = { handleProductionAdmin, resetProduction };

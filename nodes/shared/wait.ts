@@ -25,6 +25,31 @@ function hostSleep(): SleepFn {
 }
 
 /**
+ * The callbacks waiting on each cancel signal, behind one listener per signal. Thousands of
+ * items wait on the same execution signal at once, and an AbortSignal's listener list costs
+ * time in proportion to its length for every listener added or removed; a Set does not.
+ */
+const waiters = new WeakMap<AbortSignal, Set<() => void>>();
+
+function waitersOf(signal: AbortSignal): Set<() => void> {
+	let set = waiters.get(signal);
+	if (!set) {
+		const callbacks = new Set<() => void>();
+		signal.addEventListener(
+			'abort',
+			() => {
+				for (const callback of [...callbacks]) callback();
+				callbacks.clear();
+			},
+			{ once: true },
+		);
+		waiters.set(signal, callbacks);
+		set = callbacks;
+	}
+	return set;
+}
+
+/**
  * Resolves once the signal fires (never, without a signal), with a function that stops
  * listening, so a wait that ends first leaves nothing behind.
  */
@@ -33,12 +58,38 @@ export function onAbort(signal: AbortSignal | undefined): {
 	dispose: () => void;
 } {
 	if (!signal) return { promise: new Promise<void>(() => {}), dispose: () => {} };
-	let listener: (() => void) | undefined;
+	const set = waitersOf(signal);
+	let listener: () => void = () => {};
 	const promise = new Promise<void>((resolve) => {
 		listener = () => resolve();
-		signal.addEventListener('abort', listener, { once: true });
+		if (signal.aborted) resolve();
+		else set.add(listener);
 	});
-	return { promise, dispose: () => signal.removeEventListener('abort', listener!) };
+	return { promise, dispose: () => set.delete(listener) };
+}
+
+/**
+ * A signal of its own for one request attempt: it fires when `signal` (the execution's) fires
+ * or when `timeoutMs` have passed, whichever comes first. `dispose` stops following `signal`.
+ */
+export function attemptSignal(
+	signal: AbortSignal | undefined,
+	timeoutMs: number,
+): { signal: AbortSignal; timedOut: () => boolean; dispose: () => void } {
+	const controller = new AbortController();
+	const clock = AbortSignal.timeout(timeoutMs);
+	const onTimeout = () => controller.abort(clock.reason);
+	clock.addEventListener('abort', onTimeout, { once: true });
+	const stopped = onAbort(signal);
+	void stopped.promise.then(() => controller.abort(signal?.reason));
+	return {
+		signal: controller.signal,
+		timedOut: () => clock.aborted,
+		dispose: () => {
+			stopped.dispose();
+			clock.removeEventListener('abort', onTimeout);
+		},
+	};
 }
 
 /**
@@ -49,9 +100,13 @@ export async function wait(ms: number, signal: AbortSignal | undefined): Promise
 	throwIfCancelled(signal);
 	if (ms > 0) {
 		const aborted = onAbort(signal);
+		// The host's sleep listens on the signal it is given: it gets one of its own, so that
+		// the execution's signal keeps one listener however many items wait.
+		const own = signal ? new AbortController() : undefined;
+		void aborted.promise.then(() => own?.abort());
 		try {
 			// A sleep that honours the signal rejects on abort; that outcome is the abort race's.
-			await Promise.race([hostSleep()(ms, signal).catch(() => {}), aborted.promise]);
+			await Promise.race([hostSleep()(ms, own?.signal).catch(() => {}), aborted.promise]);
 		} finally {
 			aborted.dispose();
 		}

@@ -29,6 +29,7 @@ runSuite({
 		'url-input',
 		'security',
 		'reliability',
+		'retry-on-fail',
 		'service-limits',
 		'editor',
 		'project',

@@ -1,4 +1,5 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports -- test code: runs under jest on Node, is never shipped or loaded by n8n */
+/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-dangerous-functions -- test code: runs under jest on Node, is never shipped or loaded by n8n */
+import { spawnSync } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 
@@ -11,6 +12,7 @@ interface ExampleNode {
 	parameters: Record<string, unknown>;
 	credentials?: Record<string, { id: string; name: string }>;
 	webhookId?: string;
+	typeVersion?: number;
 }
 interface Example {
 	id: string;
@@ -76,7 +78,8 @@ describe('the production examples', () => {
 		expect((claim.parameters.columns as { value: object }).value).toMatchObject({
 			status: 'processing',
 		});
-		expect(deliver.connections[claim.name].main[0].map((c) => c.node)).toEqual(['Downstream Step']);
+		expect(deliver.connections[claim.name].main[0].map((c) => c.node)).toEqual(['Claimed?']);
+		expect(deliver.connections['Claimed?'].main[0].map((c) => c.node)).toEqual(['Downstream Step']);
 	});
 
 	it('every Data Table node uses the table by name, and Intake creates it with the columns the others use', () => {
@@ -87,7 +90,7 @@ describe('the production examples', () => {
 		const created = (create.parameters.columns as { column: Array<{ name: string }> }).column.map(
 			(c) => c.name,
 		);
-		for (const n of tableNodes.filter((t) => t !== create)) {
+		for (const n of tableNodes.filter((t) => t.parameters.resource !== 'table')) {
 			expect(n.parameters.dataTableId).toEqual({
 				__rl: true,
 				mode: 'name',
@@ -97,7 +100,10 @@ describe('the production examples', () => {
 			const filtered = (
 				(n.parameters.filters as { conditions?: Array<{ keyName: string }> })?.conditions ?? []
 			).map((c) => c.keyName);
-			for (const column of [...written, ...filtered.filter((c) => c !== 'createdAt')]) {
+			for (const column of [
+				...written,
+				...filtered.filter((c) => !['id', 'createdAt', 'updatedAt'].includes(c)),
+			]) {
 				expect(created).toContain(column);
 			}
 		}
@@ -114,5 +120,77 @@ describe('the production examples', () => {
 			operation: 'getStatus',
 			options: { outputNotFoundAsItems: true },
 		});
+	});
+});
+
+describe('the production examples for n8n 1.x (examples/n8n1)', () => {
+	const N8N1 = path.join(EXAMPLES, 'n8n1');
+	const set = readdirSync(N8N1)
+		.filter((f) => f.endsWith('.json'))
+		.map((file) => ({
+			file,
+			wf: JSON.parse(readFileSync(path.join(N8N1, file), 'utf8')) as Example,
+		}));
+
+	it('are what scripts/examples-n8n1.js makes of the 2.x set', () => {
+		const run = spawnSync(process.execPath, ['scripts/examples-n8n1.js', '--check'], {
+			cwd: path.resolve(__dirname, '../..'),
+			encoding: 'utf8',
+		});
+		expect(run.stderr).toBe('');
+		expect(run.status).toBe(0);
+		expect(set.map(({ file }) => file).sort()).toEqual(
+			files.filter((f) => f.startsWith('production-')).sort(),
+		);
+	});
+
+	it('use only the Data table node version 1, by the ID in the Settings node of their workflow', () => {
+		for (const { file, wf } of set) {
+			const tableNodes = wf.nodes.filter((n) => n.type === 'n8n-nodes-base.dataTable');
+			if (!tableNodes.length) continue;
+			const settings = wf.nodes.find((n) => n.name === 'Settings');
+			expect({ file, settings: Boolean(settings) }).toEqual({ file, settings: true });
+			const assignments = (
+				settings!.parameters.assignments as { assignments: Array<{ name: string }> }
+			).assignments;
+			expect(assignments.map((a) => a.name)).toContain('data_table_id');
+			for (const n of tableNodes) {
+				expect({
+					file,
+					node: n.name,
+					version: n.typeVersion,
+					resource: n.parameters.resource,
+				}).toEqual({
+					file,
+					node: n.name,
+					version: 1,
+					resource: 'row',
+				});
+				expect(n.parameters.dataTableId).toEqual({
+					__rl: true,
+					mode: 'id',
+					value: "={{ $('Settings').first().json.data_table_id }}",
+				});
+			}
+		}
+	});
+});
+
+describe('the Execute Workflow nodes of the examples', () => {
+	it("show the called workflow's name on the canvas (n8n shows the note instead of the ID subtitle)", () => {
+		const byId = Object.fromEntries(examples.map(({ wf }) => [wf.id, wf.name]));
+		const calls = examples.flatMap(({ wf }) =>
+			wf.nodes.filter((n) => n.type === 'n8n-nodes-base.executeWorkflow'),
+		) as Array<ExampleNode & { notes?: string; notesInFlow?: boolean }>;
+		expect(calls.length).toBeGreaterThan(0);
+		for (const call of calls) {
+			const target = call.parameters.workflowId as { value: string; cachedResultName: string };
+			expect(target.cachedResultName).toBe(byId[target.value]);
+			expect({ node: call.name, notes: call.notes, notesInFlow: call.notesInFlow }).toEqual({
+				node: call.name,
+				notes: byId[target.value],
+				notesInFlow: true,
+			});
+		}
 	});
 });

@@ -23,8 +23,8 @@ import {
 	seconds,
 	statusError,
 } from '../requestErrors';
-import { throwIfCancelled, wait } from '../wait';
-import { PaceDeadlineError, pacerFor, throttleBackoffMs } from './pacer';
+import { attemptSignal, throwIfCancelled, wait } from '../wait';
+import { PaceDeadlineError, type Pacer, pacerFor, throttleBackoffMs } from './pacer';
 
 /** Waits before the 2nd, 3rd and 4th attempt of a request that met a 5xx or a network error. */
 export const RETRY_DELAYS_MS = [1000, 2000, 4000];
@@ -121,14 +121,42 @@ function closeBody(body: unknown): void {
 	if (isStream(body) && body.destroyed !== true) body.destroy();
 }
 
+/** The credential as the requests of one run use it: read and checked once per run. */
+interface RunCredential {
+	baseUrl: string;
+	authorization: string;
+	pacer: Pacer;
+}
+
 /**
- * n8n's authenticated request helper (1.x and 2.x) replaces a request's abortSignal with the
- * execution's cancel signal, read from `getExecutionCancelSignal` of the context it is called
- * on. So that an attempt's wall-clock timeout aborts it too, the helper is called on a view of
- * the context whose cancel signal is the attempt's own (the execution's, or its timeout).
+ * The credential of each run (each node context), read once. Reading a credential is costly in
+ * n8n (a database read and a decryption each time), so the requests of a run share one read.
+ * A credential that fails the checks is remembered as its error message, which every request
+ * of the run then reports for its own item.
  */
-function withCancelSignal<T extends object>(ctx: T, signal: AbortSignal): T {
-	return Object.create(ctx, { getExecutionCancelSignal: { value: () => signal } }) as T;
+const runCredentials = new WeakMap<object, Promise<RunCredential | { refused: string }>>();
+
+async function checkedCredential(ctx: ApiContext): Promise<RunCredential | { refused: string }> {
+	const credentials = await ctx.getCredentials(CREDENTIAL_TYPE);
+	try {
+		const { apiKey, baseUrl } = readCredential(credentials);
+		return {
+			baseUrl,
+			authorization: `Bearer ${apiKey}`,
+			pacer: pacerFor(baseUrl, credentials.apiKey),
+		};
+	} catch (error) {
+		return { refused: (error as Error).message };
+	}
+}
+
+async function runCredential(ctx: ApiContext): Promise<RunCredential | { refused: string }> {
+	let credential = runCredentials.get(ctx);
+	if (!credential) {
+		credential = checkedCredential(ctx);
+		runCredentials.set(ctx, credential);
+	}
+	return await credential;
 }
 
 function cancelSignal(ctx: ApiContext): AbortSignal | undefined {
@@ -149,30 +177,31 @@ export function parseRetryAfter(header: unknown, now = Date.now()): number | und
 }
 
 /**
- * Sends one request to the Document Extraction Service through n8n's authenticated request
- * helper. This is the only place that sends requests to the service (`service.ts` names the
- * calls). Every attempt has a wall-clock timeout (longer for uploads, in proportion to their
- * size), and no attempt starts with less than MIN_ATTEMPT_TIMEOUT_MS left before the deadline.
- * Every attempt waits for the credential's pace (pacer.ts). Which failures are sent again is
- * written down at GATEWAY_STATUSES. Every failure becomes a NodeApiError whose message carries
- * the service's `detail`, and never the request (with the API key) that was sent.
+ * Sends one request to the Document Extraction Service. This is the only place that sends
+ * requests to the service (`service.ts` names the calls). The credential is read and checked
+ * once per run (the API key's format and the Base URL, as the credential's own authenticate
+ * step checks them), and each request goes through n8n's plain request helper with the key in
+ * its Authorization header: n8n's authenticated helper would read and decrypt the credential
+ * again for every request, and it replaces a request's abort signal with the execution's, which
+ * would undo the wall-clock timeout below. Every attempt has a wall-clock timeout (longer for
+ * uploads, in proportion to their size), and no attempt starts with less than
+ * MIN_ATTEMPT_TIMEOUT_MS left before the deadline. Every attempt waits for the credential's pace
+ * (pacer.ts). Which failures are sent again is written down at GATEWAY_STATUSES. Every failure
+ * becomes a NodeApiError whose message carries the service's `detail`, and never the request
+ * (with the API key) that was sent.
  */
 export async function apiRequest<T = unknown>(
 	this: ApiContext,
 	options: ApiRequestOptions,
 ): Promise<T> {
-	const credentials = await this.getCredentials(CREDENTIAL_TYPE);
-	let baseUrl: string;
-	try {
-		({ baseUrl } = readCredential(credentials));
-	} catch (error) {
-		throw new NodeOperationError(this.getNode(), (error as Error).message, {
+	const credential = await runCredential(this);
+	if ('refused' in credential) {
+		throw new NodeOperationError(this.getNode(), credential.refused, {
 			itemIndex: options.itemIndex,
 		});
 	}
-
+	const { baseUrl, authorization, pacer } = credential;
 	const signal = cancelSignal(this);
-	const pacer = pacerFor(baseUrl, credentials.apiKey);
 	const attempts = Math.max(1, options.attempts ?? RETRY_DELAYS_MS.length + 1);
 	const timeoutMs = options.timeoutMs ?? requestTimeoutMs(options.bodyBytes);
 	const isGet = options.method === 'GET';
@@ -208,19 +237,19 @@ export async function apiRequest<T = unknown>(
 			const attemptTimeout = Math.min(timeoutMs, remaining);
 			// The helper's own timeout only bounds the wait between two chunks; this one bounds
 			// the whole attempt, however slowly the answer comes.
-			const clock = AbortSignal.timeout(attemptTimeout);
+			const clock = attemptSignal(signal, attemptTimeout);
 			const request: IHttpRequestOptions = {
 				method: options.method,
 				url: `${baseUrl}${options.path}`,
 				json: true,
 				returnFullResponse: true,
 				ignoreHttpStatusErrors: true,
-				headers: { Accept: 'application/json' },
+				headers: { Accept: 'application/json', Authorization: authorization },
 				// Following redirects makes the HTTP client keep every chunk of a streamed body in
 				// memory, to resend it; a redirect is reported instead, naming the address to use.
 				disableFollowRedirect: true,
 				timeout: attemptTimeout,
-				abortSignal: signal ? AbortSignal.any([signal, clock]) : clock,
+				abortSignal: clock.signal,
 			};
 			if (typeof options.body === 'function') {
 				request.body = (await options.body()) as IHttpRequestOptions['body'];
@@ -232,14 +261,11 @@ export async function apiRequest<T = unknown>(
 			let response: ErrorResponse | undefined;
 			let failure: unknown;
 			try {
-				response = (await this.helpers.httpRequestWithAuthentication.call(
-					withCancelSignal(this, request.abortSignal as AbortSignal),
-					CREDENTIAL_TYPE,
-					request,
-				)) as ErrorResponse;
+				response = (await this.helpers.httpRequest(request)) as ErrorResponse;
 			} catch (error) {
 				failure = error;
 			} finally {
+				clock.dispose();
 				closeBody(request.body);
 			}
 			throwIfCancelled(signal);
@@ -256,7 +282,7 @@ export async function apiRequest<T = unknown>(
 			if (response === undefined) {
 				// The original error is left behind: it holds the request, with the API key.
 				const code = networkErrorCode(failure);
-				const timedOut = clock.aborted || (code !== undefined && TIMEOUT_CODES.includes(code));
+				const timedOut = clock.timedOut() || (code !== undefined && TIMEOUT_CODES.includes(code));
 				const reason = timedOut
 					? `No complete answer within ${seconds(attemptTimeout)} s`
 					: networkReason(code, failure);

@@ -22,13 +22,23 @@ const {
 	n8nCliOk,
 	startN8n,
 	stopN8n,
+	killN8n,
 	waitFor,
 	waitPublished,
 	skipOnN8n1,
+	IS_N8N_1,
 } = require('../../../harness/n8n.js');
-const { emulatorTasks, registeredWebhooks, waitWebhookLive } = require('../lib/emulator-client.js');
+const {
+	addFault,
+	clearFaults,
+	emulatorTasks,
+	registeredWebhooks,
+	servedFiles,
+	waitWebhookLive,
+} = require('../lib/emulator-client.js');
 const { post, registrationOf } = require('../lib/deliveries.js');
 const {
+	ALERTS,
 	PROD,
 	TRIGGER,
 	productionWorkflows,
@@ -51,6 +61,8 @@ useSuite();
 
 const DOCUMENTS = 20;
 const CATCH_UP_S = 10;
+/** Rows in processing or sending longer than this are reported (0.2 min: 12 s). */
+const STUCK_MINUTES = 0.2;
 /** Long enough that n8n is surely down when the tasks finish. */
 const OUTAGE_PROCESSING_MS = 12000;
 const PROCESSING_MS = Number(process.env.E2E_PROCESSING_MS || 1500);
@@ -71,115 +83,119 @@ async function rowsByTask() {
 	return Object.fromEntries((await tableRows(prod.table)).map((r) => [r.task_id, r]));
 }
 
-test(
-	'Production: an outage longer than the service’s retries loses nothing; the catch-up delivers each task once, with its context',
-	skipOnN8n1('the examples use n8n 2.x publishing and the Data Table of n8n 2.x'),
-	async (t) => {
-		// import and publish the four workflows (n8n stopped: the CLI writes the database)
-		await stopN8n();
-		const dir = writeWorkflows(
-			productionWorkflows({
-				sinkUrl: `${state.emulatorUrl}/_emulator/sink/crm`,
-				catchUpSeconds: CATCH_UP_S,
-				pendingMinutes: 0.1,
-			}),
-		);
-		await n8nCliOk(['import:workflow', '--separate', `--input=${dir}`]);
-		for (const id of [PROD.deliver, PROD.intake, PROD.completion, PROD.catchUp]) {
-			await n8nCliOk(['publish:workflow', `--id=${id}`]);
-		}
+test('Production: an outage longer than the service’s retries loses nothing; the catch-up delivers each task once, with its context', async (t) => {
+	// n8n 1.x (examples/n8n1): the table comes first, its ID goes into the workflows
+	let tableId;
+	if (IS_N8N_1) {
 		await startN8n();
-		for (const id of [PROD.deliver, PROD.intake, PROD.completion, PROD.catchUp])
-			await waitPublished(id);
-		prod.table = await createTable();
-		const webhookId = completionWebhookId();
-		const hook = await waitFor('the Completion trigger to register its webhook', async () =>
-			(await registeredWebhooks()).find((w) => w.url.includes(webhookId)),
-		);
-		prod.hookUrl = hook.url;
-		await waitWebhookLive(prod.hookUrl);
+		tableId = (await createTable()).id;
+	}
+	// import and publish the four workflows (n8n stopped: the CLI writes the database)
+	await stopN8n();
+	const dir = writeWorkflows(
+		productionWorkflows({
+			sinkUrl: `${state.emulatorUrl}/_emulator/sink/crm`,
+			catchUpSeconds: CATCH_UP_S,
+			pendingMinutes: 0.1,
+			stuckMinutes: STUCK_MINUTES,
+			tableId,
+		}),
+	);
+	await n8nCliOk(['import:workflow', '--separate', `--input=${dir}`]);
+	for (const id of [PROD.deliver, PROD.intake, PROD.completion, PROD.catchUp]) {
+		await n8nCliOk(['publish:workflow', `--id=${id}`]);
+	}
+	await startN8n();
+	for (const id of [PROD.deliver, PROD.intake, PROD.completion, PROD.catchUp])
+		await waitPublished(id);
+	prod.table = await createTable();
+	const webhookId = completionWebhookId();
+	const hook = await waitFor('the Completion trigger to register its webhook', async () =>
+		(await registeredWebhooks()).find((w) => w.url.includes(webhookId)),
+	);
+	prod.hookUrl = hook.url;
+	await waitWebhookLive(prod.hookUrl);
 
-		// Intake: DOCUMENTS + 1 documents (the last one the service will forget)
-		await emulatorSettings({ processing_ms: OUTAGE_PROCESSING_MS, time_scale: 0.05 });
-		const documents = intakeDocuments(DOCUMENTS + 1, 'OUT');
-		const recorded = await intake(n8nBase(), documents);
-		assert.equal(recorded.length, DOCUMENTS + 1, `Intake recorded ${recorded.length} rows`);
-		for (const [i, row] of recorded.entries()) {
-			assert.equal(row.status, 'pending');
-			assert.equal(row.file_name, documents[i].file_name);
-			assert.equal(row.customer, documents[i].customer);
-		}
-		const submittedAt = Date.now();
-		prod.tasks = recorded.slice(0, DOCUMENTS).map((r) => r.task_id);
-		prod.forgotten = recorded[DOCUMENTS].task_id;
+	// Intake: DOCUMENTS + 1 documents (the last one the service will forget)
+	await emulatorSettings({ processing_ms: OUTAGE_PROCESSING_MS, time_scale: 0.05 });
+	const documents = intakeDocuments(DOCUMENTS + 1, 'OUT');
+	const recorded = await intake(n8nBase(), documents);
+	assert.equal(recorded.length, DOCUMENTS + 1, `Intake recorded ${recorded.length} rows`);
+	for (const [i, row] of recorded.entries()) {
+		assert.equal(row.status, 'pending');
+		assert.equal(row.file_name, documents[i].file_name);
+		assert.equal(row.customer, documents[i].customer);
+	}
+	const submittedAt = Date.now();
+	prod.tasks = recorded.slice(0, DOCUMENTS).map((r) => r.task_id);
+	prod.forgotten = recorded[DOCUMENTS].task_id;
 
-		// n8n goes down before the tasks finish; every delivery fails all its attempts
-		await stopN8n();
-		assert.ok(
-			Date.now() - submittedAt < OUTAGE_PROCESSING_MS,
-			'n8n took longer to stop than the tasks to finish; raise OUTAGE_PROCESSING_MS',
-		);
-		const allIds = [...prod.tasks, prod.forgotten];
-		let failed = [];
-		await waitFor(
-			() => `every delivery to fail (${failed.length} of ${allIds.length} failed)`,
-			async () => {
-				failed = (await deliveriesOf(allIds)).filter((d) => d.state === 'failed');
-				return failed.length === allIds.length;
-			},
-			60000,
-			500,
-		);
-		assert.ok(
-			failed.every((d) => d.attempts === 4),
-			'a delivery failed before its last retry',
-		);
-		// the service no longer knows one of them
-		await forgetTask(prod.forgotten);
-		await emulatorSettings({ processing_ms: PROCESSING_MS, time_scale: 1 });
+	// n8n goes down before the tasks finish; every delivery fails all its attempts
+	await stopN8n();
+	assert.ok(
+		Date.now() - submittedAt < OUTAGE_PROCESSING_MS,
+		'n8n took longer to stop than the tasks to finish; raise OUTAGE_PROCESSING_MS',
+	);
+	const allIds = [...prod.tasks, prod.forgotten];
+	let failed = [];
+	await waitFor(
+		() => `every delivery to fail (${failed.length} of ${allIds.length} failed)`,
+		async () => {
+			failed = (await deliveriesOf(allIds)).filter((d) => d.state === 'failed');
+			return failed.length === allIds.length;
+		},
+		60000,
+		500,
+	);
+	assert.ok(
+		failed.every((d) => d.attempts === 4),
+		'a delivery failed before its last retry',
+	);
+	// the service no longer knows one of them
+	await forgetTask(prod.forgotten);
+	await emulatorSettings({ processing_ms: PROCESSING_MS, time_scale: 1 });
 
-		// n8n is back: the catch-up finds the pending rows
-		await startN8n();
-		const backAt = Date.now();
-		let calls = [];
-		await waitFor(
-			() => `the catch-up to deliver ${DOCUMENTS} tasks (${calls.length} so far)`,
-			async () => {
-				calls = (await sinkCalls()).filter((c) => allIds.includes(c.body?.task_id));
-				return calls.length >= DOCUMENTS;
-			},
-			120000,
-			250,
-		);
-		const caughtUpS = (Date.now() - backAt) / 1000;
-		// one more catch-up interval: nothing more arrives, the forgotten task is marked
-		await sleep((CATCH_UP_S + 2) * 1000);
-		calls = (await sinkCalls()).filter((c) => allIds.includes(c.body?.task_id));
-		const perTask = callsPerTask(calls);
-		const copies = Object.values(perTask).reduce((sum, n) => sum + n - 1, 0);
-		assert.deepEqual(
-			Object.keys(perTask).sort(),
-			[...prod.tasks].sort(),
-			'each finished task reaches the downstream step, the forgotten one does not',
-		);
-		assert.equal(copies, 0, `copies reached the downstream step: ${JSON.stringify(perTask)}`);
-		for (const call of calls) {
-			const doc = documents[prod.tasks.indexOf(call.body.task_id)];
-			assert.equal(call.body.customer, doc.customer, 'the downstream step got the wrong context');
-			assert.equal(call.body.file_name, doc.file_name);
-			assert.equal(call.body.status, 'complete');
-			assert.equal(typeof call.body.result?.invoice_number, 'string');
-		}
-		const rows = await rowsByTask();
-		for (const id of prod.tasks)
-			assert.equal(rows[id].status, 'done', `row of ${id}: ${rows[id].status}`);
-		assert.equal(rows[prod.forgotten].status, 'not_found');
-		assert.match(String(rows[prod.forgotten].note), /404/);
-		t.diagnostic(
-			`${DOCUMENTS + 1} submitted; ${failed.length} deliveries failed all 4 attempts; ${DOCUMENTS} caught up in ${caughtUpS.toFixed(1)} s after n8n was ready (catch-up every ${CATCH_UP_S} s); 1 marked not_found; copies downstream: ${copies}`,
-		);
-	},
-);
+	// n8n is back: the catch-up finds the pending rows
+	await startN8n();
+	const backAt = Date.now();
+	let calls = [];
+	await waitFor(
+		() => `the catch-up to deliver ${DOCUMENTS} tasks (${calls.length} so far)`,
+		async () => {
+			calls = (await sinkCalls()).filter((c) => allIds.includes(c.body?.task_id));
+			return calls.length >= DOCUMENTS;
+		},
+		120000,
+		250,
+	);
+	const caughtUpS = (Date.now() - backAt) / 1000;
+	// one more catch-up interval: nothing more arrives, the forgotten task is marked
+	await sleep((CATCH_UP_S + 2) * 1000);
+	calls = (await sinkCalls()).filter((c) => allIds.includes(c.body?.task_id));
+	const perTask = callsPerTask(calls);
+	const copies = Object.values(perTask).reduce((sum, n) => sum + n - 1, 0);
+	assert.deepEqual(
+		Object.keys(perTask).sort(),
+		[...prod.tasks].sort(),
+		'each finished task reaches the downstream step, the forgotten one does not',
+	);
+	assert.equal(copies, 0, `copies reached the downstream step: ${JSON.stringify(perTask)}`);
+	for (const call of calls) {
+		const doc = documents[prod.tasks.indexOf(call.body.task_id)];
+		assert.equal(call.body.customer, doc.customer, 'the downstream step got the wrong context');
+		assert.equal(call.body.file_name, doc.file_name);
+		assert.equal(call.body.status, 'complete');
+		assert.equal(typeof call.body.result?.invoice_number, 'string');
+	}
+	const rows = await rowsByTask();
+	for (const id of prod.tasks)
+		assert.equal(rows[id].status, 'done', `row of ${id}: ${rows[id].status}`);
+	assert.equal(rows[prod.forgotten].status, 'not_found');
+	assert.match(String(rows[prod.forgotten].note), /404/);
+	t.diagnostic(
+		`${DOCUMENTS + 1} submitted; ${failed.length} deliveries failed all 4 attempts; ${DOCUMENTS} caught up in ${caughtUpS.toFixed(1)} s after n8n was ready (catch-up every ${CATCH_UP_S} s); 1 marked not_found; copies downstream: ${copies}`,
+	);
+});
 
 test(
 	'Production: retried and simultaneous copies of deliveries reach the downstream step no second time; a running task stays pending',
@@ -267,6 +283,152 @@ test(
 			assert.equal(after[id].status, 'done', `row of ${id}: ${after[id].status}`);
 		t.diagnostic(
 			`${answers.length} copies of ${tasks.length} handled deliveries and ${early.length * 4} early copies of ${early.length} new ones: each of ${ids.length} tasks downstream once; the running task stayed pending for a catch-up run`,
+		);
+	},
+);
+
+/** The calls the example's "Tell Someone" nodes made (the emulator's sink named alerts). */
+const alerts = () => sinkCalls(ALERTS);
+
+test(
+	'Production: the downstream system down: the rows end stuck and someone is told what to do',
+	skipOnN8n1('the examples use n8n 2.x publishing and the Data Table of n8n 2.x'),
+	async (t) => {
+		assert.ok(prod.hookUrl, 'the outage case did not run');
+		await emulatorSettings({ processing_ms: PROCESSING_MS, sink_down: ['crm'] });
+		let ids = [];
+		try {
+			ids = (await intake(n8nBase(), intakeDocuments(5, 'DOWN'))).map((r) => r.task_id);
+			let rows = {};
+			await waitFor(
+				() =>
+					`the rows to be reported stuck (${JSON.stringify(ids.map((id) => rows[id]?.status))})`,
+				async () => {
+					rows = await rowsByTask();
+					return ids.every((id) => rows[id]?.status === 'stuck');
+				},
+				120000,
+				1000,
+			);
+		} finally {
+			await emulatorSettings({ sink_down: [] });
+		}
+		const told = (await alerts()).filter((c) => ids.includes(c.body?.task_id));
+		assert.deepEqual(
+			told.map((c) => c.body.task_id).sort(),
+			[...ids].sort(),
+			'each stuck row is reported once',
+		);
+		for (const call of told) {
+			assert.equal(call.body.status, 'stuck');
+			assert.match(call.body.what_to_do, /set the row’s status back to pending/);
+		}
+		const downstream = (await sinkCalls()).filter((c) => ids.includes(c.body?.task_id));
+		assert.equal(downstream.length, 0);
+		t.diagnostic(
+			`${ids.length} tasks; downstream down: ${ids.length} rows stuck, ${told.length} alerts, 0 downstream calls`,
+		);
+	},
+);
+
+test(
+	'Production: n8n killed while Intake sends 45 documents: after the restart every task is delivered once or shown; the same batch again delivers nothing twice',
+	skipOnN8n1('the examples use n8n 2.x publishing and the Data Table of n8n 2.x'),
+	async (t) => {
+		assert.ok(prod.hookUrl, 'the outage case did not run');
+		const COUNT = 45;
+		const before = new Set((await emulatorTasks()).map((task) => task.task_id));
+		const newTasks = async () =>
+			(await emulatorTasks()).filter((task) => !before.has(task.task_id));
+		// the tasks end after n8n is back, so that their deliveries find it
+		await emulatorSettings({ processing_ms: 30000 });
+		await addFault({ endpoint: 'process_file', delay_ms: 300, count: 1000 });
+		const documents = intakeDocuments(COUNT, 'CRASH');
+		const firstCall = intake(n8nBase(), documents).then(
+			() => 'answered',
+			(error) => `failed: ${error.message}`,
+		);
+		await waitFor('Intake to be sending', async () => (await newTasks()).length >= 12, 60000, 100);
+		await killN8n();
+		const atCrash = (await newTasks()).length;
+		const caller = await firstCall;
+		await clearFaults();
+		await emulatorSettings({ processing_ms: PROCESSING_MS });
+		await startN8n();
+		await waitWebhookLive(prod.hookUrl);
+
+		// the caller saw no answer and sends the same batch again
+		const again = await intake(n8nBase(), documents);
+		const files = Object.fromEntries((await servedFiles()).map((f) => [f.sha256, f.name]));
+		let tasks = [];
+		let rows = {};
+		let calls = [];
+		const settled = async () => {
+			tasks = await newTasks();
+			rows = await rowsByTask();
+			calls = (await sinkCalls()).filter((c) => tasks.some((x) => x.task_id === c.body?.task_id));
+			const all = await tableRows(prod.table);
+			const sending = all.filter(
+				(r) => r.status === 'sending' && String(r.file_name).startsWith('CRASH-'),
+			);
+			return (
+				sending.length === 0 &&
+				tasks.every(
+					(x) =>
+						x.status !== 'queued' &&
+						x.status !== 'processing' &&
+						(calls.some((c) => c.body.task_id === x.task_id) ||
+							rows[x.task_id]?.status === 'unmatched'),
+				)
+			);
+		};
+		await waitFor(
+			() =>
+				`every task to be delivered or shown (${tasks.length} tasks, ${calls.length} delivered)`,
+			settled,
+			180000,
+			1000,
+		);
+		await sleep(3000);
+		await settled();
+		const perTask = callsPerTask(calls);
+		const once = tasks.filter((x) => perTask[x.task_id] === 1).length;
+		const twice = tasks.filter((x) => (perTask[x.task_id] ?? 0) > 1).length;
+		const unmatched = tasks.filter(
+			(x) => !perTask[x.task_id] && rows[x.task_id]?.status === 'unmatched',
+		).length;
+		const invisible = tasks.length - once - twice - unmatched;
+		const perDocument = {};
+		for (const x of tasks) {
+			const name = files[x.result?.file_sha256 ?? x.file_sha256] ?? 'unknown';
+			perDocument[name] = (perDocument[name] ?? 0) + 1;
+		}
+		const twoTasks = Object.entries(perDocument).filter(([, n]) => n > 1);
+		const downstreamPerDocument = {};
+		for (const c of calls)
+			downstreamPerDocument[c.body.file_name] = (downstreamPerDocument[c.body.file_name] ?? 0) + 1;
+		const all = await tableRows(prod.table);
+		const possiblySent = all.filter(
+			(r) => r.status === 'possibly_sent' && String(r.file_name).startsWith('CRASH-'),
+		);
+		const told = (await alerts()).filter(
+			(c) =>
+				(c.body.status === 'unmatched' && tasks.some((x) => x.task_id === c.body.task_id)) ||
+				(c.body.status === 'possibly_sent' && String(c.body.file_name).startsWith('CRASH-')),
+		);
+		const figures = `${COUNT} documents; ${atCrash} tasks when n8n was killed (first caller: ${caller}); the same batch again recorded ${again.length} new rows; tasks created ${tasks.length}: delivered once ${once}, twice ${twice}, shown as unmatched rows ${unmatched}, invisible ${invisible}; possibly_sent rows ${possiblySent.length}; documents with two tasks ${twoTasks.length}; alerts ${told.length}`;
+		t.diagnostic(figures);
+		assert.equal(invisible, 0, figures);
+		assert.equal(twice, 0, figures);
+		assert.deepEqual(twoTasks, [], figures);
+		assert.ok(
+			Object.values(downstreamPerDocument).every((n) => n === 1),
+			`a document reached the downstream step twice: ${JSON.stringify(downstreamPerDocument)}`,
+		);
+		assert.equal(
+			told.length,
+			unmatched + possiblySent.length,
+			'each unmatched or possibly sent row is reported',
 		);
 	},
 );

@@ -10,10 +10,11 @@
 const fs = require('node:fs');
 const path = require('node:path');
 
-const { rest, waitFor } = require('../../../harness/n8n.js');
+const { IS_N8N_1, rest, waitFor } = require('../../../harness/n8n.js');
 const state = require('../../../harness/state.js');
 
-const EXAMPLES = path.resolve(__dirname, '../../../examples');
+/** n8n 1.x imports the variant of the set in examples/n8n1 (Data table node version 1). */
+const EXAMPLES = path.resolve(__dirname, '../../../examples', IS_N8N_1 ? 'n8n1' : '');
 
 const PROD = {
 	intake: 'DocExtrIntake001',
@@ -33,6 +34,8 @@ const TABLE = 'document_extraction_tasks';
 const INTAKE_PATH = 'document-extraction-intake';
 const TRIGGER = 'Document Extraction Trigger';
 const SINK_NAME = 'crm';
+/** The sink the example's "Tell Someone" nodes call instead of email or chat. */
+const ALERTS = 'alerts';
 
 function readExample(id) {
 	return JSON.parse(fs.readFileSync(path.join(EXAMPLES, FILES[id]), 'utf8'));
@@ -51,17 +54,41 @@ function nodeOf(workflow, name) {
  *   pendingMinutes     how old a pending row must be before the catch-up asks for it
  *   claim              false: the control without de-duplication (the shared workflow looks the
  *                      row up by task_id and runs the downstream step for every copy)
+ *   batchSize          documents per Intake loop (the example's 5 when absent)
+ *   tableId            n8n 1.x: the Data Table's ID, pasted into each workflow's Settings node
  */
-function productionWorkflows({ sinkUrl, catchUpSeconds = 10, pendingMinutes = 0.1, claim = true }) {
+function productionWorkflows({
+	sinkUrl,
+	catchUpSeconds = 10,
+	pendingMinutes = 0.1,
+	stuckMinutes = 10,
+	claim = true,
+	batchSize,
+	tableId,
+}) {
 	const intake = readExample(PROD.intake);
 	const completion = readExample(PROD.completion);
 	const catchUp = readExample(PROD.catchUp);
 	const deliver = readExample(PROD.deliver);
+	if (IS_N8N_1) {
+		if (!tableId) throw new Error('n8n 1.x: the workflows need the Data Table ID (tableId)');
+		for (const wf of [intake, catchUp, deliver])
+			nodeOf(wf, 'Settings').parameters.assignments.assignments.find(
+				(a) => a.name === 'data_table_id',
+			).value = tableId;
+	}
 
 	nodeOf(deliver, 'Downstream Step').parameters.url = sinkUrl;
+	const alertUrl = sinkUrl.replace(/\/sink\/[^/]*$/, `/sink/${ALERTS}`);
+	for (const wf of [deliver, catchUp]) {
+		const tell = wf.nodes.find((n) => n.name === 'Tell Someone');
+		if (tell) tell.parameters.url = alertUrl;
+	}
 	// the test documents are served by the emulator, on 127.0.0.1
 	const submit = nodeOf(intake, 'Submit');
 	submit.parameters.options = { ...submit.parameters.options, allowPrivateAddresses: true };
+	if (batchSize !== undefined)
+		nodeOf(intake, 'Loop Over Documents').parameters.batchSize = batchSize;
 	if (!claim) {
 		const lookup = nodeOf(deliver, 'Claim the Pending Row');
 		lookup.parameters = {
@@ -77,7 +104,10 @@ function productionWorkflows({ sinkUrl, catchUpSeconds = 10, pendingMinutes = 0.
 	}
 	const schedule = catchUp.nodes.find((n) => n.type === 'n8n-nodes-base.scheduleTrigger');
 	schedule.parameters.rule = { interval: [{ field: 'seconds', secondsInterval: catchUpSeconds }] };
-	nodeOf(catchUp, 'Settings').parameters.assignments.assignments[0].value = pendingMinutes;
+	const settings = nodeOf(catchUp, 'Settings').parameters.assignments.assignments;
+	settings.find((a) => a.name === 'pending_minutes').value = pendingMinutes;
+	const stuck = settings.find((a) => a.name === 'stuck_minutes');
+	if (stuck) stuck.value = stuckMinutes;
 	return [intake, completion, catchUp, deliver];
 }
 
@@ -120,8 +150,27 @@ async function findTable() {
 	return (data.data ?? []).find((t) => t.name === TABLE);
 }
 
-/** Runs the Intake's "Create the Table (Run Once)" branch through main and waits for the table. */
+/**
+ * n8n 1.x: the table as a user creates it under Overview → Data tables (its Data table node has no
+ * table operations), with the columns of the 2.x Intake's "Create the Table If Missing".
+ */
+async function createTableN8n1() {
+	const found = await findTable();
+	if (found) return found;
+	const source = path.resolve(__dirname, '../../../examples', FILES[PROD.intake]);
+	const create = nodeOf(JSON.parse(fs.readFileSync(source, 'utf8')), 'Create the Table If Missing');
+	const { id: projectId } = await rest('GET', '/projects/personal');
+	const columns = create.parameters.columns.column.map(({ name, type }) => ({ name, type }));
+	await rest('POST', `/projects/${projectId}/data-tables`, { name: TABLE, columns });
+	return await waitFor(`the Data Table ${TABLE} to be created`, findTable, 60000);
+}
+
+/**
+ * Runs the Intake's "Create the Table (Run Once)" branch through main and waits for the table
+ * (n8n 1.x: creates it through the REST API as the editor does, unless it exists).
+ */
 async function createTable() {
+	if (IS_N8N_1) return await createTableN8n1();
 	await rest('POST', `/workflows/${PROD.intake}/run`, {
 		triggerToStartFrom: { name: 'Create the Table (Run Once)' },
 	});
@@ -194,6 +243,7 @@ async function intake(baseUrl, documents) {
 }
 
 module.exports = {
+	ALERTS,
 	PROD,
 	TABLE,
 	TRIGGER,

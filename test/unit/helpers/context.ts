@@ -55,6 +55,10 @@ export interface ContextOptions {
 	binaryMode?: 'filesystem' | 'default';
 	/** The node type, e.g. …documentExtractionTool for the tool variant. */
 	nodeType?: string;
+	/** The execution's id (none unless set), its mode and the workflow's id. */
+	executionId?: string;
+	mode?: string;
+	workflowId?: string;
 }
 
 /** Sends a request the way n8n's httpRequestWithAuthentication does: credential's authenticate, then HTTP. */
@@ -70,6 +74,18 @@ export async function sendWithCredential(
 			...options,
 		},
 	);
+	// n8n's authenticated helper replaces the request's abort signal with the execution's.
+	return await sendPlain({ ...authenticated, abortSignal: signal ?? authenticated.abortSignal });
+}
+
+/**
+ * Sends a request the way n8n's plain httpRequest does for the service's requests (JSON, full
+ * response, status errors ignored when asked), over fetch, so that nock can answer and fail it:
+ * the request as given, headers and abort signal included.
+ */
+export async function sendPlain(options: IHttpRequestOptions) {
+	const authenticated = options;
+	const signal = options.abortSignal as AbortSignal | undefined;
 	const headers = (authenticated.headers ?? {}) as Record<string, string>;
 	let body: FetchBody | undefined;
 	const raw = authenticated.body as unknown;
@@ -180,6 +196,13 @@ export function createContext(options: ContextOptions) {
 	let stored = 0;
 	const context = {
 		getNode: () => thisNode,
+		getExecutionId: () => options.executionId ?? '',
+		getMode: () => options.mode ?? 'manual',
+		getWorkflow: () => ({
+			id: options.workflowId ?? 'workflow-1',
+			name: 'Workflow',
+			active: false,
+		}),
 		getInputData: () => items,
 		continueOnFail: () => options.continueOnFail === true,
 		getExecutionCancelSignal: () => signal,
@@ -198,9 +221,18 @@ export function createContext(options: ContextOptions) {
 			return parameterValue(value, extra);
 		},
 		helpers: {
-			/** n8n's own plain request function (axios), as this.helpers.httpRequest sends it. */
+			/**
+			 * n8n's own plain request function (axios), as this.helpers.httpRequest sends it;
+			 * requests to the service go over fetch (sendPlain), which nock can fail reliably.
+			 */
 			httpRequest: async (request: IHttpRequestOptions) =>
-				await n8nHttpRequest(request as Parameters<typeof n8nHttpRequest>[0]),
+				String(request.url).startsWith(
+					String(credentials.baseUrl ?? BASE_URL)
+						.trim()
+						.replace(/\/+$/, ''),
+				)
+					? await sendPlain(request)
+					: await n8nHttpRequest(request as Parameters<typeof n8nHttpRequest>[0]),
 			async prepareBinaryData(data: Buffer | Readable, fileName?: string, mimeType?: string) {
 				const chunks: Buffer[] = [];
 				if (Buffer.isBuffer(data)) chunks.push(data);

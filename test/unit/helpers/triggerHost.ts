@@ -14,7 +14,14 @@ import { Workflow } from 'n8n-workflow';
 
 import { DocumentExtractionTrigger } from '../../../nodes/DocumentExtractionTrigger/DocumentExtractionTrigger.node';
 import { computeSignature } from '../../../nodes/DocumentExtractionTrigger/signature';
-import { API_KEY, BASE_URL, parameterValue, sendWithCredential, useOfflineNock } from './context';
+import {
+	API_KEY,
+	BASE_URL,
+	parameterValue,
+	sendPlain,
+	sendWithCredential,
+	useOfflineNock,
+} from './context';
 
 export { API_KEY, BASE_URL } from './context';
 export const PROJECT_ID = '3f1c2a9e-5b7d-4c1e-9a2b-6d8e0f4a1b2c';
@@ -200,6 +207,7 @@ export class Host {
 			helpers: {
 				httpRequestWithAuthentication: async (_type: string, options: IHttpRequestOptions) =>
 					await sendWithCredential(this.credentials, options),
+				httpRequest: async (options: IHttpRequestOptions) => await sendPlain(options),
 			},
 		};
 	}

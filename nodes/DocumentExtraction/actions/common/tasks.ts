@@ -2,8 +2,10 @@ import type { IBinaryData, IDataObject, IExecuteFunctions, INodeExecutionData } 
 import { NodeOperationError } from 'n8n-workflow';
 
 import { readDocumentInput } from '../../helpers/documentInput';
+import { documentFingerprint, submissionMemory } from '../../helpers/submissionMemory';
 import { submissionBodyFactory } from '../../helpers/requestBody';
 import type { RateLimitAdvice } from '../../../shared/requestErrors';
+import { asNodeError } from '../../../shared/errors';
 import { MIN_ATTEMPT_TIMEOUT_MS } from '../../../shared/transport/request';
 import { getTask, submitDocument, type RequestLimits } from '../../../shared/transport/service';
 import { isUuid } from '../../../shared/uuid';
@@ -105,8 +107,6 @@ export async function submitItem(
 	throttleBudgetMs?: number,
 ): Promise<Submission> {
 	const { fields, source } = settings;
-	// A run stopped by an earlier failure downloads nothing more.
-	if (halt.stopped) throw new NotStartedError();
 	// A binary field is checked before a request slot is taken, so that a missing file fails
 	// the item at once. A download shares the slot of the upload that sends it: a file is
 	// fetched only when it can be sent at once, so with a limit of k no more than k files are
@@ -114,15 +114,47 @@ export async function submitItem(
 	const fromBinary = source.urlInput
 		? undefined
 		: await readDocumentInput.call(this, itemIndex, source);
+	// A document an earlier try of this node already delivered is not sent again (Retry On Fail).
+	const memory = submissionMemory.call(
+		this,
+		itemIndex,
+		fields,
+		documentFingerprint(
+			fromBinary?.source,
+			source.urlInput ? String(source.documentUrl ?? '').trim() : undefined,
+		),
+	);
+	const earlierTask = memory.recall();
+	if (earlierTask !== undefined) {
+		return {
+			taskId: earlierTask,
+			settings,
+			downloaded: !source.urlInput
+				? undefined
+				: settings.includeDownloadedFile
+					? ((await readDocumentInput.call(this, itemIndex, source)).downloaded ?? null)
+					: null,
+		};
+	}
+	// A run stopped by an earlier failure downloads nothing more.
+	if (halt.stopped) throw new NotStartedError();
 	const { response, downloaded } = await slots.run(async () => {
 		if (halt.stopped) throw new NotStartedError();
 		const input = fromBinary ?? (await readDocumentInput.call(this, itemIndex, source));
 		const body = submissionBodyFactory.call(this, input.source, fields);
-		return {
-			response: (await submitDocument.call(this, body, fields, itemIndex, input.source.bodyBytes, {
+		let answer: IDataObject | undefined;
+		try {
+			answer = (await submitDocument.call(this, body, fields, itemIndex, input.source.bodyBytes, {
 				throttleBudgetMs,
 				rateLimitAdvice: RATE_LIMIT_ADVICE,
-			})) as IDataObject | undefined,
+			})) as IDataObject | undefined;
+		} catch (error) {
+			memory.failed(error);
+			throw asNodeError(this, error, itemIndex);
+		}
+		if (typeof answer?.task_id === 'string' && answer.task_id) memory.accepted(answer.task_id);
+		return {
+			response: answer,
 			downloaded: input.downloaded && (settings.includeDownloadedFile ? input.downloaded : null),
 		};
 	}, this.getExecutionCancelSignal());

@@ -45,14 +45,10 @@ const netError = (message: string, code?: string) =>
 function recordingContext(options: Parameters<typeof createContext>[0] = { params: {} }) {
 	const ctx = createContext(options);
 	const sent: IHttpRequestOptions[] = [];
-	const send = ctx.helpers.httpRequestWithAuthentication;
-	ctx.helpers.httpRequestWithAuthentication = async function (
-		this: IExecuteFunctions,
-		type: string,
-		request: IHttpRequestOptions,
-	) {
+	const send = ctx.helpers.httpRequest;
+	ctx.helpers.httpRequest = async function (this: IExecuteFunctions, request: IHttpRequestOptions) {
 		sent.push(request);
-		return await send.call(this, type, request);
+		return await send.call(this, request);
 	} as typeof send;
 	return { ctx, sent };
 }
@@ -66,13 +62,10 @@ function answeringContext(
 	options?: Parameters<typeof createContext>[0],
 ) {
 	const { ctx, sent } = recordingContext(options);
-	ctx.helpers.httpRequestWithAuthentication = (async (
-		_type: string,
-		request: IHttpRequestOptions,
-	) => {
+	ctx.helpers.httpRequest = (async (request: IHttpRequestOptions) => {
 		sent.push(request);
 		return await answer(request, sent.length);
-	}) as typeof ctx.helpers.httpRequestWithAuthentication;
+	}) as typeof ctx.helpers.httpRequest;
 	return { ctx, sent };
 }
 
@@ -87,16 +80,11 @@ function serialized(error: Error & { toJSON?: () => unknown; cause?: unknown }):
 }
 
 describe('timeouts', () => {
-	it("bounds an attempt by the wall clock, also where n8n's helper swaps the request's abortSignal for the context's cancel signal", async () => {
-		// n8n's httpRequestWithAuthentication (1.x and 2.x) sets request.abortSignal from
-		// this.getExecutionCancelSignal(): this fake does the same, then trickles until aborted.
+	it('bounds an attempt by the wall clock: a request that never answers is aborted by its own signal', async () => {
+		// n8n's plain httpRequest (1.x and 2.x) aborts a request on the abortSignal it is given:
+		// this fake trickles until that signal fires, and never on the execution's cancel signal.
 		const ctx = createContext({ params: {} });
-		ctx.helpers.httpRequestWithAuthentication = async function (
-			this: IExecuteFunctions,
-			_type: string,
-			request: IHttpRequestOptions,
-		) {
-			request.abortSignal = this.getExecutionCancelSignal?.();
+		ctx.helpers.httpRequest = async function (request: IHttpRequestOptions) {
 			const signal = request.abortSignal as AbortSignal | undefined;
 			await new Promise<void>((_resolve, reject) => {
 				if (!signal) return;
@@ -104,7 +92,7 @@ describe('timeouts', () => {
 					reject(Object.assign(new Error('aborted'), { code: 'ERR_CANCELED' })),
 				);
 			});
-		} as typeof ctx.helpers.httpRequestWithAuthentication;
+		} as typeof ctx.helpers.httpRequest;
 		const started = Date.now();
 		const error = await failureOf(
 			apiRequest.call(ctx, {

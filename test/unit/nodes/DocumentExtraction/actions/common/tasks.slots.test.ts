@@ -24,8 +24,10 @@ const taskId = (n: number) => `0b8f2f9e-4a8c-4d1e-9f3a-${String(n).padStart(12, 
 /** Counts the requests of `ctx` in flight (service and downloads together), and the most at once. */
 function countInFlight(ctx: IExecuteFunctions) {
 	const counts = { inFlight: 0, max: 0, downloads: 0, maxDownloads: 0 };
-	const wrap = <F extends (...args: never[]) => Promise<unknown>>(send: F, download: boolean) =>
+	const wrap = <F extends (...args: never[]) => Promise<unknown>>(send: F) =>
 		(async (...args: Parameters<F>) => {
+			// Downloads go to the file host; requests to the service, to its Base URL.
+			const download = String((args[0] as { url?: string })?.url).startsWith(FILE_HOST);
 			counts.inFlight++;
 			counts.max = Math.max(counts.max, counts.inFlight);
 			if (download) {
@@ -57,11 +59,7 @@ function countInFlight(ctx: IExecuteFunctions) {
 				if (!open) done();
 			}
 		}) as unknown as F;
-	ctx.helpers.httpRequest = wrap(ctx.helpers.httpRequest, true);
-	ctx.helpers.httpRequestWithAuthentication = wrap(
-		ctx.helpers.httpRequestWithAuthentication,
-		false,
-	);
+	ctx.helpers.httpRequest = wrap(ctx.helpers.httpRequest);
 	return counts;
 }
 

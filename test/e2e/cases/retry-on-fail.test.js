@@ -1,0 +1,69 @@
+'use strict';
+
+/**
+ * n8n's Retry On Fail runs Submit and Wait again with the same items in the same execution.
+ * Four documents, one of which the service fails: three tries, and still one task per document
+ * at the service; the failed document's error reaches the user. By URL, an upload whose
+ * connection broke after the service read it (a task exists, no answer came) is not sent again
+ * by the later tries either.
+ */
+
+const assert = require('node:assert/strict');
+const { test } = require('node:test');
+
+const { FILES, sha256 } = require('../../../harness/fixtures.js');
+const { execute, expectFailure } = require('../../../harness/n8n.js');
+const {
+	tasksCreatedDuring,
+	addFault,
+	emulatorStats,
+	requestCount,
+} = require('../lib/emulator-client.js');
+const { WF, RETRY_URL_NAMES } = require('../../../harness/workflows.js');
+const { useSuite } = require('../lib/setup.js');
+
+useSuite();
+
+const TRIES = 3;
+
+test('Retry On Fail: Submit and Wait, 3 tries, 4 documents (1 failing): one task per document, the error reaches the user', async (t) => {
+	let res;
+	const uploadsBefore = await requestCount('process_file');
+	const created = await tasksCreatedDuring(async () => {
+		res = await execute(WF.retryBinary);
+	});
+	const error = expectFailure(res);
+	assert.match(error, /Extraction failed: the document could not be read/);
+	const uploads = (await requestCount('process_file')) - uploadsBefore;
+	const files = [FILES.a, FILES.b, FILES.c, FILES.r].map((f) => sha256(f.bytes));
+	assert.deepEqual(
+		created.map((task) => task.file_sha256).sort(),
+		[...files].sort(),
+		`tasks created: ${created.length} for 4 documents`,
+	);
+	assert.equal(uploads, 4, `uploads: ${uploads}`);
+	// every try read the failed task's status again
+	const failed = created.find((task) => task.file_sha256 === sha256(FILES.b.bytes));
+	const polls = (await emulatorStats()).status_polls_by_task[failed.task_id] ?? 0;
+	assert.ok(polls >= TRIES, `the failed task was read ${polls} times in ${TRIES} tries`);
+	t.diagnostic(
+		`binary: ${created.length} tasks, ${uploads} uploads for 4 documents in ${TRIES} tries; failed task read ${polls} times; error: ${error.split('\n')[0]}`,
+	);
+});
+
+test('Retry On Fail by URL: a dropped answer after the upload is not sent again by the later tries', async (t) => {
+	let res;
+	const uploadsBefore = await requestCount('process_file');
+	const created = await tasksCreatedDuring(async () => {
+		await addFault({ endpoint: 'process_file', mode: 'drop_after_read' });
+		res = await execute(WF.retryUrl);
+	});
+	const error = expectFailure(res);
+	assert.match(error, /Extraction failed|may have (received|delivered) the document/);
+	const uploads = (await requestCount('process_file')) - uploadsBefore;
+	assert.equal(created.length, RETRY_URL_NAMES.length, `tasks created: ${created.length}`);
+	assert.equal(uploads, RETRY_URL_NAMES.length, `uploads: ${uploads}`);
+	t.diagnostic(
+		`URL: ${created.length} tasks, ${uploads} uploads for ${RETRY_URL_NAMES.length} documents in ${TRIES} tries (one answer dropped); error: ${error.split('\n')[0]}`,
+	);
+});
