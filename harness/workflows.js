@@ -10,6 +10,7 @@ const fs = require('node:fs');
 const path = require('node:path');
 
 const state = require('./state.js');
+const { localExample } = require('../scripts/local-examples.js');
 const {
 	ACTION,
 	CRED,
@@ -165,7 +166,7 @@ function fileUrl(emulatorUrl, name, query = '') {
 
 /**
  * Submit and Wait with the URL input source. The emulator serves the files on loopback, which a
- * download refuses unless Allow Private Network Addresses is on: on unless `options` says otherwise.
+ * download refuses unless Allow Private Addresses is on: on unless `options` says otherwise.
  */
 function submitAndWaitUrl(name, documentUrl, options = {}, extra = {}) {
 	return docex(
@@ -200,17 +201,14 @@ function badUrlCases(emulatorUrl) {
 }
 
 /** The example MCP workflow (examples/mcp-server.json) on the suite's path, plus a saved Register Webhook tool. */
-function mcpWorkflow() {
-	const example = JSON.parse(
-		fs.readFileSync(path.join(__dirname, '../examples/mcp-server.json'), 'utf8'),
+function mcpWorkflow(emulatorUrl) {
+	// as `npm start` imports it: the emulator's documents are on loopback, which the example's
+	// URL download reaches only with the local setting scripts/local-examples.js turns on
+	const example = localExample(
+		JSON.parse(fs.readFileSync(path.join(__dirname, '../examples/mcp-server.json'), 'utf8')),
+		emulatorUrl,
 	);
 	const nodes = example.nodes.map((n) => ({ ...n, id: crypto.randomUUID() }));
-	// the emulator serves the documents on loopback: the example refuses such URLs unless allowed
-	const extract = nodes.find((n) => n.parameters.inputSource === 'url');
-	extract.parameters = {
-		...extract.parameters,
-		options: { ...extract.parameters.options, allowPrivateAddresses: true },
-	};
 	const trigger = nodes.find((n) => n.type === '@n8n/n8n-nodes-langchain.mcpTrigger');
 	trigger.webhookId = crypto.randomUUID();
 	trigger.parameters = { ...trigger.parameters, path: MCP_PATH };
@@ -287,7 +285,7 @@ function buildWorkflows({ statusTaskId, emulatorUrl }) {
 				},
 			),
 		]),
-		mcpWorkflow(),
+		mcpWorkflow(emulatorUrl),
 		workflow(WF.submit, 'e2e: Submit then Get Status', [
 			manual(),
 			...fileNodes([FILES.a]),
@@ -313,12 +311,14 @@ function buildWorkflows({ statusTaskId, emulatorUrl }) {
 			getStatus('Get Status (full)', '={{ $json.taskId }}', 'full'),
 			getStatus('Get Status (result)', "={{ $('Task').item.json.taskId }}", 'result'),
 		]),
-		submitAndWaitWorkflow(WF.saw, 'e2e: Submit and Wait', [FILES.a]),
+		submitAndWaitWorkflow(WF.saw, 'e2e: Submit and Wait', [FILES.a], {
+			includeInputBinary: true,
+		}),
 		submitAndWaitWorkflow(
 			WF.batch,
 			'e2e: Submit and Wait, three items, one failing',
 			[FILES.a, FILES.b, FILES.c],
-			{},
+			{ includeInputBinary: true },
 			{
 				continueOnFail: true,
 			},

@@ -137,7 +137,10 @@ n8n import:credentials --input="$LOCAL_DIR/credential.json" >"$LOCAL_DIR/import.
 	{ tail -20 "$LOCAL_DIR/import.log" >&2; die "n8n import:credentials failed"; }
 if [ ! -f "$LOCAL_DIR/.examples-imported" ]; then
 	log "importing the example workflows"
-	for workflow in examples/*.json; do
+	# with the emulator's address and the local settings they need (scripts/local-examples.js)
+	rm -rf "$LOCAL_DIR/examples"
+	node scripts/local-examples.js "$LOCAL_DIR/examples" "http://127.0.0.1:$EMULATOR_PORT" >/dev/null
+	for workflow in "$LOCAL_DIR"/examples/*.json; do
 		n8n import:workflow --input="$workflow" >>"$LOCAL_DIR/import.log" 2>&1 ||
 			{ tail -20 "$LOCAL_DIR/import.log" >&2; die "n8n import:workflow $workflow failed"; }
 	done
@@ -227,8 +230,11 @@ cat <<EOF
   login:       $OWNER_EMAIL
   password:    $OWNER_PASSWORD
   emulator:    http://127.0.0.1:$EMULATOR_PORT  (API key $API_KEY, credential "Document Extraction (local emulator)")
-  examples:    "Document Extraction: Submit and Wait" (run it from the editor) and
-               "Document Extraction: Trigger to CRM record" (publish it, then run the first one)
+  examples:    "Document Extraction: Submit and Wait": open it and run it (Execute workflow);
+               "Document Extraction: Trigger to CRM record": publish it, then run the first one;
+               "Document Extraction: tools for AI agents and MCP clients": an MCP server to publish;
+               the production setup: Intake, Completion, Catch-up and Deliver (docs/production.md).
+               How to run each, with its webhooks and curl lines: docs/development.md#the-examples
   logs:        $LOCAL_DIR/n8n.log, $LOCAL_DIR/emulator.log
 EOF
 [ -z "$QUEUE_MODE" ] || cat <<EOF

@@ -62,7 +62,7 @@ function buildQueueWorkflows({
 		// the request body is the file: the webhook process stores it, the worker reads it
 		workflow(QWF.binary, 'queue: webhook with a file, Submit and Wait', [
 			webhook(PATHS.binary, { binaryData: true, binaryPropertyName: 'data' }),
-			submitAndWait('Submit and Wait'),
+			submitAndWait('Submit and Wait', { includeInputBinary: true }),
 		]),
 		workflow(QWF.slow, 'queue: manual run, one file, Submit and Wait', [
 			manual(),

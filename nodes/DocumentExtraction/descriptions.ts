@@ -157,9 +157,9 @@ export const includeInputBinaryOption: INodeProperties = {
 	displayName: 'Include Input Binary',
 	name: 'includeInputBinary',
 	type: 'boolean',
-	default: true,
+	default: false,
 	description:
-		'Whether to pass the input binary data through to the output item, so a later node can still archive the original file',
+		'Whether to pass the input binary data through to the output item, so a later node can still archive the original file. Off: the output holds only the extracted fields, and the output panel opens on them.',
 	displayOptions: { hide: { '/inputSource': ['url'] } },
 };
 
@@ -191,7 +191,7 @@ export const documentFields: INodeProperties[] = [
 	documentTypeField,
 ];
 
-/** The options of Submit and Submit and Wait from Allow Private Network Addresses to Max Download Size. */
+/** The options of Submit and Submit and Wait from Allow Private Addresses to Max Download Size. */
 export const submissionOptions: INodeProperties[] = [
 	allowPrivateAddressesOption,
 	downloadTimeoutOption,

@@ -75,7 +75,8 @@ export class DocumentExtractionTrigger implements INodeType {
 		version: [1, 1.1],
 		defaultVersion: 1.1,
 		subtitle: `=${TASK_COMPLETED}`,
-		description: 'Starts the workflow when the Document Extraction Service finishes a document',
+		description:
+			'Extract structured data from invoices, receipts and ID documents with the Document Extraction Service, and start workflows when a document is finished',
 		defaults: { name: 'Document Extraction Trigger' },
 		inputs: [],
 		outputs: [NodeConnectionTypes.Main],
@@ -90,30 +91,9 @@ export class DocumentExtractionTrigger implements INodeType {
 		],
 		properties: [
 			{
-				displayName:
-					'The service delivers events only to an https address it can reach. n8n builds this node’s URLs from its public address, WEBHOOK_URL: set it to your n8n’s public https address before you publish.',
-				name: 'publicUrlNotice',
-				type: 'notice',
-				default: '',
-			},
-			{
-				displayName:
-					'“Listen for test event” registers the test URL (…/webhook-test/…) at the project, anew for every listen; publishing registers the production URL once. To test without new registrations, register the test URL once with Register Webhook and turn on Use Existing Registration with its secret.',
-				name: 'testUrlNotice',
-				type: 'notice',
-				default: '',
-			},
-			{
-				displayName: `Deleted this workflow's webhook in the service's dashboard? Publishing again would reuse the remembered registration, and nothing would arrive. Turn on Options > ${REGISTER_AGAIN_OPTION}, publish, then turn it off.`,
-				name: 'registerAgainNotice',
-				type: 'notice',
-				default: '',
-				displayOptions: { show: { useExistingRegistration: [false] } },
-			},
-			{
 				...projectLocator,
 				description:
-					'The project whose finished documents start this workflow. Publishing the workflow registers its webhook URL there.',
+					'The project whose finished documents start this workflow. Publishing registers the production URL there once; “Listen for test event” registers the test URL (…/webhook-test/…) anew for every listen. The service delivers only to an https address it can reach: set n8n’s WEBHOOK_URL to its public https address.',
 				displayOptions: { show: { useExistingRegistration: [false] } },
 			},
 			{
@@ -122,7 +102,7 @@ export class DocumentExtractionTrigger implements INodeType {
 				type: 'boolean',
 				default: false,
 				description:
-					'Whether to skip registering a webhook and use one that is already registered for this node’s URL (with the Document Extraction node or in the dashboard)',
+					'Whether to skip registering a webhook and use one that is already registered for this node’s URL (with Register Webhook or in the dashboard). Register the test URL once this way to test without a new registration for every listen.',
 			},
 			{
 				displayName: 'Webhook Secret',

@@ -63,10 +63,13 @@ describe.each(['default', 'filesystem'] as const)('Submit in %s binary mode', (b
 				);
 			})
 			.reply(200, { task_id: uuid(1) });
-		const result = await run(invoiceParameters('submit', { options: { maxPages: 2 } }), {
-			items: [binaryItem(pdf, 'big.pdf', 'application/pdf')],
-			binaryMode,
-		});
+		const result = await run(
+			invoiceParameters('submit', { options: { maxPages: 2, includeInputBinary: true } }),
+			{
+				items: [binaryItem(pdf, 'big.pdf', 'application/pdf')],
+				binaryMode,
+			},
+		);
 		expect(result.errorOf('Extract')).toBeUndefined();
 		const out = result.outputOf('Extract');
 		expect(out.map((o) => o.json)).toEqual([
@@ -112,7 +115,7 @@ describe('Submit and Wait through the engine', () => {
 				invoiceParameters('submitAndWait', {
 					project: { __rl: true, mode: 'list', value: INVOICES },
 					output: 'result',
-					options: { pollInterval: 1 },
+					options: { pollInterval: 1, includeInputBinary: true },
 				}),
 				{ items: files, binaryMode, nodeSettings: { onError: 'continueRegularOutput' } },
 			);

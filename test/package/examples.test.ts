@@ -1,4 +1,4 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-dangerous-functions -- test code: runs under jest on Node, is never shipped or loaded by n8n */
+/* eslint-disable @n8n/community-nodes/no-dangerous-functions, @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports -- test code: runs under jest on Node, is never shipped or loaded by n8n */
 import { spawnSync } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -20,6 +20,11 @@ interface Example {
 	nodes: ExampleNode[];
 	connections: Record<string, Record<string, Array<Array<{ node: string }>>>>;
 }
+
+// eslint-disable-next-line @typescript-eslint/no-require-imports -- the plain script npm start runs
+const { localExample } = require('../../scripts/local-examples.js') as {
+	localExample: (workflow: Example, emulatorUrl: string) => Example;
+};
 
 const read = (file: string): Example =>
 	JSON.parse(readFileSync(path.join(EXAMPLES, file), 'utf8')) as Example;
@@ -43,6 +48,46 @@ describe('examples/*.json', () => {
 		const hooks = examples.flatMap(({ wf }) => wf.nodes.flatMap((n) => n.webhookId ?? []));
 		expect(new Set(hooks).size).toBe(hooks.length);
 	});
+});
+
+const ACTION = /^n8n-nodes-document-extraction\.documentExtraction(Tool|Trigger)?$/;
+const NON_PRODUCTION = ['submit-and-wait.json', 'trigger-to-crm.json', 'mcp-server.json'];
+
+describe('the examples as npm start imports them (scripts/local-examples.js)', () => {
+	it.each(files)(
+		'%s: a URL download reaches the emulator on 127.0.0.1 in the local copy',
+		(file) => {
+			const shipped = read(file);
+			const local = localExample(shipped, 'http://127.0.0.1:41234');
+			const urlNodes = (wf: Example) =>
+				wf.nodes.filter((n) => ACTION.test(n.type) && n.parameters.inputSource === 'url');
+			for (const node of urlNodes(local)) {
+				expect(node.parameters.options).toMatchObject({ allowPrivateAddresses: true });
+			}
+			// the option belongs to the local copy: an example meant for any n8n keeps it off
+			for (const node of NON_PRODUCTION.includes(file) ? urlNodes(shipped) : []) {
+				expect(
+					(node.parameters.options as Record<string, unknown>)?.allowPrivateAddresses,
+				).toBeUndefined();
+			}
+			expect(JSON.stringify(local)).not.toContain('127.0.0.1:8790');
+			expect(read(file)).toEqual(shipped);
+		},
+	);
+
+	it.each(NON_PRODUCTION)(
+		'%s: the project is picked from the list, with its name shown',
+		(file) => {
+			const projects = read(file)
+				.nodes.filter((n) => ACTION.test(n.type) && n.parameters.project)
+				.map((n) => n.parameters.project);
+			expect(projects.length).toBeGreaterThan(0);
+			for (const project of projects) {
+				expect(project).toMatchObject({ __rl: true, mode: 'list', cachedResultName: 'Invoices' });
+				expect((project as { value: string }).value).toMatch(/^[0-9a-f-]{36}$/);
+			}
+		},
+	);
 });
 
 describe('the production examples', () => {

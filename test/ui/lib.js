@@ -3,11 +3,12 @@
 /**
  * The browser test's toolkit: the settings it reads from the environment, waiting and
  * assertions that name what they waited for, screenshots, scenarios made of steps, and the
- * editor actions the scenarios in editor.js share.
+ * editor and REST actions the scenarios share.
  */
 
 const fs = require('fs');
 const path = require('path');
+
 
 const ROOT = path.resolve(__dirname, '../..');
 const BASE = (process.env.UI_EDITOR_URL || 'http://127.0.0.1:5678/').replace(/\/+$/, '');
@@ -31,6 +32,18 @@ const CHROMIUM_ARGS = [
 const EXAMPLE = JSON.parse(
 	fs.readFileSync(path.join(ROOT, 'examples/submit-and-wait.json'), 'utf8'),
 );
+/** The options of Submit and Wait with Input Source URL, as the editor labels them. */
+const OPTION_LABELS = [
+	'Allow Private Addresses',
+	'Download Timeout (Seconds)',
+	'Include Downloaded File',
+	'Max Concurrent Requests',
+	'Max Download Size (MB)',
+	'Max Wait (Seconds)',
+	'Max Pages',
+	'Output Failed Tasks as Items',
+	'Poll Interval (Seconds)',
+];
 const PROJECTS = ['Invoices', 'Identity', 'Invoices EU – Zürich (2025)'];
 const CREDENTIAL = 'Document Extraction (local emulator)';
 
@@ -182,13 +195,11 @@ async function searchNodes(page, text) {
 		'the nodes panel search box',
 	);
 	await search.fill(text);
-	const item = page
-		.getByTestId('item-iterator-item')
-		.filter({
-			has: page
-				.getByTestId('node-creator-item-name')
-				.getByText('Document Extraction', { exact: true }),
-		});
+	const item = page.getByTestId('item-iterator-item').filter({
+		has: page
+			.getByTestId('node-creator-item-name')
+			.getByText('Document Extraction', { exact: true }),
+	});
 	await visible(item, `"Document Extraction" among the results for "${text}"`);
 	return item;
 }
@@ -211,7 +222,11 @@ async function pickAction(page, action) {
 /** Picks the action; its settings show `title` and the node icon in their header (`header`). */
 async function openAction(page, action, title, header) {
 	const ndv = await pickAction(page, action);
-	await untilValue(`the title reads "${title}"`, () => ndvTitle(page), (t) => t === title);
+	await untilValue(
+		`the title reads "${title}"`,
+		() => ndvTitle(page),
+		(t) => t === title,
+	);
 	await iconRendered(ndv, header);
 	return ndv;
 }
@@ -222,14 +237,6 @@ async function credentialPreselected(ndv) {
 		() => inputValue(ndv.getByTestId('node-credentials-select')),
 		(v) => v === CREDENTIAL,
 	);
-}
-
-/** Leaves the node settings (NDV) for the canvas. */
-async function closeNdv(page) {
-	const close = page.locator('[data-test-id=ndv-close-button]:visible, [data-test-id=back-to-canvas]:visible');
-	if (await close.count()) await close.first().click();
-	else await page.keyboard.press('Escape');
-	await until('the node settings close', async () => !(await page.getByTestId('ndv').isVisible()));
 }
 
 /** The example workflow with a document the emulator fails, as two items (one good) with Continue. */
@@ -298,7 +305,8 @@ async function createWorkflow(page, workflow) {
 		});
 		return { status: res.status, text: await res.text() };
 	}, workflow);
-	if (result.status >= 300) fail(`saving the workflow: HTTP ${result.status} ${result.text.slice(0, 300)}`);
+	if (result.status >= 300)
+		fail(`saving the workflow: HTTP ${result.status} ${result.text.slice(0, 300)}`);
 	return JSON.parse(result.text).data.id;
 }
 
@@ -334,7 +342,7 @@ const projectNames = async (page) =>
 async function documentTypes(page) {
 	const names = (
 		await page.locator('[data-test-id=parameter-input-item]:visible').allInnerTexts()
-	).map((s) => s.trim());
+	).map((s) => s.trim().split('\n')[0]); // the name, without the option's description
 	if (!names.length && !(await page.locator('.el-select-dropdown:visible').count())) {
 		await page
 			.getByTestId('ndv')
@@ -361,6 +369,7 @@ module.exports = {
 	RUN_WAIT,
 	CHROMIUM_ARGS,
 	EXAMPLE,
+	OPTION_LABELS,
 	PROJECTS,
 	fail,
 	until,
@@ -378,7 +387,6 @@ module.exports = {
 	openNodeDetails,
 	openAction,
 	credentialPreselected,
-	closeNdv,
 	failingWorkflow,
 	createWorkflow,
 	runAndOpen,

@@ -68,7 +68,7 @@ rm -f "$SHOTS"/*.log
 npm_start_begin "$TIMEOUT"
 
 set +e
-UI_EDITOR_URL="$EDITOR_URL" UI_EMAIL="$LOGIN_EMAIL" UI_PASSWORD="$LOGIN_PASSWORD" UI_CHROMIUM="$CHROMIUM" \
+UI_EDITOR_URL="$EDITOR_URL" UI_EMULATOR_URL="http://127.0.0.1:$EMULATOR_PORT" UI_EMAIL="$LOGIN_EMAIL" UI_PASSWORD="$LOGIN_PASSWORD" UI_CHROMIUM="$CHROMIUM" \
 	UI_PROFILE_DIR="$WORK/profile" UI_SUMMARY_FILE="$WORK/summary.json" UI_SCREENSHOTS_DIR="$SHOTS" \
 	node test/ui/editor.js
 status=$?
@@ -86,6 +86,6 @@ for port in "$N8N_PORT" "$EMULATOR_PORT"; do
 done
 
 if [ "${UI_UPDATE_DOCS:-}" = 1 ] && [ "$FAILED" -eq 0 ]; then
-	for name in node-panel project-list submit-and-wait-fields output schema-preview error-output hint-output trigger-fields; do cp "$SHOTS/$name.png" docs/; done
+	for name in node-panel project-list submit-and-wait-fields output schema-preview error-output hint-output trigger-fields document-type-hint; do cp "$SHOTS/$name.png" docs/; done
 	log "updated the README's screenshots in docs/"
 fi

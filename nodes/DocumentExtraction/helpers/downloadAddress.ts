@@ -15,7 +15,7 @@ import {
  */
 
 /** The name of the option that allows private network addresses, as the node shows it. */
-export const ALLOW_PRIVATE_ADDRESSES_OPTION = 'Allow Private Network Addresses';
+export const ALLOW_PRIVATE_ADDRESSES_OPTION = 'Allow Private Addresses';
 /** Whether an error is n8n's own SSRF protection refusing an address (n8n 2.x). */
 export function isInstanceSsrfBlock(error: unknown): boolean {
 	for (let current = error, depth = 0; current && depth < 5; depth++) {

@@ -2,17 +2,30 @@ import type { ILoadOptionsFunctions, INodePropertyOptions } from 'n8n-workflow';
 
 import { fetchProjects, projectText } from '../../shared/projects';
 
-/** The document types of the project chosen in the Project field (all projects' when none is). */
+/** What the Document Type list offers while no project is chosen: a hint, not an error. */
+const CHOOSE_PROJECT_FIRST: INodePropertyOptions = {
+	name: 'Choose a Project First',
+	value: '',
+	description: 'The document types are those of the project chosen in the Project field',
+};
+
+/** The document types of the project chosen in the Project field. */
 export async function getDocumentTypes(
 	this: ILoadOptionsFunctions,
 ): Promise<INodePropertyOptions[]> {
-	const selected = projectText(
-		this.getCurrentNodeParameter('project', { extractValue: true }),
-	).toLowerCase();
+	let chosen: unknown;
+	try {
+		chosen = this.getCurrentNodeParameter('project', { extractValue: true });
+	} catch {
+		// an unfinished Project value (a mode without a value yet) is not chosen yet
+		return [CHOOSE_PROJECT_FIRST];
+	}
+	const selected = projectText(chosen).toLowerCase();
+	if (!selected) return [CHOOSE_PROJECT_FIRST];
 	const projects = await fetchProjects.call(this);
-	const chosen = projects.filter(
-		(p) => !selected || p.id.toLowerCase() === selected || p.name.toLowerCase() === selected,
+	const matches = projects.filter(
+		(p) => p.id.toLowerCase() === selected || p.name.toLowerCase() === selected,
 	);
-	const names = [...new Set(chosen.flatMap((p) => p.documentTypes))].sort();
+	const names = [...new Set(matches.flatMap((p) => p.documentTypes))].sort();
 	return names.map((name) => ({ name, value: name }));
 }

@@ -77,6 +77,7 @@ test('Example workflow submit-and-wait.json runs', async (t) => {
 	expectSuccess(res);
 	const [item] = nodeItems(res.run, 'Submit and Wait');
 	assert.match(String(item.json.invoice_number), /^INV-/);
+	assert.equal(item.binary, undefined, 'the output holds the extracted fields only, no file');
 	assert.match(String(item.json.file_sha256), /^[0-9a-f]{64}$/);
 	t.diagnostic(`${item.json.vendor_name}, ${item.json.invoice_number}`);
 });

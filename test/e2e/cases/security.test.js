@@ -2,7 +2,7 @@
 
 /**
  * What the nodes let in and out, in a real n8n: URL input refuses loopback addresses unless
- * Allow Private Network Addresses is on (and n8n's own SSRF protection still applies), a key
+ * Allow Private Addresses is on (and n8n's own SSRF protection still applies), a key
  * pasted into the Base URL appears nowhere in the execution data or n8n's output, and the
  * credential test reads the Base URL as the nodes do. Everything here listens on and connects to
  * loopback only: 127.0.0.1, 127.0.0.2, ::1 and localhost.
@@ -32,7 +32,7 @@ const state = require('../../../harness/state.js');
 
 useSuite();
 
-const ALLOW = 'Allow Private Network Addresses';
+const ALLOW = 'Allow Private Addresses';
 const PDF = samplePdf('INVOICE INV-L-7007 served on another loopback address');
 const PASTED = ['vnd', 'e2e_PASTED_into_base_url_7f3a'].join('_');
 

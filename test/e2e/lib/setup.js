@@ -16,6 +16,7 @@ const path = require('node:path');
 const { before, after } = require('node:test');
 
 const { installPackage, waitReady } = require('../../../scripts/n8n-local.js');
+const { localExample } = require('../../../scripts/local-examples.js');
 const { CRED, CRED_INACTIVE, FILES, GOOD_KEY, INACTIVE_KEY } = require('../../../harness/fixtures.js');
 const {
 	ROOT,
@@ -85,8 +86,13 @@ async function importWorkflows() {
 		...buildLimitWorkflows(),
 	])
 		fs.writeFileSync(path.join(workflowsDir, `${wf.id}.json`), JSON.stringify(wf, null, 2));
+	// the examples as `npm start` imports them (the emulator's address, the local settings)
 	for (const example of ['submit-and-wait.json', 'trigger-to-crm.json', 'mcp-server.json']) {
-		fs.copyFileSync(path.join(ROOT, 'examples', example), path.join(workflowsDir, example));
+		const workflow = JSON.parse(fs.readFileSync(path.join(ROOT, 'examples', example), 'utf8'));
+		fs.writeFileSync(
+			path.join(workflowsDir, example),
+			JSON.stringify(localExample(workflow, state.emulatorUrl), null, 2),
+		);
 	}
 	await n8nCliOk(['import:workflow', '--separate', `--input=${workflowsDir}`]);
 }

@@ -163,7 +163,7 @@ export function readSubmissionSettings(
 	return {
 		fields,
 		source,
-		includeInputBinary: options.includeInputBinary !== false,
+		includeInputBinary: options.includeInputBinary === true,
 		includeDownloadedFile: options.includeDownloadedFile === true,
 	};
 }

@@ -48,7 +48,7 @@ export async function execute(
 ): Promise<INodeExecutionData[]> {
 	return await processTasks.call(this, items, async (itemIndex, options, slots) => {
 		const taskId = readTaskId.call(this, itemIndex);
-		const includeInputBinary = options.includeInputBinary !== false;
+		const includeInputBinary = options.includeInputBinary === true;
 		let task: IDataObject;
 		try {
 			task = await fetchTask.call(this, taskId, itemIndex, slots);

@@ -11,7 +11,7 @@ useOfflineNock();
 afterEach(() => expect(nock.pendingMocks()).toEqual([]));
 
 describe('addresses a download may reach', () => {
-	const ALLOW = 'Allow Private Network Addresses';
+	const ALLOW = 'Allow Private Addresses';
 
 	function downloadFrom(
 		url: string,

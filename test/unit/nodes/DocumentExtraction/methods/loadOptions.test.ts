@@ -1,8 +1,16 @@
 import nock from 'nock';
 
+import type { ILoadOptionsFunctions } from 'n8n-workflow';
+
 import { getDocumentTypes } from '../../../../../nodes/DocumentExtraction/methods/loadOptions';
 import { BASE_URL, loadOptionsContext, useOfflineNock } from '../../../helpers/context';
 import { projects } from '../../../helpers/fixtures';
+
+const CHOOSE_PROJECT_FIRST = {
+	name: 'Choose a Project First',
+	value: '',
+	description: 'The document types are those of the project chosen in the Project field',
+};
 
 useOfflineNock();
 
@@ -13,5 +21,38 @@ describe('Document types of the chosen project', () => {
 			loadOptionsContext({ __rl: true, mode: 'id', value: 'identity' }),
 		);
 		expect(types.map((t) => t.value)).toEqual(['id_card', 'passport']);
+	});
+
+	it.each([
+		['an empty From list value', { __rl: true, mode: 'list', value: '' }],
+		['an empty By ID or Name value', { __rl: true, mode: 'id', value: '  ' }],
+		['no value at all', undefined],
+	])(
+		'offers the hint "Choose a Project First", and asks nothing, for %s',
+		async (_what, project) => {
+			const scope = nock(BASE_URL).get('/projects').reply(200, projects);
+			const types = await getDocumentTypes.call(loadOptionsContext(project));
+			expect(types).toEqual([CHOOSE_PROJECT_FIRST]);
+			expect(scope.isDone()).toBe(false);
+			nock.cleanAll();
+		},
+	);
+
+	it('offers the hint when the Project value cannot be read yet', async () => {
+		const context = {
+			...loadOptionsContext(),
+			getCurrentNodeParameter: () => {
+				throw new Error("ERROR: This parameter's value is invalid. Please enter a valid mode.");
+			},
+		} as unknown as ILoadOptionsFunctions;
+		expect(await getDocumentTypes.call(context)).toEqual([CHOOSE_PROJECT_FIRST]);
+	});
+
+	it('offers nothing for a project the service does not know', async () => {
+		nock(BASE_URL).get('/projects').reply(200, projects);
+		const types = await getDocumentTypes.call(
+			loadOptionsContext({ __rl: true, mode: 'id', value: 'Unknown' }),
+		);
+		expect(types).toEqual([]);
 	});
 });

@@ -1,7 +1,13 @@
 import nock from 'nock';
 
 import { execute as getStatus } from '../../../../../../nodes/DocumentExtraction/actions/document/getStatus.operation';
-import { BASE_URL, createContext, failureOf, useOfflineNock } from '../../../../helpers/context';
+import {
+	BASE_URL,
+	binaryItem,
+	createContext,
+	failureOf,
+	useOfflineNock,
+} from '../../../../helpers/context';
 import { TASK, task } from '../../../../helpers/fixtures';
 
 useOfflineNock();
@@ -37,6 +43,25 @@ describe('Get Status', () => {
 			{ json: {} },
 		]);
 		expect(full[0].json).toMatchObject({ task_id: TASK, status: 'complete', result: { total: 9 } });
+	});
+
+	it('passes the input binary on only with Include Input Binary', async () => {
+		nock(BASE_URL)
+			.get(`/task_status/${TASK}`)
+			.twice()
+			.reply(200, task('complete', { result: { total: 9 } }));
+		const items = [binaryItem('pdf')];
+		const plain = await getStatus.call(createContext({ params: statusParams(TASK), items }), items);
+		expect(plain[0].json).toEqual({ total: 9 });
+		expect(plain[0].binary).toBeUndefined();
+		const kept = await getStatus.call(
+			createContext({
+				params: { ...statusParams(TASK), options: { includeInputBinary: true } },
+				items,
+			}),
+			items,
+		);
+		expect(kept[0].binary?.data.fileName).toBe('invoice.pdf');
 	});
 
 	it('returns a running task whole even in Result Only mode', async () => {

@@ -53,7 +53,7 @@ describe('Submit Document', () => {
 			document_type: 'invoice',
 		});
 		expect(out[0].pairedItem).toEqual({ item: 0 });
-		expect(out[0].binary?.data.fileName).toBe('invoice.pdf');
+		expect(out[0].binary).toBeUndefined();
 	});
 
 	it('outputs the input fields with task_id with Keep Input Fields, and only the task without it', async () => {
@@ -75,7 +75,7 @@ describe('Submit Document', () => {
 		expect(plain[0].json).toEqual({ task_id: 'b1', project: 'Invoices', document_type: 'invoice' });
 	});
 
-	it('sends max_pages only when set, and drops the binary when asked', async () => {
+	it('sends max_pages only when set, and passes the binary on only when asked', async () => {
 		const bodies: Array<Record<string, unknown>> = [];
 		nock(BASE_URL)
 			.post('/process_file', (body) => bodies.push(body) > 0)
@@ -85,7 +85,7 @@ describe('Submit Document', () => {
 		const out = await submit.call(
 			createContext({
 				params: (name, i) =>
-					params({ options: i === 0 ? { maxPages: 3, includeInputBinary: false } : {} })[
+					params({ options: i === 0 ? { maxPages: 3, includeInputBinary: true } : {} })[
 						name as keyof ReturnType<typeof params>
 					],
 				items,
@@ -97,8 +97,8 @@ describe('Submit Document', () => {
 		);
 		expect(byContent.one.max_pages).toBe(3);
 		expect('max_pages' in byContent.two).toBe(false);
-		expect(out[0].binary).toBeUndefined();
-		expect(out[1].binary).toBeDefined();
+		expect(out[0].binary?.data.fileName).toBe('invoice.pdf');
+		expect(out[1].binary).toBeUndefined();
 	});
 
 	it('refuses a fractional Max Pages before sending', async () => {
