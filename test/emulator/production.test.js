@@ -110,7 +110,7 @@ describe('settings (/_emulator/settings)', () => {
 			method: 'POST',
 			body: { processing_ms: 400 },
 		});
-		expect(changed.json).toEqual({ processing_ms: 400, time_scale: 0.01 });
+		expect(changed.json).toEqual({ processing_ms: 400, time_scale: 0.01, sink_down: [] });
 		const taskId = await submit();
 		await new Promise((r) => setTimeout(r, 150));
 		// still running after three times the processing time it started with
@@ -123,7 +123,25 @@ describe('settings (/_emulator/settings)', () => {
 			method: 'POST',
 			body: { processing_ms: 50, time_scale: 0.02 },
 		});
-		expect(scaled.json).toEqual({ processing_ms: 50, time_scale: 0.02 });
+		expect(scaled.json).toEqual({ processing_ms: 50, time_scale: 0.02, sink_down: [] });
+	});
+
+	it('sink_down: the named sink answers 503 and records nothing until the list is emptied', async () => {
+		const down = await call('/_emulator/settings', {
+			method: 'POST',
+			body: { sink_down: ['crm'] },
+		});
+		expect(down.json.sink_down).toEqual(['crm']);
+		await call('/_emulator/sink', { method: 'DELETE' });
+		const refused = await call('/_emulator/sink/crm', { method: 'POST', body: { n: 1 } });
+		expect(refused.status).toBe(503);
+		const other = await call('/_emulator/sink/erp', { method: 'POST', body: { n: 2 } });
+		expect(other.status).toBe(200);
+		expect((await call('/_emulator/sink')).json.calls.map((c) => c.name)).toEqual(['erp']);
+		const bad = await call('/_emulator/settings', { method: 'POST', body: { sink_down: 'crm' } });
+		expect(bad.status).toBe(422);
+		await call('/_emulator/settings', { method: 'POST', body: { sink_down: [] } });
+		expect((await call('/_emulator/sink/crm', { method: 'POST', body: {} })).status).toBe(200);
 	});
 
 	it('scales the retries of a delivery that has no receiver', async () => {
