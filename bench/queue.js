@@ -3,15 +3,15 @@
 /**
  * The queue-mode row of `npm run bench`: DOCUMENTS documents through Submit and Wait, spread over
  * EXECUTIONS executions started at once through a production webhook, in n8n's queue mode (main,
- * 2 workers, a webhook process, PostgreSQL, Redis: test/queue/lib/stack.js), then the same
+ * 2 workers, a webhook process, PostgreSQL, Redis: harness/queue/stack.js), then the same
  * executions against one n8n process in regular mode on the same database. Needs NODE24, N8N_BIN
  * and N8N_DIR (scripts/ensure-runtime.sh) in the environment before it is required.
  */
 
-const { executionsOf, waitFor } = require('../test/e2e/lib/n8n.js');
-const state = require('../test/e2e/lib/state.js');
-const { prepareStack } = require('../test/queue/lib/setup.js');
-const { QWF, PATHS, buildQueueWorkflows } = require('../test/queue/lib/workflows.js');
+const { executionsOf, waitFor } = require('../harness/n8n.js');
+const state = require('../harness/state.js');
+const { prepareStack } = require('../harness/queue/setup.js');
+const { QWF, PATHS, buildQueueWorkflows } = require('../harness/queue/workflows.js');
 
 /** Starts `executions` runs at `baseUrl` at once; resolves when all finished, with the figures. */
 async function measure({ stack, baseUrl, executions, admin, emu }) {

@@ -3,7 +3,7 @@
 /**
  * Benchmark of the Document Extraction node inside n8n: `npm run bench` (builds first).
  *
- * The node runs through n8n-core's execution engine (test/integration/harness.ts, the path the
+ * The node runs through n8n-core's execution engine (harness/engine/, the path the
  * integration tests use) in worker processes (bench/worker.js); the service emulator runs in
  * this process on 127.0.0.1. Prints a markdown table and writes it to bench/results.md.
  * Targets are reported, never enforced: the exit code is 0 unless the benchmark itself fails.
@@ -425,7 +425,7 @@ function report(env, p1, p2, totalMs, q, p4, p5, p6, p7, p1b) {
 	out(`- Date: ${env.date}`);
 	out(`- Node.js ${env.node}, ${env.cpuCount} CPU(s) (${env.cpuModel}), ${env.memory} RAM, ${env.platform}`);
 	out(`- Service emulator on 127.0.0.1 (separate process from the measured one), processing time T = ${T_MS} ms, Poll Interval ${INTERVAL_S} s`);
-	out('- The node runs through n8n-core\'s WorkflowExecute (test/integration/harness.ts): Manual Trigger → Files → Document Extraction');
+	out('- The node runs through n8n-core\'s WorkflowExecute (harness/engine/): Manual Trigger → Files → Document Extraction');
 	out(`- Run: \`npm run bench\`${QUICK ? ' (BENCH_QUICK=1)' : ''}; whole benchmark took ${secs(totalMs)}`);
 	out();
 

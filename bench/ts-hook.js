@@ -1,7 +1,7 @@
 'use strict';
 /**
  * Minimal require hook for the benchmark workers: lets `require()` load TypeScript files
- * (the n8n-core integration harness in test/integration) by transpiling them with the
+ * (the n8n-core engine harness in harness/engine) by transpiling them with the
  * `typescript` package's transpileModule. No type checking; that is the job of the tests.
  */
 const fs = require('node:fs');

@@ -1,7 +1,7 @@
 'use strict';
 /**
  * Benchmark worker: runs workflows with the Document Extraction node through n8n-core's
- * execution engine (the integration harness in test/integration/harness.ts, the same path the
+ * execution engine (the integration harness in harness/engine/, the same path the
  * integration tests use) and reports timings and memory figures to bench/run.js over IPC.
  *
  * Started by bench/run.js with `child_process.fork` (and --expose-gc for memory jobs). The
@@ -14,7 +14,7 @@ const crypto = require('node:crypto');
 const fs = require('node:fs');
 const path = require('node:path');
 
-const harness = require('../test/integration/harness.ts');
+const harness = require('../harness/engine/index.ts');
 
 const ROOT = path.resolve(__dirname, '..');
 const NODE_TYPE = 'n8n-nodes-document-extraction.documentExtraction';

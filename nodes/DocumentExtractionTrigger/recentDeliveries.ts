@@ -76,6 +76,7 @@ export class RecentDeliveries {
 		resolve(started);
 	}
 
+	/** How many keys are held. For tests only: the bound on memory shows nowhere else. */
 	get size(): number {
 		return this.entries.size;
 	}

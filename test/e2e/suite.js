@@ -19,7 +19,7 @@
 
 const path = require('node:path');
 
-const { killAllSync } = require('./lib/n8n.js');
+const { killAllSync } = require('../../harness/n8n.js');
 const { runSuite } = require('./lib/runner.js');
 const { teardown } = require('./lib/setup.js');
 

@@ -13,7 +13,7 @@ import {
 	runExtract,
 	type ExtractRunOptions,
 } from './extractWorkflow';
-import { binaryItem, disposeHarness } from './harness';
+import { binaryItem, disposeHarness } from '../../harness/engine';
 
 const BASE_URL = 'http://127.0.0.1:9';
 const API_KEY = 'vnd_integration_key';

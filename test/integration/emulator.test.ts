@@ -3,7 +3,7 @@ import { createHash } from 'node:crypto';
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
 import { invoiceParameters, packageTypes, runExtract } from './extractWorkflow';
-import { binaryItem, disposeHarness, type BinaryMode } from './harness';
+import { binaryItem, disposeHarness, type BinaryMode } from '../../harness/engine';
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const { createEmulator } = require('../../emulator/server.js');

@@ -16,7 +16,7 @@ import {
 	START_AND_FILES,
 	type BinaryMode,
 	type LoadedTypes,
-} from './harness';
+} from '../../harness/engine';
 
 export const ROOT = path.resolve(__dirname, '../..');
 export const NODE_TYPE = 'n8n-nodes-document-extraction.documentExtraction';

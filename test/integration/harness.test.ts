@@ -26,7 +26,7 @@ import {
 	runWorkflow,
 	START_AND_FILES,
 	type RunOptions,
-} from './harness';
+} from '../../harness/engine';
 
 // ---------------------------------------------------------------------------
 // A tiny programmatic node and credential type, defined only for these tests

@@ -3,7 +3,7 @@
 
 /**
  * Queue-mode suite: the packed package in n8n's queue mode (PostgreSQL, Redis, main, two workers,
- * one webhook process, and for the production case a second one behind nginx; test/queue/lib/stack.js) against the emulator. Cases are node:test files in
+ * one webhook process, and for the production case a second one behind nginx; harness/queue/stack.js) against the emulator. Cases are node:test files in
  * cases/, run in this order in this one process. Prints PASS/FAIL per case and, last,
  * "N passed, N failed"; exits non-zero on any failure. Everything started is stopped at the end,
  * also on failure or a signal, and the suite fails if a process is left behind.
@@ -16,9 +16,9 @@
 
 const path = require('node:path');
 
-const { killAllSync } = require('../e2e/lib/n8n.js');
+const { killAllSync } = require('../../harness/n8n.js');
 const { runSuite } = require('../e2e/lib/runner.js');
-const { teardown, killSync } = require('./lib/setup.js');
+const { teardown, killSync } = require('../../harness/queue/setup.js');
 
 function killEverything() {
 	killAllSync();

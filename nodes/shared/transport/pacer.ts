@@ -139,7 +139,10 @@ export function pacerFor(baseUrl: string, apiKey: unknown): Pacer {
 	return pacer;
 }
 
-/** Forgets every pace (for tests). */
+/**
+ * Forgets every pace. For tests only: the paces live as long as the process, and a test cannot
+ * start from a fresh pace any other way without a credential of its own.
+ */
 export function resetPacers(): void {
 	pacers.clear();
 }

@@ -15,14 +15,13 @@ import { asNodeError, outOfTime, transient } from '../errors';
 import {
 	type ErrorResponse,
 	mayHaveArrived,
-	networkErrorCode,
-	networkReason,
 	noAnswer,
 	rateLimited,
 	type RequestWording,
 	seconds,
 	statusError,
 } from '../requestErrors';
+import { networkErrorCode, networkReason } from '../networkErrors';
 import { attemptSignal, throwIfCancelled, wait } from '../wait';
 import { PaceDeadlineError, type Pacer, pacerFor, throttleBackoffMs } from './pacer';
 

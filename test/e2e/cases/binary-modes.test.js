@@ -5,9 +5,9 @@
 const assert = require('node:assert/strict');
 const { test } = require('node:test');
 
-const { FILES, sha256 } = require('../lib/fixtures.js');
-const { execute, expectSuccess, nodeItems, binaryBytes } = require('../lib/n8n.js');
-const { WF } = require('../lib/workflows.js');
+const { FILES, sha256 } = require('../../../harness/fixtures.js');
+const { execute, expectSuccess, nodeItems, binaryBytes } = require('../../../harness/n8n.js');
+const { WF } = require('../../../harness/workflows.js');
 const { useSuite } = require('../lib/setup.js');
 
 useSuite();

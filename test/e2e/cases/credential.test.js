@@ -5,11 +5,11 @@
 const assert = require('node:assert/strict');
 const { test } = require('node:test');
 
-const { CRED } = require('../lib/fixtures.js');
-const { startN8n, rest } = require('../lib/n8n.js');
+const { CRED } = require('../../../harness/fixtures.js');
+const { startN8n, rest } = require('../../../harness/n8n.js');
 const { requestCount } = require('../lib/emulator-client.js');
 const { useSuite } = require('../lib/setup.js');
-const state = require('../lib/state.js');
+const state = require('../../../harness/state.js');
 
 useSuite();
 

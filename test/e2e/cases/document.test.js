@@ -11,8 +11,8 @@ const {
 	UNKNOWN_PROJECT_ID,
 	UUID_RE,
 	sha256,
-} = require('../lib/fixtures.js');
-const { execute, expectSuccess, expectFailure, nodeItems, pairedIndex } = require('../lib/n8n.js');
+} = require('../../../harness/fixtures.js');
+const { execute, expectSuccess, expectFailure, nodeItems, pairedIndex } = require('../../../harness/n8n.js');
 const {
 	waitTask,
 	emulatorTask,
@@ -20,9 +20,9 @@ const {
 	addFault,
 	listFaults,
 } = require('../lib/emulator-client.js');
-const { WF } = require('../lib/workflows.js');
+const { WF } = require('../../../harness/workflows.js');
 const { useSuite } = require('../lib/setup.js');
-const state = require('../lib/state.js');
+const state = require('../../../harness/state.js');
 
 useSuite();
 

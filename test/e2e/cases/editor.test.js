@@ -15,11 +15,11 @@ const { test } = require('node:test');
 const fs = require('node:fs');
 const path = require('node:path');
 
-const { execute, expectSuccess, nodeItems, nodeRun, startN8n } = require('../lib/n8n.js');
+const { execute, expectSuccess, nodeItems, nodeRun, startN8n } = require('../../../harness/n8n.js');
 const { addFault, clearFaults } = require('../lib/emulator-client.js');
-const { WF } = require('../lib/workflows.js');
+const { WF } = require('../../../harness/workflows.js');
 const { useSuite } = require('../lib/setup.js');
-const state = require('../lib/state.js');
+const state = require('../../../harness/state.js');
 
 useSuite();
 

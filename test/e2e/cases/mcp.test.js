@@ -14,11 +14,11 @@ const {
 	StreamableHTTPClientTransport,
 } = require('@modelcontextprotocol/sdk/client/streamableHttp.js');
 
-const { startN8n, rest, waitFor, waitPublished } = require('../lib/n8n.js');
+const { startN8n, rest, waitFor, waitPublished } = require('../../../harness/n8n.js');
 const { requestCount, servedFiles, registeredWebhooks } = require('../lib/emulator-client.js');
-const { WF, MCP_PATH } = require('../lib/workflows.js');
+const { WF, MCP_PATH } = require('../../../harness/workflows.js');
 const { useSuite } = require('../lib/setup.js');
-const state = require('../lib/state.js');
+const state = require('../../../harness/state.js');
 
 useSuite();
 

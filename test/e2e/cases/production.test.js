@@ -17,7 +17,7 @@
 const assert = require('node:assert/strict');
 const { test } = require('node:test');
 
-const { sleep } = require('../lib/fixtures.js');
+const { sleep } = require('../../../harness/fixtures.js');
 const {
 	n8nCliOk,
 	startN8n,
@@ -27,7 +27,7 @@ const {
 	waitPublished,
 	skipOnN8n1,
 	IS_N8N_1,
-} = require('../lib/n8n.js');
+} = require('../../../harness/n8n.js');
 const {
 	addFault,
 	clearFaults,
@@ -55,7 +55,7 @@ const {
 } = require('../lib/production.js');
 const { useSuite } = require('../lib/setup.js');
 const { taskCompletedBody } = require('../../../emulator/lib/deliveries.js');
-const state = require('../lib/state.js');
+const state = require('../../../harness/state.js');
 
 useSuite();
 

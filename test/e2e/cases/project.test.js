@@ -5,10 +5,10 @@
 const assert = require('node:assert/strict');
 const { test } = require('node:test');
 
-const { FILES, IDENTITY_ID, INVOICES_ID, REGISTERED_HOOK_URL, sha256 } = require('../lib/fixtures.js');
-const { execute, expectSuccess, nodeItems } = require('../lib/n8n.js');
+const { FILES, IDENTITY_ID, INVOICES_ID, REGISTERED_HOOK_URL, sha256 } = require('../../../harness/fixtures.js');
+const { execute, expectSuccess, nodeItems } = require('../../../harness/n8n.js');
 const { registeredWebhooks } = require('../lib/emulator-client.js');
-const { SPACED_PROJECT_NAME, WF } = require('../lib/workflows.js');
+const { SPACED_PROJECT_NAME, WF } = require('../../../harness/workflows.js');
 const { useSuite } = require('../lib/setup.js');
 
 useSuite();

@@ -10,15 +10,15 @@
 const assert = require('node:assert/strict');
 const { test } = require('node:test');
 
-const { FILES, UUID_RE, sha256 } = require('../lib/fixtures.js');
-const { execute, expectSuccess, expectFailure, nodeItems, nodeRun } = require('../lib/n8n.js');
+const { FILES, UUID_RE, sha256 } = require('../../../harness/fixtures.js');
+const { execute, expectSuccess, expectFailure, nodeItems, nodeRun } = require('../../../harness/n8n.js');
 const {
 	tasksCreatedDuring,
 	addFault,
 	emulatorStats,
 	requestCount,
 } = require('../lib/emulator-client.js');
-const { WF } = require('../lib/workflows.js');
+const { WF } = require('../../../harness/workflows.js');
 const { useSuite } = require('../lib/setup.js');
 
 useSuite();

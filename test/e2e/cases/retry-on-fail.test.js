@@ -11,15 +11,15 @@
 const assert = require('node:assert/strict');
 const { test } = require('node:test');
 
-const { FILES, sha256 } = require('../lib/fixtures.js');
-const { execute, expectFailure } = require('../lib/n8n.js');
+const { FILES, sha256 } = require('../../../harness/fixtures.js');
+const { execute, expectFailure } = require('../../../harness/n8n.js');
 const {
 	tasksCreatedDuring,
 	addFault,
 	emulatorStats,
 	requestCount,
 } = require('../lib/emulator-client.js');
-const { WF, RETRY_URL_NAMES } = require('../lib/workflows.js');
+const { WF, RETRY_URL_NAMES } = require('../../../harness/workflows.js');
 const { useSuite } = require('../lib/setup.js');
 
 useSuite();

@@ -15,7 +15,7 @@ const path = require('node:path');
 const { test, after } = require('node:test');
 
 const { samplePdf } = require('../../../emulator/lib/pdf.js');
-const { CRED, sha256 } = require('../lib/fixtures.js');
+const { CRED, sha256 } = require('../../../harness/fixtures.js');
 const {
 	execute,
 	expectSuccess,
@@ -25,10 +25,10 @@ const {
 	skipOnN8n1,
 	startN8n,
 	stopN8n,
-} = require('../lib/n8n.js');
-const { docex, manual, node, submitAndWaitUrl, workflow } = require('../lib/workflows.js');
+} = require('../../../harness/n8n.js');
+const { docex, manual, node, submitAndWaitUrl, workflow } = require('../../../harness/workflows.js');
 const { useSuite } = require('../lib/setup.js');
-const state = require('../lib/state.js');
+const state = require('../../../harness/state.js');
 
 useSuite();
 

@@ -9,15 +9,15 @@
 const assert = require('node:assert/strict');
 const { test } = require('node:test');
 
-const { FILES, sha256 } = require('../lib/fixtures.js');
-const { execute, expectSuccess, expectFailure, nodeItems, nodeRun } = require('../lib/n8n.js');
+const { FILES, sha256 } = require('../../../harness/fixtures.js');
+const { execute, expectSuccess, expectFailure, nodeItems, nodeRun } = require('../../../harness/n8n.js');
 const {
 	tasksCreatedDuring,
 	addFault,
 	emulatorAdmin,
 	requestCount,
 } = require('../lib/emulator-client.js');
-const { WF } = require('../lib/workflows.js');
+const { WF } = require('../../../harness/workflows.js');
 const { LIMITS_WF, RATE_BATCH, RATE_FILES, HTTP_HOOK_URL } = require('../lib/limits-workflows.js');
 const { useSuite } = require('../lib/setup.js');
 

@@ -10,17 +10,17 @@
 const assert = require('node:assert/strict');
 const { test } = require('node:test');
 
-const { sleep } = require('../lib/fixtures.js');
-const { startN8n, rest, executionsOf, waitFor, waitPublished } = require('../lib/n8n.js');
+const { sleep } = require('../../../harness/fixtures.js');
+const { startN8n, rest, executionsOf, waitFor, waitPublished } = require('../../../harness/n8n.js');
 const {
 	addFault,
 	clearFaults,
 	emulatorStats,
 	emulatorTasks,
 } = require('../lib/emulator-client.js');
-const { WF, CANCEL_PATH } = require('../lib/workflows.js');
+const { WF, CANCEL_PATH } = require('../../../harness/workflows.js');
 const { useSuite } = require('../lib/setup.js');
-const state = require('../lib/state.js');
+const state = require('../../../harness/state.js');
 
 useSuite();
 

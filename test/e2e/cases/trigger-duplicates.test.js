@@ -10,7 +10,7 @@
 const assert = require('node:assert/strict');
 const { test } = require('node:test');
 
-const { EXAMPLE_TRIGGER_ID, sleep } = require('../lib/fixtures.js');
+const { EXAMPLE_TRIGGER_ID, sleep } = require('../../../harness/fixtures.js');
 const { triggerRegistrations } = require('../lib/emulator-client.js');
 const { editTriggerAndPublish, unpublishAndPublish } = require('../lib/publishing.js');
 const {
@@ -24,7 +24,7 @@ const {
 	settledExecutionTotal,
 } = require('../lib/deliveries.js');
 const { useSuite } = require('../lib/setup.js');
-const state = require('../lib/state.js');
+const state = require('../../../harness/state.js');
 
 useSuite();
 

@@ -9,11 +9,11 @@
 const assert = require('node:assert/strict');
 const { test } = require('node:test');
 
-const { IS_N8N_1, startN8n, rest, waitFor } = require('../lib/n8n.js');
+const { IS_N8N_1, startN8n, rest, waitFor } = require('../../../harness/n8n.js');
 const { emulatorAdmin, registeredWebhooks } = require('../lib/emulator-client.js');
 const { LIMITS_WF } = require('../lib/limits-workflows.js');
 const { useSuite } = require('../lib/setup.js');
-const state = require('../lib/state.js');
+const state = require('../../../harness/state.js');
 
 useSuite();
 

@@ -11,8 +11,8 @@
 const assert = require('node:assert/strict');
 const { test } = require('node:test');
 
-const { EXAMPLE_TRIGGER_ID, FILES, sleep } = require('../lib/fixtures.js');
-const { rest, waitFor, waitExecutions } = require('../lib/n8n.js');
+const { EXAMPLE_TRIGGER_ID, FILES, sleep } = require('../../../harness/fixtures.js');
+const { rest, waitFor, waitExecutions } = require('../../../harness/n8n.js');
 const {
 	submitDirect,
 	triggerRegistrations,
@@ -30,7 +30,7 @@ const {
 } = require('../lib/deliveries.js');
 const { editTriggerAndPublish } = require('../lib/publishing.js');
 const { useSuite } = require('../lib/setup.js');
-const state = require('../lib/state.js');
+const state = require('../../../harness/state.js');
 
 useSuite();
 

@@ -18,7 +18,7 @@ const {
 	TRIGGER_NODE,
 	sha256,
 	sleep,
-} = require('../lib/fixtures.js');
+} = require('../../../harness/fixtures.js');
 const {
 	n8nCliOk,
 	startN8n,
@@ -29,7 +29,7 @@ const {
 	waitFor,
 	waitExecutions,
 	waitPublished,
-} = require('../lib/n8n.js');
+} = require('../../../harness/n8n.js');
 const {
 	submitDirect,
 	waitTask,
@@ -41,7 +41,7 @@ const {
 } = require('../lib/emulator-client.js');
 const { editTriggerAndPublish, unpublishAndPublish } = require('../lib/publishing.js');
 const { useSuite } = require('../lib/setup.js');
-const state = require('../lib/state.js');
+const state = require('../../../harness/state.js');
 
 useSuite();
 

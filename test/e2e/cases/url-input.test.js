@@ -5,12 +5,12 @@
 const assert = require('node:assert/strict');
 const { test } = require('node:test');
 
-const { UUID_RE, sha256 } = require('../lib/fixtures.js');
-const { execute, expectSuccess, nodeItems, binaryBytes } = require('../lib/n8n.js');
+const { UUID_RE, sha256 } = require('../../../harness/fixtures.js');
+const { execute, expectSuccess, nodeItems, binaryBytes } = require('../../../harness/n8n.js');
 const { requestCount, servedFiles } = require('../lib/emulator-client.js');
-const { WF, LARGE_URL_BYTES, badUrlCases } = require('../lib/workflows.js');
+const { WF, LARGE_URL_BYTES, badUrlCases } = require('../../../harness/workflows.js');
 const { useSuite } = require('../lib/setup.js');
-const state = require('../lib/state.js');
+const state = require('../../../harness/state.js');
 
 useSuite();
 

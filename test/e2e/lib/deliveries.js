@@ -7,8 +7,8 @@
 
 const crypto = require('node:crypto');
 
-const { rest, waitFor } = require('./n8n.js');
-const { INVOICES_ID, TRIGGER_NODE, sleep } = require('./fixtures.js');
+const { rest, waitFor } = require('../../../harness/n8n.js');
+const { INVOICES_ID, TRIGGER_NODE, sleep } = require('../../../harness/fixtures.js');
 
 /** A task.completed body for a new task (or the fields given). */
 function deliveryBody(overrides = {}) {

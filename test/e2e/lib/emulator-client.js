@@ -2,9 +2,9 @@
 
 /** Calls to the emulator the suite runs: the service API and the /_emulator/ admin API. */
 
-const { GOOD_KEY } = require('./fixtures.js');
-const { waitFor } = require('./n8n.js');
-const state = require('./state.js');
+const { GOOD_KEY } = require('../../../harness/fixtures.js');
+const { waitFor } = require('../../../harness/n8n.js');
+const state = require('../../../harness/state.js');
 
 async function emuJson(method, urlPath, body, key) {
 	const headers = { 'content-type': 'application/json' };

@@ -9,7 +9,7 @@
 const crypto = require('node:crypto');
 
 const { samplePdf } = require('../../../emulator/lib/pdf.js');
-const { ACTION, CRED } = require('./fixtures.js');
+const { ACTION, CRED } = require('../../../harness/fixtures.js');
 const {
 	docex,
 	fileNodes,
@@ -18,7 +18,7 @@ const {
 	project,
 	submitAndWait,
 	workflow,
-} = require('./workflows.js');
+} = require('../../../harness/workflows.js');
 
 const LIMITS_WF = {
 	rateLimited: 'E2eRateLimited01',

@@ -10,8 +10,8 @@
 const fs = require('node:fs');
 const path = require('node:path');
 
-const { IS_N8N_1, rest, waitFor } = require('./n8n.js');
-const state = require('./state.js');
+const { IS_N8N_1, rest, waitFor } = require('../../../harness/n8n.js');
+const state = require('../../../harness/state.js');
 
 /** n8n 1.x imports the variant of the set in examples/n8n1 (Data table node version 1). */
 const EXAMPLES = path.resolve(__dirname, '../../../examples', IS_N8N_1 ? 'n8n1' : '');

@@ -4,10 +4,10 @@
 
 const assert = require('node:assert/strict');
 
-const { EXAMPLE_TRIGGER_ID, TRIGGER_NODE } = require('./fixtures.js');
-const { rest, waitFor, waitPublished } = require('./n8n.js');
+const { EXAMPLE_TRIGGER_ID, TRIGGER_NODE } = require('../../../harness/fixtures.js');
+const { rest, waitFor, waitPublished } = require('../../../harness/n8n.js');
 const { probeWebhook } = require('./emulator-client.js');
-const state = require('./state.js');
+const state = require('../../../harness/state.js');
 
 /**
  * Saves the trigger with `options` merged into its Options as a new version and publishes that

@@ -17,7 +17,7 @@ const { before, after } = require('node:test');
 
 const { installPackage, waitReady } = require('../../../scripts/n8n-local.js');
 const { localExample } = require('../../../scripts/local-examples.js');
-const { CRED, CRED_INACTIVE, FILES, GOOD_KEY, INACTIVE_KEY } = require('./fixtures.js');
+const { CRED, CRED_INACTIVE, FILES, GOOD_KEY, INACTIVE_KEY } = require('../../../harness/fixtures.js');
 const {
 	ROOT,
 	N8N_BIN,
@@ -28,12 +28,12 @@ const {
 	stopProcess,
 	stopN8n,
 	n8nCliOk,
-} = require('./n8n.js');
+} = require('../../../harness/n8n.js');
 const { submitDirect, waitTask } = require('./emulator-client.js');
-const { packPackage } = require('./pack.js');
-const { buildWorkflows } = require('./workflows.js');
+const { packPackage } = require('../../../harness/pack.js');
+const { buildWorkflows } = require('../../../harness/workflows.js');
 const { buildLimitWorkflows } = require('./limits-workflows.js');
-const state = require('./state.js');
+const state = require('../../../harness/state.js');
 
 const PROCESSING_MS = Number(process.env.E2E_PROCESSING_MS || 1500);
 const KEEP = process.env.E2E_KEEP === '1';

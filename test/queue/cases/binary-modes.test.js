@@ -11,12 +11,12 @@ const fs = require('node:fs');
 const path = require('node:path');
 const { test } = require('node:test');
 
-const { sha256 } = require('../../e2e/lib/fixtures.js');
+const { sha256 } = require('../../../harness/fixtures.js');
 const { samplePdf } = require('../../../emulator/lib/pdf.js');
-const { rest } = require('../../e2e/lib/n8n.js');
-const state = require('../../e2e/lib/state.js');
-const { useQueueSuite, queue } = require('../lib/setup.js');
-const { QWF, PATHS } = require('../lib/workflows.js');
+const { rest } = require('../../../harness/n8n.js');
+const state = require('../../../harness/state.js');
+const { useQueueSuite, queue } = require('../../../harness/queue/setup.js');
+const { QWF, PATHS } = require('../../../harness/queue/workflows.js');
 const { webhookRuns, submitAndWaitOutput, assertRanOnWorker } = require('../lib/runs.js');
 
 useQueueSuite();

@@ -16,8 +16,8 @@ const fs = require('node:fs');
 const path = require('node:path');
 const { test } = require('node:test');
 
-const { sleep } = require('../../e2e/lib/fixtures.js');
-const { rest, waitFor, waitPublished } = require('../../e2e/lib/n8n.js');
+const { sleep } = require('../../../harness/fixtures.js');
+const { rest, waitFor, waitPublished } = require('../../../harness/n8n.js');
 const { registeredWebhooks } = require('../../e2e/lib/emulator-client.js');
 const {
 	deliveryBody,
@@ -39,8 +39,8 @@ const {
 	intakeDocuments,
 	intake,
 } = require('../../e2e/lib/production.js');
-const state = require('../../e2e/lib/state.js');
-const { useQueueSuite, queue } = require('../lib/setup.js');
+const state = require('../../../harness/state.js');
+const { useQueueSuite, queue } = require('../../../harness/queue/setup.js');
 
 useQueueSuite();
 

@@ -9,10 +9,10 @@
 const assert = require('node:assert/strict');
 const { test } = require('node:test');
 
-const { waitFor } = require('../../e2e/lib/n8n.js');
-const state = require('../../e2e/lib/state.js');
-const { useQueueSuite, queue } = require('../lib/setup.js');
-const { QWF, PATHS } = require('../lib/workflows.js');
+const { waitFor } = require('../../../harness/n8n.js');
+const state = require('../../../harness/state.js');
+const { useQueueSuite, queue } = require('../../../harness/queue/setup.js');
+const { QWF, PATHS } = require('../../../harness/queue/workflows.js');
 const {
 	callWebhook,
 	executionIds,

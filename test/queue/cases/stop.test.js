@@ -10,11 +10,11 @@
 const assert = require('node:assert/strict');
 const { test } = require('node:test');
 
-const { sleep } = require('../../e2e/lib/fixtures.js');
-const { rest, waitFor } = require('../../e2e/lib/n8n.js');
-const state = require('../../e2e/lib/state.js');
-const { useQueueSuite, queue } = require('../lib/setup.js');
-const { QWF } = require('../lib/workflows.js');
+const { sleep } = require('../../../harness/fixtures.js');
+const { rest, waitFor } = require('../../../harness/n8n.js');
+const state = require('../../../harness/state.js');
+const { useQueueSuite, queue } = require('../../../harness/queue/setup.js');
+const { QWF } = require('../../../harness/queue/workflows.js');
 
 useQueueSuite();
 

@@ -5,10 +5,10 @@
 const assert = require('node:assert/strict');
 const { test } = require('node:test');
 
-const { sha256 } = require('../../e2e/lib/fixtures.js');
+const { sha256 } = require('../../../harness/fixtures.js');
 const { requestCount } = require('../../e2e/lib/emulator-client.js');
-const { useQueueSuite, queue } = require('../lib/setup.js');
-const { QWF, PATHS, manyFiles } = require('../lib/workflows.js');
+const { useQueueSuite, queue } = require('../../../harness/queue/setup.js');
+const { QWF, PATHS, manyFiles } = require('../../../harness/queue/workflows.js');
 const { webhookRuns, submitAndWaitOutput, assertRanOnWorker } = require('../lib/runs.js');
 
 useQueueSuite();

@@ -18,8 +18,8 @@ const {
 	CRM_NODE,
 	sha256,
 	sleep,
-} = require('../../e2e/lib/fixtures.js');
-const { rest, waitFor, waitPublished } = require('../../e2e/lib/n8n.js');
+} = require('../../../harness/fixtures.js');
+const { rest, waitFor, waitPublished } = require('../../../harness/n8n.js');
 const {
 	submitDirect,
 	waitTask,
@@ -35,8 +35,8 @@ const {
 	inPool,
 	settledExecutionTotal,
 } = require('../../e2e/lib/deliveries.js');
-const { useQueueSuite, queue } = require('../lib/setup.js');
-const { QWF } = require('../lib/workflows.js');
+const { useQueueSuite, queue } = require('../../../harness/queue/setup.js');
+const { QWF } = require('../../../harness/queue/workflows.js');
 const {
 	executionIds,
 	waitNewExecutions,

@@ -4,8 +4,8 @@
 
 const assert = require('node:assert/strict');
 
-const { executionsOf, executionData, waitFor } = require('../../e2e/lib/n8n.js');
-const { sleep } = require('../../e2e/lib/fixtures.js');
+const { executionsOf, executionData, waitFor } = require('../../../harness/n8n.js');
+const { sleep } = require('../../../harness/fixtures.js');
 
 const FINISHED = (e) => !['new', 'running', 'waiting', 'queued'].includes(e.status);
 

@@ -12,7 +12,7 @@ jest.mock('n8n-workflow', () =>
 import { sleeps } from '../../../helpers/sleep';
 
 import { isTransientError } from '../../../../../nodes/shared/errors';
-import { networkErrorCode } from '../../../../../nodes/shared/requestErrors';
+import { networkErrorCode } from '../../../../../nodes/shared/networkErrors';
 import {
 	apiRequest,
 	REQUEST_TIMEOUT_MS,

@@ -8,9 +8,9 @@
 
 const crypto = require('node:crypto');
 
-const { samplePdf } = require('../../../emulator/lib/pdf.js');
-const { EXAMPLE_TRIGGER_ID } = require('../../e2e/lib/fixtures.js');
-const { node, manual, fileNodes, submitAndWait, workflow } = require('../../e2e/lib/workflows.js');
+const { samplePdf } = require('../../emulator/lib/pdf.js');
+const { EXAMPLE_TRIGGER_ID } = require('../fixtures.js');
+const { node, manual, fileNodes, submitAndWait, workflow } = require('../workflows.js');
 
 const QWF = {
 	many: 'QueueManyItems01',

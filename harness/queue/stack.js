@@ -9,7 +9,7 @@
  * webhook process only (N8N_DISABLE_PRODUCTION_MAIN_PROCESS=true on main). startWebhookPool()
  * adds a second webhook process (`webhook2`) and nginx in front of both (round-robin, lib/nginx.js).
  *
- * Builds on test/e2e/lib: process control (every child in its own process group, tracked),
+ * Builds on harness/: process control (every child in its own process group, tracked),
  * the REST helpers (pointed at main through state.n8nPort) and the emulator client.
  *
  *   const stack = await startStack({ dir, binaryMode: 'database' | 'filesystem' });
@@ -20,7 +20,7 @@ const fs = require('node:fs');
 const path = require('node:path');
 const { execFileSync } = require('node:child_process');
 
-const { installPackage, waitReady } = require('../../../scripts/n8n-local.js');
+const { installPackage, waitReady } = require('../../scripts/n8n-local.js');
 const {
 	ROOT,
 	N8N_BIN,
@@ -30,9 +30,9 @@ const {
 	stopProcess,
 	n8nCliOk,
 	n8nEnv,
-} = require('../../e2e/lib/n8n.js');
-const { sleep } = require('../../e2e/lib/fixtures.js');
-const state = require('../../e2e/lib/state.js');
+} = require('../n8n.js');
+const { sleep } = require('../fixtures.js');
+const state = require('../state.js');
 const { NginxProxy } = require('./nginx.js');
 
 const NODE24 = process.env.NODE24 || process.execPath;

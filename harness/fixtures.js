@@ -4,7 +4,7 @@
 
 const crypto = require('node:crypto');
 
-const { samplePdf } = require('../../../emulator/lib/pdf.js');
+const { samplePdf } = require('../emulator/lib/pdf.js');
 
 const PACKAGE = 'n8n-nodes-document-extraction';
 

@@ -13,8 +13,8 @@ const fs = require('node:fs');
 const path = require('node:path');
 const { execFileSync } = require('node:child_process');
 
-const { waitReady } = require('../../../scripts/n8n-local.js');
-const { ROOT, freePort, startProcess, stopProcess } = require('../../e2e/lib/n8n.js');
+const { waitReady } = require('../../scripts/n8n-local.js');
+const { ROOT, freePort, startProcess, stopProcess } = require('../n8n.js');
 
 const SERVICES = path.join(ROOT, 'scripts', 'queue-services.sh');
 

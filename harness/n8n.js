@@ -13,11 +13,11 @@ const os = require('node:os');
 const path = require('node:path');
 const { spawn } = require('node:child_process');
 
-const { waitReady, setupOwner, login } = require('../../../scripts/n8n-local.js');
+const { waitReady, setupOwner, login } = require('../scripts/n8n-local.js');
 const { sleep } = require('./fixtures.js');
 const state = require('./state.js');
 
-const ROOT = path.resolve(__dirname, '../../..');
+const ROOT = path.resolve(__dirname, '..');
 const NODE24 = process.env.NODE24 || process.execPath;
 const N8N_BIN = process.env.N8N_BIN;
 const N8N_DIR = process.env.N8N_DIR;

@@ -13,11 +13,11 @@ const os = require('node:os');
 const path = require('node:path');
 const { before, after } = require('node:test');
 
-const { waitReady } = require('../../../scripts/n8n-local.js');
-const { CRED, GOOD_KEY } = require('../../e2e/lib/fixtures.js');
-const { ROOT, N8N_BIN, freePort, startProcess, stopProcess } = require('../../e2e/lib/n8n.js');
-const { packPackage } = require('../../e2e/lib/pack.js');
-const state = require('../../e2e/lib/state.js');
+const { waitReady } = require('../../scripts/n8n-local.js');
+const { CRED, GOOD_KEY } = require('../fixtures.js');
+const { ROOT, N8N_BIN, freePort, startProcess, stopProcess } = require('../n8n.js');
+const { packPackage } = require('../pack.js');
+const state = require('../state.js');
 const { QueueStack } = require('./stack.js');
 const { buildQueueWorkflows, PUBLISHED } = require('./workflows.js');
 

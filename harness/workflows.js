@@ -10,7 +10,7 @@ const fs = require('node:fs');
 const path = require('node:path');
 
 const state = require('./state.js');
-const { localExample } = require('../../../scripts/local-examples.js');
+const { localExample } = require('../scripts/local-examples.js');
 const {
 	ACTION,
 	CRED,
@@ -205,7 +205,7 @@ function mcpWorkflow(emulatorUrl) {
 	// as `npm start` imports it: the emulator's documents are on loopback, which the example's
 	// URL download reaches only with the local setting scripts/local-examples.js turns on
 	const example = localExample(
-		JSON.parse(fs.readFileSync(path.join(__dirname, '../../../examples/mcp-server.json'), 'utf8')),
+		JSON.parse(fs.readFileSync(path.join(__dirname, '../examples/mcp-server.json'), 'utf8')),
 		emulatorUrl,
 	);
 	const nodes = example.nodes.map((n) => ({ ...n, id: crypto.randomUUID() }));
