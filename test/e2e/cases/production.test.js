@@ -425,10 +425,18 @@ test(
 			Object.values(downstreamPerDocument).every((n) => n === 1),
 			`a document reached the downstream step twice: ${JSON.stringify(downstreamPerDocument)}`,
 		);
-		assert.equal(
-			told.length,
-			unmatched + possiblySent.length,
-			'each unmatched or possibly sent row is reported',
-		);
+		// every unmatched task and every possibly sent row is reported; a task whose delivery came
+		// before Intake recorded its task_id is reported as unmatched too, then delivered by the
+		// catch-up (the docs say to delete that row), so extra reports are allowed
+		const unreported = [
+			...tasks
+				.filter((x) => !perTask[x.task_id] && rows[x.task_id]?.status === 'unmatched')
+				.filter((x) => !told.some((c) => c.body.task_id === x.task_id))
+				.map((x) => `unmatched ${x.task_id}`),
+			...possiblySent
+				.filter((r) => !told.some((c) => c.body.file_name === r.file_name))
+				.map((r) => `possibly_sent ${r.file_name}`),
+		];
+		assert.deepEqual(unreported, [], 'each unmatched or possibly sent row is reported');
 	},
 );
