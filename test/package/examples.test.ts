@@ -65,7 +65,7 @@ describe('the examples as npm start imports them (scripts/local-examples.js)', (
 				expect(node.parameters.options).toMatchObject({ allowPrivateAddresses: true });
 			}
 			// the option belongs to the local copy: an example meant for any n8n keeps it off
-			for (const node of NON_PRODUCTION.includes(file) ? urlNodes(shipped) : []) {
+			for (const node of urlNodes(shipped)) {
 				expect(
 					(node.parameters.options as Record<string, unknown>)?.allowPrivateAddresses,
 				).toBeUndefined();
