@@ -8,7 +8,8 @@
  *   - every Data table node is version 1 and finds the table by the ID in a Settings node of its
  *     own workflow (`data_table_id`): one value to paste per workflow, Intake, Catch-up and Deliver;
  *   - Intake's "Create the Table If Missing" becomes that Settings node, and its manual "Create
- *     the Table (Run Once)" branch is left out: the table is created under Overview → Data tables.
+ *     the Table (Run Once)" branch is left out: the table is created under Overview → Data tables;
+ *     Intake's note says so, and leaves out the local copy `npm start` imports (it runs n8n 2.x).
  * Everything else (nodes, ids, webhook ids, connections) is the same as the 2.x set.
  *
  *   node scripts/examples-n8n1.js          write the files
@@ -58,6 +59,27 @@ function settingsNode(id, position, includeOtherFields) {
 	};
 }
 
+/** What Intake's note says about the table and the local copy, in the 2.x set and in this one. */
+const INTAKE_NOTE = [
+	[
+		'The table is created on the first call.',
+		'First create the Data table document_extraction_tasks under **Overview → Data tables** and paste its ID into **Settings** (docs/production.md, n8n 1.x).',
+	],
+	[
+		/\n\nThe local copy that `npm start` imports turns \*Allow Private Addresses\* on [^\n]*$/,
+		'\n\nTurn *Allow Private Addresses* on in **Submit** only for documents on your own network.',
+	],
+];
+
+/** Intake's sticky note for n8n 1.x; fails when the 2.x note no longer has the text it replaces. */
+function intakeNote(content) {
+	return INTAKE_NOTE.reduce((text, [from, to]) => {
+		const next = text.replace(from, to);
+		if (next === text) throw new Error(`production-intake.json: its note no longer says ${from}`);
+		return next;
+	}, content);
+}
+
 /** Removes a node and its connections; links its inputs to its outputs when `bridge`. */
 function removeNode(wf, name, bridge) {
 	const outs = (wf.connections[name]?.main ?? []).flat();
@@ -89,6 +111,8 @@ function convert(file, wf) {
 		for (const name of wf.connections[once.name].main[0].map((c) => c.node))
 			removeNode(wf, name, false);
 		removeNode(wf, once.name, false);
+		for (const note of wf.nodes.filter((n) => n.type === 'n8n-nodes-base.stickyNote'))
+			note.parameters.content = intakeNote(note.parameters.content);
 	}
 	if (file === 'production-deliver.json') {
 		const trigger = wf.nodes.find((n) => n.type === 'n8n-nodes-base.executeWorkflowTrigger');
