@@ -17,6 +17,7 @@ const {
 	visible,
 	iconRendered,
 	shot,
+	shotAround,
 	scenario,
 	freshPage,
 } = require('./lib.js');
@@ -191,6 +192,7 @@ async function firstHour(context) {
 						});
 					}
 				}
+				await pictureRunOnce(page, production);
 				const table = await until('the Data Table exists', () => findTable(page));
 				const before = (await tableRows(page, table)).length;
 				for (const id of ids) await publish(page, id);
@@ -213,6 +215,24 @@ async function firstHour(context) {
 			},
 		],
 	]);
+}
+
+/**
+ * The picture docs/production.md shows for its one step that is not obvious: Intake's second
+ * trigger, "Create the Table (Run Once)", hovered on the canvas, where its own Execute button shows.
+ */
+async function pictureRunOnce(page, production) {
+	const intake = production.find((wf) => wf.nodes.some((n) => /Run Once/i.test(n.name)));
+	const runOnce = intake.nodes.find((n) => /Run Once/i.test(n.name));
+	await openWorkflowByName(page, intake.name);
+	const node = page.getByTestId('canvas-node').filter({ hasText: runOnce.name });
+	await (await visible(node.first(), `the canvas node "${runOnce.name}"`)).hover();
+	const button = page.getByTestId(`execute-workflow-button-${runOnce.name}`);
+	await until(`the Execute button of "${runOnce.name}" on hover`, async () => {
+		await node.first().hover();
+		return (await button.count()) > 0 && (await button.first().isVisible());
+	});
+	await shotAround(page, 'production-run-once', 70, node, button);
 }
 
 const EMULATOR = (process.env.UI_EMULATOR_URL || 'http://127.0.0.1:8790').replace(/\/+$/, '');

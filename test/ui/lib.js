@@ -9,7 +9,6 @@
 const fs = require('fs');
 const path = require('path');
 
-
 const ROOT = path.resolve(__dirname, '../..');
 const BASE = (process.env.UI_EDITOR_URL || 'http://127.0.0.1:5678/').replace(/\/+$/, '');
 const EMAIL = process.env.UI_EMAIL;
@@ -123,6 +122,11 @@ const inputValue = (locator) => locator.locator('input').first().inputValue();
 
 /** Saves a screenshot: of the whole window, or cropped to the union of `regions` (locators). */
 async function shot(page, name, ...regions) {
+	return await shotAround(page, name, 0, ...regions);
+}
+
+/** Like `shot`, with `margin` pixels around the regions (for a node whose label sits below it). */
+async function shotAround(page, name, margin, ...regions) {
 	fs.mkdirSync(SHOTS, { recursive: true });
 	const file = path.join(SHOTS, `${name}.png`);
 	let clip;
@@ -134,6 +138,13 @@ async function shot(page, name, ...regions) {
 		const x = Math.min(box.x, clip ? clip.x : Infinity);
 		const y = Math.min(box.y, clip ? clip.y : Infinity);
 		clip = { x, y, width: right - x, height: bottom - y };
+	}
+	if (clip && margin) {
+		const view = page.viewportSize();
+		const x = Math.max(0, clip.x - margin);
+		const y = Math.max(0, clip.y - margin);
+		const width = Math.min(view.width - x, clip.width + 2 * margin);
+		clip = { x, y, width, height: Math.min(view.height - y, clip.height + 2 * margin) };
 	}
 	await page.screenshot({ path: file, ...(clip && { clip }) });
 	return file;
@@ -380,6 +391,7 @@ module.exports = {
 	iconRendered,
 	inputValue,
 	shot,
+	shotAround,
 	results,
 	scenario,
 	freshPage,
