@@ -137,7 +137,9 @@ nginx_conf() {
 		printf '\tclient_max_body_size 64m;\n\tclient_body_buffer_size 1m;\n'
 		printf '\tupstream n8n_webhooks {\n'
 		for upstream in "$@"; do printf '\t\tserver 127.0.0.1:%s;\n' "$upstream"; done
-		printf '\t\tkeepalive 32;\n\t}\n'
+		# idle connections closed by nginx before n8n closes them (Node's 5 s): otherwise a request
+		# sent on a connection n8n is closing gets 502
+		printf '\t\tkeepalive 32;\n\t\tkeepalive_timeout 4s;\n\t}\n'
 		printf '\tserver {\n\t\tlisten 127.0.0.1:%s;\n\t\tlocation / {\n' "$port"
 		printf '\t\t\tproxy_pass http://n8n_webhooks;\n\t\t\tproxy_http_version 1.1;\n'
 		printf '\t\t\tproxy_set_header Connection "";\n\t\t\tproxy_set_header Host $host;\n'

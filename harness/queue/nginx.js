@@ -68,6 +68,13 @@ class NginxProxy {
 		}
 	}
 
+	/** The error log's lines (why nginx answered 502, for instance), oldest first. */
+	errorLog() {
+		const file = path.join(this.dir, 'error.log');
+		if (!fs.existsSync(file)) return [];
+		return fs.readFileSync(file, 'utf8').split('\n').filter(Boolean);
+	}
+
 	/** The access log: [{upstream, status, uri, body}] in order. */
 	accessLog() {
 		const file = path.join(this.dir, 'access.log');

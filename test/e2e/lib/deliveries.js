@@ -72,14 +72,20 @@ function postAndHangUp(url, body, secret, afterMs) {
 
 /**
  * A delivery as the service makes it: retried after 1, 4 and 16 s while the answer is not a
- * 2xx within 10 s. Resolves to the statuses of its attempts.
+ * 2xx within 10 s (`timeoutMs`). Resolves to the statuses of its attempts.
  */
-async function deliverWithRetries(url, body, secret, delaysMs = [1000, 4000, 16000]) {
-	const statuses = [await post(url, body, secret)];
+async function deliverWithRetries(
+	url,
+	body,
+	secret,
+	delaysMs = [1000, 4000, 16000],
+	timeoutMs = 10000,
+) {
+	const statuses = [await post(url, body, secret, timeoutMs)];
 	for (const delay of delaysMs) {
 		if (statuses.at(-1) >= 200 && statuses.at(-1) < 300) break;
 		await sleep(delay);
-		statuses.push(await post(url, body, secret));
+		statuses.push(await post(url, body, secret, timeoutMs));
 	}
 	return statuses;
 }
