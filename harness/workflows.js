@@ -417,6 +417,7 @@ function buildWorkflows({ statusTaskId, emulatorUrl }) {
 }
 
 module.exports = {
+	RETRY_ON_FAIL,
 	RETRY_URL_NAMES,
 	fileUrl,
 	submitAndWaitUrl,

@@ -9,20 +9,28 @@
 const crypto = require('node:crypto');
 
 const { samplePdf } = require('../../emulator/lib/pdf.js');
-const { EXAMPLE_TRIGGER_ID } = require('../fixtures.js');
-const { node, manual, fileNodes, submitAndWait, workflow } = require('../workflows.js');
+const { EXAMPLE_TRIGGER_ID, FILES } = require('../fixtures.js');
+const {
+	RETRY_ON_FAIL,
+	node,
+	manual,
+	fileNodes,
+	submitAndWait,
+	workflow,
+} = require('../workflows.js');
 
 const QWF = {
 	many: 'QueueManyItems01',
 	binary: 'QueueBinary00001',
+	retry: 'QueueRetryOnFail',
 	slow: 'QueueManualRun01',
 	trigger: EXAMPLE_TRIGGER_ID,
 };
 
 /** Published before main starts (the trigger is published by its case, through main). */
-const PUBLISHED = [QWF.many, QWF.binary];
+const PUBLISHED = [QWF.many, QWF.binary, QWF.retry];
 
-const PATHS = { many: 'queue-many-items', binary: 'queue-binary' };
+const PATHS = { many: 'queue-many-items', binary: 'queue-binary', retry: 'queue-retry-on-fail' };
 
 /** `count` distinct small PDFs. */
 function manyFiles(count, tag = 'Q') {
@@ -63,6 +71,12 @@ function buildQueueWorkflows({
 		workflow(QWF.binary, 'queue: webhook with a file, Submit and Wait', [
 			webhook(PATHS.binary, { binaryData: true, binaryPropertyName: 'data' }),
 			submitAndWait('Submit and Wait', { includeInputBinary: true }),
+		]),
+		// n8n's Retry On Fail on a worker: four documents, the second one failing
+		workflow(QWF.retry, 'queue: webhook, Submit and Wait with Retry On Fail, one of four failing', [
+			webhook(PATHS.retry),
+			...fileNodes([FILES.a, FILES.b, FILES.c, FILES.r]),
+			submitAndWait('Submit and Wait', {}, RETRY_ON_FAIL),
 		]),
 		workflow(QWF.slow, 'queue: manual run, one file, Submit and Wait', [
 			manual(),

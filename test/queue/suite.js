@@ -26,9 +26,15 @@ function killEverything() {
 }
 
 runSuite({
-	cases: ['submit-and-wait', 'trigger', 'stop', 'restart', 'binary-modes', 'production'].map(
-		(name) => path.join(__dirname, 'cases', `${name}.test.js`),
-	),
+	cases: [
+		'submit-and-wait',
+		'retry-on-fail',
+		'trigger',
+		'stop',
+		'restart',
+		'binary-modes',
+		'production',
+	].map((name) => path.join(__dirname, 'cases', `${name}.test.js`)),
 	only: process.env.QUEUE_ONLY,
 	timeoutMs: 20 * 60 * 1000,
 	killAll: killEverything,
