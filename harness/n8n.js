@@ -94,14 +94,17 @@ function killAllSync() {
 	for (const child of children) killGroup(child, 'SIGKILL');
 }
 
-/** Environment of every n8n process of the suite: own user folder, quiet, offline, loopback. */
-async function n8nEnv(extra = {}) {
-	const env = {
+/**
+ * Environment of an n8n process with its own user folder: quiet, offline, on 127.0.0.1 only.
+ * Used by the suites (n8nEnv) and by the benchmarks.
+ */
+async function n8nProcessEnv(userFolder, extra = {}) {
+	return {
 		PATH: process.env.PATH,
 		HOME: process.env.HOME,
 		TMPDIR: process.env.TMPDIR || os.tmpdir(),
 		LANG: process.env.LANG || 'C.UTF-8',
-		N8N_USER_FOLDER: state.userFolder,
+		N8N_USER_FOLDER: userFolder,
 		N8N_ENCRYPTION_KEY: 'e2e-document-extraction-0123456789abcdef',
 		N8N_DIAGNOSTICS_ENABLED: 'false',
 		N8N_VERSION_NOTIFICATIONS_ENABLED: 'false',
@@ -123,6 +126,11 @@ async function n8nEnv(extra = {}) {
 		N8N_WORKFLOW_PUBLICATION_RECONCILE_INTERVAL_SECONDS: '2',
 		...extra,
 	};
+}
+
+/** Environment of every n8n process of the suite: the suite's user folder and port. */
+async function n8nEnv(extra = {}) {
+	const env = await n8nProcessEnv(state.userFolder, extra);
 	if (state.n8nPort) {
 		env.N8N_PORT ??= String(state.n8nPort);
 		env.N8N_WEBHOOK_URL ??= `http://127.0.0.1:${state.n8nPort}/`;
@@ -277,11 +285,11 @@ function binaryBytes(binary) {
 
 const n8nUrl = (p) => `http://127.0.0.1:${state.n8nPort}${p}`;
 
-async function startN8n() {
+async function startN8n(extra = {}) {
 	// One server at a time: a second one could not take the port, and the readiness checks would
 	// pass on the first one, which would then serve the suite unseen (and outlive its stop).
 	if (state.n8n?.alive) await stopN8n();
-	const env = await n8nEnv();
+	const env = await n8nEnv(extra);
 	const logFile = path.join(state.tmp, `n8n-${++state.n8nLogIndex}.log`);
 	state.n8n = startProcess(NODE24, [N8N_BIN, 'start'], env, logFile);
 	try {
@@ -405,6 +413,7 @@ module.exports = {
 	startProcess,
 	stopProcess,
 	killAllSync,
+	n8nProcessEnv,
 	n8nEnv,
 	n8nCliOk,
 	execute,

@@ -34,6 +34,17 @@ const TABLE_ID_FIELD = 'data_table_id';
 const PLACEHOLDER = 'paste-the-id-of-document_extraction_tasks';
 const TABLE_ID = `={{ $('${SETTINGS}').first().json.${TABLE_ID_FIELD} }}`;
 
+/**
+ * n8n 1.x's Data table node pairs every row it inserts with the first input item when the table
+ * ID is an expression (it inserts one item at a time then). "Record as Sending" is such a node,
+ * so Submit's `$('Loop Over Documents').item` would name the batch's first document for all five:
+ * the 1.x Submit takes the document at its own position in the batch instead (output 1, "loop").
+ */
+const LOOP = 'Loop Over Documents';
+const SUBMIT_URL = `={{ $('${LOOP}').all(1)[$itemIndex].json.url }}`;
+const SUBMIT_NOTE =
+	"The document at this item's position in the batch: on n8n 1.x, Record as Sending does not keep each row paired with its document.";
+
 const tableIdAssignment = {
 	id: 'data-table-id',
 	name: TABLE_ID_FIELD,
@@ -113,6 +124,11 @@ function convert(file, wf) {
 		removeNode(wf, once.name, false);
 		for (const note of wf.nodes.filter((n) => n.type === 'n8n-nodes-base.stickyNote'))
 			note.parameters.content = intakeNote(note.parameters.content);
+		const submit = wf.nodes.find((n) => n.name === 'Submit');
+		if (submit.parameters.documentUrl !== `={{ $('${LOOP}').item.json.url }}`)
+			throw new Error(`${file}: Submit's Document URL is not the one this script rewrites`);
+		submit.parameters.documentUrl = SUBMIT_URL;
+		submit.notes = SUBMIT_NOTE;
 	}
 	if (file === 'production-deliver.json') {
 		const trigger = wf.nodes.find((n) => n.type === 'n8n-nodes-base.executeWorkflowTrigger');

@@ -12,6 +12,8 @@ const path = require('node:path');
 
 const { IS_N8N_1, rest, waitFor } = require('../../../harness/n8n.js');
 const state = require('../../../harness/state.js');
+const { emulatorTasks, servedFiles } = require('./emulator-client.js');
+const { sleep } = require('../../../harness/fixtures.js');
 
 /** n8n 1.x imports the variant of the set in examples/n8n1 (Data table node version 1). */
 const EXAMPLES = path.resolve(__dirname, '../../../examples', IS_N8N_1 ? 'n8n1' : '');
@@ -229,20 +231,46 @@ function intakeDocuments(count, tag) {
 	});
 }
 
-/** POSTs documents to the Intake's production webhook at `baseUrl`; returns the recorded rows. */
+/**
+ * POSTs documents to the Intake's production webhook at `baseUrl`; returns the recorded rows.
+ * While the webhook is not registered yet (404: n8n 1.x activates workflows after it reports
+ * ready, and starts no run for such a request), the POST is repeated for up to 60 s.
+ */
 async function intake(baseUrl, documents) {
-	const res = await fetch(`${baseUrl}/webhook/${INTAKE_PATH}`, {
-		method: 'POST',
-		headers: { 'content-type': 'application/json' },
-		body: JSON.stringify({ documents }),
-	});
-	const text = await res.text();
+	const deadline = Date.now() + 60000;
+	let res;
+	let text;
+	for (;;) {
+		res = await fetch(`${baseUrl}/webhook/${INTAKE_PATH}`, {
+			method: 'POST',
+			headers: { 'content-type': 'application/json' },
+			body: JSON.stringify({ documents }),
+		});
+		text = await res.text();
+		if (res.status !== 404 || !/is not registered/.test(text) || Date.now() > deadline) break;
+		await sleep(500);
+	}
 	if (res.status !== 200) throw new Error(`Intake answered ${res.status}: ${text.slice(0, 500)}`);
 	const rows = JSON.parse(text);
 	return Array.isArray(rows) ? rows : [rows];
 }
 
+/**
+ * The downstream calls whose task the service made from another document than the call's
+ * file_name names (the served file's SHA-256 against the task's): [] when each is right.
+ */
+async function wrongDocuments(calls) {
+	const shaOf = Object.fromEntries((await servedFiles()).map((f) => [f.name, f.sha256]));
+	const taskSha = Object.fromEntries(
+		(await emulatorTasks()).map((x) => [x.task_id, x.result?.file_sha256 ?? x.file_sha256]),
+	);
+	return calls
+		.filter((c) => taskSha[c.body.task_id] !== shaOf[c.body.file_name])
+		.map((c) => `${c.body.file_name} (task ${c.body.task_id})`);
+}
+
 module.exports = {
+	wrongDocuments,
 	ALERTS,
 	PROD,
 	TABLE,
