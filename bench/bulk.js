@@ -29,11 +29,11 @@
  */
 const { execFileSync, spawn } = require('node:child_process');
 const fs = require('node:fs');
-const net = require('node:net');
 const os = require('node:os');
 const path = require('node:path');
 
 const { installPackage, waitReady } = require('../scripts/n8n-local.js');
+const { freePort, n8nProcessEnv } = require('../harness/n8n.js');
 const { emulatorAdmin: admin, positive } = require('./common.js');
 
 const ROOT = path.resolve(__dirname, '..');
@@ -58,17 +58,6 @@ const MB = 1e6;
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 const secs = (ms) => `${(ms / 1000).toFixed(2)} s`;
 const mb = (bytes) => `${(bytes / MB).toFixed(0)} MB`;
-
-function freePort() {
-	return new Promise((resolve, reject) => {
-		const server = net.createServer();
-		server.once('error', reject);
-		server.listen(0, '127.0.0.1', () => {
-			const { port } = server.address();
-			server.close(() => resolve(port));
-		});
-	});
-}
 
 const median = (values) => {
 	const sorted = [...values].sort((a, b) => a - b);
@@ -175,25 +164,7 @@ class Bench {
 	}
 
 	async env() {
-		return {
-			PATH: process.env.PATH,
-			HOME: process.env.HOME,
-			TMPDIR: process.env.TMPDIR || os.tmpdir(),
-			LANG: process.env.LANG || 'C.UTF-8',
-			N8N_USER_FOLDER: this.userFolder,
-			N8N_ENCRYPTION_KEY: 'bench-document-extraction-0123456789',
-			N8N_DIAGNOSTICS_ENABLED: 'false',
-			N8N_VERSION_NOTIFICATIONS_ENABLED: 'false',
-			N8N_TEMPLATES_ENABLED: 'false',
-			N8N_PERSONALIZATION_ENABLED: 'false',
-			N8N_DISABLED_MODULES: 'mcp-registry',
-			N8N_LOG_LEVEL: 'info',
-			N8N_HOST: '127.0.0.1',
-			N8N_LISTEN_ADDRESS: '127.0.0.1',
-			N8N_RUNNERS_BROKER_LISTEN_ADDRESS: '127.0.0.1',
-			N8N_RUNNERS_BROKER_PORT: String(await freePort()),
-			N8N_PORT: String(await freePort()),
-		};
+		return n8nProcessEnv(this.userFolder, { N8N_PORT: String(await freePort()) });
 	}
 
 	/** Runs the n8n CLI, sampling the process's peak resident set while it runs. */
