@@ -75,19 +75,16 @@ describe('the examples as npm start imports them (scripts/local-examples.js)', (
 		},
 	);
 
-	it.each(files)(
-		'%s: every project is picked from the list, with its name shown',
-		(file) => {
-			const projects = read(file)
-				.nodes.filter((n) => ACTION.test(n.type) && n.parameters.project)
-				.map((n) => n.parameters.project);
-			if (NON_PRODUCTION.includes(file)) expect(projects.length).toBeGreaterThan(0);
-			for (const project of projects) {
-				expect(project).toMatchObject({ __rl: true, mode: 'list', cachedResultName: 'Invoices' });
-				expect((project as { value: string }).value).toMatch(/^[0-9a-f-]{36}$/);
-			}
-		},
-	);
+	it.each(files)('%s: every project is picked from the list, with its name shown', (file) => {
+		const projects = read(file)
+			.nodes.filter((n) => ACTION.test(n.type) && n.parameters.project)
+			.map((n) => n.parameters.project);
+		if (NON_PRODUCTION.includes(file)) expect(projects.length).toBeGreaterThan(0);
+		for (const project of projects) {
+			expect(project).toMatchObject({ __rl: true, mode: 'list', cachedResultName: 'Invoices' });
+			expect((project as { value: string }).value).toMatch(/^[0-9a-f-]{36}$/);
+		}
+	});
 });
 
 describe('the production examples', () => {
@@ -218,6 +215,41 @@ describe('the production examples for n8n 1.x (examples/n8n1)', () => {
 				});
 			}
 		}
+	});
+
+	it("use no $('…').item across a Data table insert (1.x pairs each inserted row with the first item then)", () => {
+		const crossings: string[] = [];
+		for (const { file, wf } of set) {
+			const next = (name: string) => (wf.connections[name]?.main ?? []).flat().map((c) => c.node);
+			const reach = (from: string, step: (name: string) => string[]) => {
+				const seen = new Set<string>();
+				const todo = step(from);
+				while (todo.length) {
+					const name = todo.pop()!;
+					if (seen.has(name)) continue;
+					seen.add(name);
+					todo.push(...step(name));
+				}
+				seen.delete(from);
+				return seen;
+			};
+			const previous = (name: string) =>
+				Object.keys(wf.connections).filter((from) => next(from).includes(name));
+			const inserts = wf.nodes.filter(
+				(n) => n.type === 'n8n-nodes-base.dataTable' && n.parameters.operation === 'insert',
+			);
+			for (const insert of inserts) {
+				const before = reach(insert.name, previous);
+				for (const name of reach(insert.name, next)) {
+					const node = wf.nodes.find((n) => n.name === name)!;
+					for (const [, ref] of JSON.stringify(node.parameters).matchAll(
+						/\$\('([^']+)'\)\.item\b/g,
+					))
+						if (before.has(ref)) crossings.push(`${file}: ${name} uses $('${ref}').item`);
+				}
+			}
+		}
+		expect(crossings).toEqual([]);
 	});
 });
 
