@@ -226,7 +226,21 @@ async function pictureRunOnce(page, production) {
 	const runOnce = intake.nodes.find((n) => /Run Once/i.test(n.name));
 	await openWorkflowByName(page, intake.name);
 	const node = page.getByTestId('canvas-node').filter({ hasText: runOnce.name });
-	await (await visible(node.first(), `the canvas node "${runOnce.name}"`)).hover();
+	await visible(node.first(), `the canvas node "${runOnce.name}"`);
+	// the canvas pans on scroll (by less than the wheel's distance): bring the node towards the
+	// middle, clear of the zoom controls
+	const view = page.viewportSize();
+	await page.mouse.move(view.width / 2, view.height / 2);
+	await until(`the canvas to bring "${runOnce.name}" to the middle`, async () => {
+		const box = await node.first().boundingBox();
+		const dx = box.x + box.width / 2 - view.width / 2;
+		const dy = box.y + box.height / 2 - view.height / 2;
+		if (Math.abs(dx) < 80 && Math.abs(dy) < 80) return true;
+		await page.mouse.wheel(dx, dy);
+		await page.waitForTimeout(200);
+		return false;
+	});
+	await node.first().hover();
 	const button = page.getByTestId(`execute-workflow-button-${runOnce.name}`);
 	await until(`the Execute button of "${runOnce.name}" on hover`, async () => {
 		await node.first().hover();
