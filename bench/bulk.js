@@ -33,7 +33,7 @@ const os = require('node:os');
 const path = require('node:path');
 
 const { installPackage, waitReady } = require('../scripts/n8n-local.js');
-const { freePort, n8nProcessEnv } = require('../harness/n8n.js');
+const { freePort, n8nProcessEnv, parseRun } = require('../harness/n8n.js');
 const { emulatorAdmin: admin, positive } = require('./common.js');
 
 const ROOT = path.resolve(__dirname, '..');
@@ -131,16 +131,6 @@ function workflows(count, serviceUrl) {
 		floor: workflow(`bulkFloor${count}`, [...inputNodes(count), floor]),
 		baseline: workflow(`bulkBase${count}`, inputNodes(count)),
 	};
-}
-
-/** The run JSON that `n8n execute` prints after its ==== line. */
-function parseRun(output) {
-	const lines = output.split('\n');
-	const start = lines.indexOf('{');
-	if (start === -1) return undefined;
-	const end = lines.indexOf('}', start);
-	if (end === -1) return undefined;
-	return JSON.parse(lines.slice(start, end + 1).join('\n'));
 }
 
 /** Peak resident set of a process (VmHWM), in bytes. */

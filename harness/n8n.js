@@ -416,6 +416,7 @@ module.exports = {
 	n8nProcessEnv,
 	n8nEnv,
 	n8nCliOk,
+	parseRun,
 	execute,
 	nodeRun,
 	nodeItems,

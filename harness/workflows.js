@@ -46,6 +46,9 @@ const WF = {
 /** n8n's node setting Retry On Fail: 3 tries, 1 s apart. */
 const RETRY_ON_FAIL = { retryOnFail: true, maxTries: 3, waitBetweenTries: 1000 };
 
+/** The documents of the Retry On Fail cases with binary input: four, the second one failing. */
+const RETRY_FILES = [FILES.a, FILES.b, FILES.c, FILES.r];
+
 /** The documents of the Retry On Fail case by URL: four names, the second one failing. */
 const RETRY_URL_NAMES = ['retry-1.pdf', 'retry-2-EMULATOR_FAIL.pdf', 'retry-3.pdf', 'retry-4.pdf'];
 
@@ -380,7 +383,7 @@ function buildWorkflows({ statusTaskId, emulatorUrl }) {
 		submitAndWaitWorkflow(
 			WF.retryBinary,
 			'e2e: Submit and Wait with Retry On Fail, four documents, one failing',
-			[FILES.a, FILES.b, FILES.c, FILES.r],
+			RETRY_FILES,
 			{},
 			RETRY_ON_FAIL,
 		),
@@ -418,6 +421,7 @@ function buildWorkflows({ statusTaskId, emulatorUrl }) {
 
 module.exports = {
 	RETRY_ON_FAIL,
+	RETRY_FILES,
 	RETRY_URL_NAMES,
 	fileUrl,
 	submitAndWaitUrl,

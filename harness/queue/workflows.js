@@ -9,9 +9,10 @@
 const crypto = require('node:crypto');
 
 const { samplePdf } = require('../../emulator/lib/pdf.js');
-const { EXAMPLE_TRIGGER_ID, FILES } = require('../fixtures.js');
+const { EXAMPLE_TRIGGER_ID } = require('../fixtures.js');
 const {
 	RETRY_ON_FAIL,
+	RETRY_FILES,
 	node,
 	manual,
 	fileNodes,
@@ -75,7 +76,7 @@ function buildQueueWorkflows({
 		// n8n's Retry On Fail on a worker: four documents, the second one failing
 		workflow(QWF.retry, 'queue: webhook, Submit and Wait with Retry On Fail, one of four failing', [
 			webhook(PATHS.retry),
-			...fileNodes([FILES.a, FILES.b, FILES.c, FILES.r]),
+			...fileNodes(RETRY_FILES),
 			submitAndWait('Submit and Wait', {}, RETRY_ON_FAIL),
 		]),
 		workflow(QWF.slow, 'queue: manual run, one file, Submit and Wait', [
