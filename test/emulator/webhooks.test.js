@@ -257,8 +257,28 @@ describe('webhook delivery', () => {
 
 	test('non-loopback targets are refused without any connection or DNS lookup', async () => {
 		const receiver = await startReceiver();
-		const connectSpy = jest.spyOn(net.Socket.prototype, 'connect');
-		const lookupSpy = jest.spyOn(dns, 'lookup');
+		// The spies record every connection and lookup; should the emulator's guard ever let one
+		// through, they stop it here, so this test never sends traffic beyond loopback itself.
+		const connect = net.Socket.prototype.connect;
+		const connectSpy = jest.spyOn(net.Socket.prototype, 'connect').mockImplementation(function (
+			...args
+		) {
+			const first = Array.isArray(args[0]) ? args[0][0] : args[0];
+			const host = first && typeof first === 'object' ? first.host : undefined;
+			if (host === undefined || isLoopbackHost(String(host))) return connect.apply(this, args);
+			process.nextTick(() => this.destroy(new Error(`test: connection to ${host} stopped`)));
+			return this;
+		});
+		const lookup = dns.lookup;
+		const lookupSpy = jest.spyOn(dns, 'lookup').mockImplementation((hostname, ...rest) => {
+			if (isLoopbackHost(String(hostname))) return lookup(hostname, ...rest);
+			const callback = rest.at(-1);
+			const error = Object.assign(new Error(`test: lookup of ${hostname} stopped`), {
+				code: 'ENOTFOUND',
+			});
+			process.nextTick(() => callback(error));
+			return undefined;
+		});
 		try {
 			const targets = [
 				'http://203.0.113.10:8080/hook',
