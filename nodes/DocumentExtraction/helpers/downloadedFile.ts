@@ -71,9 +71,22 @@ function baseName(name: string): string {
 	return name.split(/[\\/]/).pop() ?? name;
 }
 
-function extensionOf(name: string): string {
+export function extensionOf(name: string): string {
 	const match = /\.([a-z0-9]+)$/i.exec(name);
 	return match ? match[1].toLowerCase() : '';
+}
+
+/**
+ * The MIME type of a file: the one it was given, or for a file given none or a generic one
+ * (application/octet-stream, as mail clients often send a PDF), the one its name's extension
+ * stands for. application/x-pdf is read as application/pdf.
+ */
+export function fileType(fileName: string, givenType: string): string {
+	const type = givenType.split(';')[0].trim().toLowerCase();
+	const mimeType = UNTYPED.includes(type)
+		? (EXTENSION_TYPES[extensionOf(fileName)] ?? (type || 'application/octet-stream'))
+		: type;
+	return mimeType === 'application/x-pdf' ? 'application/pdf' : mimeType;
 }
 
 /** The file name and MIME type of a download: from the response when it has them, else from the URL. */
@@ -92,10 +105,7 @@ export function describeDownload(
 		}
 		fileName = last || 'document';
 	}
-	let mimeType = UNTYPED.includes(declaredType)
-		? (EXTENSION_TYPES[extensionOf(fileName)] ?? (declaredType || 'application/octet-stream'))
-		: declaredType;
-	if (mimeType === 'application/x-pdf') mimeType = 'application/pdf';
+	const mimeType = fileType(fileName, declaredType);
 	if (!extensionOf(fileName) && TYPE_EXTENSIONS[mimeType]) {
 		fileName = `${fileName}.${TYPE_EXTENSIONS[mimeType]}`;
 	}
