@@ -41,6 +41,8 @@ const WF = {
 	cancel: 'E2eStopRunning01',
 	retryBinary: 'E2eRetryOnFail01',
 	retryUrl: 'E2eRetryOnFailU1',
+	emailAll: 'E2eEmailAllFiles',
+	emailContinue: 'E2eEmailContinue',
 };
 
 /** n8n's node setting Retry On Fail: 3 tries, 1 s apart. */
@@ -101,6 +103,49 @@ function fileNodes(files) {
 	];
 }
 
+/** A text file attached to an email beside its invoices: not a document, never sent. */
+const EMAIL_NOTE = { name: 'notes.txt', mimeType: 'text/plain', bytes: Buffer.from('See the invoices attached.\n') };
+
+/**
+ * One item as n8n's email triggers output an email: each file in binary field attachment_<n>
+ * (Set -> Split Out -> Convert to File -> Aggregate with its binaries), the email's subject in
+ * its JSON.
+ */
+function emailNodes(files, subject = 'Invoices for March') {
+	const attachments = files.map((f) => ({
+		fileName: f.name,
+		mimeType: f.mimeType ?? 'application/pdf',
+		b64: f.bytes.toString('base64'),
+	}));
+	return [
+		node('Attachments', 'n8n-nodes-base.set', 3.4, {
+			mode: 'raw',
+			jsonOutput: JSON.stringify({ attachments }),
+			options: {},
+		}),
+		node('Split Attachments', 'n8n-nodes-base.splitOut', 1, {
+			fieldToSplitOut: 'attachments',
+			options: {},
+		}),
+		node('To Attachment', 'n8n-nodes-base.convertToFile', 1.1, {
+			operation: 'toBinary',
+			sourceProperty: 'b64',
+			binaryPropertyName: '=attachment_{{ $itemIndex }}',
+			options: { fileName: '={{ $json.fileName }}', mimeType: '={{ $json.mimeType }}' },
+		}),
+		node('One Email', 'n8n-nodes-base.aggregate', 1, {
+			aggregate: 'aggregateAllItemData',
+			destinationFieldName: 'attachments',
+			options: { includeBinaries: true },
+		}),
+		node('Email', 'n8n-nodes-base.set', 3.4, {
+			mode: 'raw',
+			jsonOutput: JSON.stringify({ subject }),
+			options: {},
+		}),
+	];
+}
+
 /** A Document Extraction node. */
 function docex(
 	name,
@@ -127,6 +172,7 @@ function submitAndWait(name, options = {}, extra = {}) {
 			resource: 'document',
 			operation: 'submitAndWait',
 			binaryPropertyName: 'data',
+			...(extra.filesToSend ? { filesToSend: extra.filesToSend } : {}),
 			project: project(extra.project ?? 'Invoices'),
 			documentType: 'invoice',
 			output: extra.output ?? 'full',
@@ -402,6 +448,16 @@ function buildWorkflows({ statusTaskId, emulatorUrl }) {
 			}),
 			submitAndWaitUrl('Submit and Wait', '={{ $json.url }}', {}, RETRY_ON_FAIL),
 		]),
+		workflow(WF.emailAll, 'e2e: an email with two invoices and a text file, every attachment', [
+			manual(),
+			...emailNodes([FILES.a, FILES.c, EMAIL_NOTE]),
+			submitAndWait('Submit and Wait', { keepInputFields: true }, { filesToSend: 'all' }),
+		]),
+		workflow(WF.emailContinue, 'e2e: an email with two invoices, one failing, under Continue', [
+			manual(),
+			...emailNodes([FILES.a, FILES.b]),
+			submitAndWait('Submit and Wait', {}, { filesToSend: 'all', continueOnFail: true }),
+		]),
 		workflow(WF.refused, 'e2e: the service refuses connections for 1.5 s, then Submit and Wait', [
 			manual(),
 			// Switches the refusal on from inside the run, a moment before the node sends the document.
@@ -435,6 +491,8 @@ module.exports = {
 	node,
 	manual,
 	fileNodes,
+	emailNodes,
+	EMAIL_NOTE,
 	docex,
 	project,
 	submitAndWait,

@@ -26,6 +26,7 @@ const { teardown } = require('./lib/setup.js');
 runSuite({
 	cases: [
 		'document',
+		'email-attachments',
 		'url-input',
 		'security',
 		'reliability',
