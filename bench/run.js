@@ -52,6 +52,10 @@
  *     the other on the same emulator; times, ratios, polls per task, peak memory. BENCH_P7=0 skips
  *     it; its own settings (BENCH_P7_*) are listed in bench/bulk.js.
  *
+ * P8  Email attachments (bench/attachments.js): 500 items of 2 attachments (All Binary Fields)
+ *     against 1,000 single-file items, Submit and Wait in one execution: tasks, time, ratio.
+ *     BENCH_P8=0 skips it in the full benchmark.
+ *
  * Rows alone: `node bench/run.js --only P4` (or --only P5,P6; BENCH_ONLY=P5;
  * `npm run bench -- --only P5` builds first). It replaces only those rows' summary lines and
  * sections in bench/results.md and keeps the rest of the file.
@@ -83,10 +87,11 @@ const P4 = process.env.BENCH_P4 !== '0';
 const P5 = process.env.BENCH_P5 !== '0';
 const P6 = process.env.BENCH_P6 !== '0';
 const P7 = process.env.BENCH_P7 !== '0';
+const P8 = process.env.BENCH_P8 !== '0';
 const P1B_COUNTS = [50, 500];
 const P1B_BASELINE = process.env.BENCH_P1B_BASELINE;
 /** Rows that can run alone (--only); the others run in the full benchmark. */
-const ROWS = ['P1b', 'P4', 'P5', 'P6', 'P7'];
+const ROWS = ['P1b', 'P4', 'P5', 'P6', 'P7', 'P8'];
 const ONLY = parseOnly();
 
 /** The rows chosen with --only / BENCH_ONLY, or undefined for all. */
@@ -405,7 +410,7 @@ async function measureQ(emu) {
 	});
 }
 
-function report(env, p1, p2, totalMs, q, p4, p5, p6, p7, p1b) {
+function report(env, p1, p2, totalMs, q, p4, p5, p6, p7, p1b, p8) {
 	const intervalMs = INTERVAL_S * 1000;
 	const wallLimitMs = 1.3 * (T_MS + intervalMs);
 	const minPolls = Math.ceil(T_MS / intervalMs) + 1;
@@ -470,6 +475,7 @@ function report(env, p1, p2, totalMs, q, p4, p5, p6, p7, p1b) {
 	if (p4) for (const row of require('./trigger.js').summaryRows(p4)) out(row);
 	for (const row of extraRows({ p5, p6 }).summary) out(row);
 	if (p7) for (const row of require('./bulk.js').summaryRows(p7)) out(row);
+	if (p8) for (const row of require('./attachments.js').summaryRows(p8)) out(row);
 	out();
 
 	// ---- P1 --------------------------------------------------------------------------------
@@ -539,6 +545,7 @@ function report(env, p1, p2, totalMs, q, p4, p5, p6, p7, p1b) {
 	}
 	for (const section of extraRows({ p5, p6 }).sections) out(section);
 	if (p7) out(require('./bulk.js').section(p7));
+	if (p8) out(require('./attachments.js').section(p8));
 
 	// ---- Notes -------------------------------------------------------------------------------
 	out('## Notes');
@@ -576,8 +583,8 @@ function extraRows({ p5, p6 }) {
 /** The summary rows and section of one row measured alone. */
 function rowParts(row, figures) {
 	if (row === 'P1b') return { rows: p1bSummaryRows(figures), section: p1bSection(figures) };
-	if (row === 'P4' || row === 'P7') {
-		const { summaryRows, section } = require(row === 'P4' ? './trigger.js' : './bulk.js');
+	if (row === 'P4' || row === 'P7' || row === 'P8') {
+		const { summaryRows, section } = require({ P4: './trigger.js', P7: './bulk.js', P8: './attachments.js' }[row]);
 		return { rows: summaryRows(figures), section: section(figures) };
 	}
 	const parts = extraRows({ [row.toLowerCase()]: figures });
@@ -634,11 +641,25 @@ function spliceRow(markdown, row, { rows, section }, env, totalMs) {
 	return out.endsWith('\n') ? out : `${out}\n`;
 }
 
+/** P8: email attachments against single-file items (bench/attachments.js). */
+async function measureP8(packageRoot, rounds) {
+	return await require('./attachments.js').measureAttachments({
+		startWorker,
+		packageRoot,
+		createEmulator,
+		tMs: T_MS,
+		intervalS: INTERVAL_S,
+		rounds,
+		log,
+	});
+}
+
 /** Measures one row that can run alone. */
 async function measureRow(row, packageRoot) {
 	if (row === 'P1b') return await measureP1b({ packageRoot, rounds: positive('BENCH_P1B_ROUNDS', 3) });
 	if (row === 'P5') return await require('./pace.js').measureRateLimit({ startWorker, packageRoot, log });
 	if (row === 'P6') return await require('./pace.js').measureUrlItems({ startWorker, packageRoot, log });
+	if (row === 'P8') return await measureP8(packageRoot, positive('BENCH_P8_ROUNDS', 3));
 	if (row === 'P7') {
 		loadRuntime();
 		return await require('./bulk.js').measureBulk({ log });
@@ -653,7 +674,7 @@ async function measureRow(row, packageRoot) {
 
 async function mainOnly() {
 	log(`only ${[...ONLY].join(', ')}`);
-	const needsPackage = ONLY.has('P1b') || ONLY.has('P5') || ONLY.has('P6');
+	const needsPackage = ONLY.has('P1b') || ONLY.has('P5') || ONLY.has('P6') || ONLY.has('P8');
 	const packageRoot = needsPackage ? snapshotPackage() : undefined;
 	try {
 		for (const row of ROWS.filter((r) => ONLY.has(r))) {
@@ -694,7 +715,8 @@ async function main() {
 		const p6 = P6 ? await pace.measureUrlItems({ startWorker, packageRoot, log }) : undefined;
 		if (P7) loadRuntime();
 		const p7 = P7 ? await require('./bulk.js').measureBulk({ log }) : undefined;
-		const markdown = report(environment(), p1, p2, performance.now() - started, q, p4, p5, p6, p7, p1b);
+		const p8 = P8 ? await measureP8(packageRoot, positive('BENCH_P8_ROUNDS', 1)) : undefined;
+		const markdown = report(environment(), p1, p2, performance.now() - started, q, p4, p5, p6, p7, p1b, p8);
 		process.stdout.write(`${markdown}\n`);
 		if (OUTPUT !== '-') {
 			fs.writeFileSync(OUTPUT, `${markdown}\n`);

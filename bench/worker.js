@@ -143,6 +143,43 @@ async function submitAndWait({ url, count, concurrency, intervalS, perItem }) {
 	return { wallMs: performance.now() - started, nodeMs, complete, count };
 }
 
+/**
+ * P8: `items` items of `filesPerItem` files each (binary fields attachment_0, attachment_1, …,
+ * as n8n's email triggers output them) through Submit and Wait in one execution: with
+ * Files to Send → All Binary Fields when an item has more than one file, else the one field
+ * "data" (the default).
+ */
+async function attachments({ url, items: itemCount, filesPerItem, concurrency, intervalS }) {
+	const several = filesPerItem > 1;
+	const parameters = {
+		resource: 'document',
+		operation: 'submitAndWait',
+		...(several ? { filesToSend: 'all' } : { binaryPropertyName: 'data' }),
+		project: { __rl: true, mode: 'id', value: 'Invoices' },
+		documentType: 'invoice',
+		output: 'result',
+		options: { pollInterval: intervalS, maxConcurrency: concurrency },
+	};
+	const items = Array.from({ length: itemCount }, (_, i) => {
+		const item = { json: { n: i }, binary: {} };
+		for (let f = 0; f < filesPerItem; f++) {
+			const field = several ? `attachment_${f}` : 'data';
+			item.binary[field] = harness.binaryItem(
+				smallPdf(i * filesPerItem + f),
+				`doc-${i}-${f}.pdf`,
+				'application/pdf',
+			).binary.data;
+		}
+		return item;
+	});
+	const run = await timedRun(url, parameters, items);
+	const out = run.result.outputOf('Extract');
+	const complete = out.filter(
+		(o) => typeof o.json.invoice_number === 'string' && !o.json.error,
+	).length;
+	return { wallMs: run.wallMs, nodeMs: run.nodeMs, complete, outputItems: out.length };
+}
+
 /** Reads VmHWM (peak resident set) from /proc, in bytes; undefined where not available. */
 function peakRss() {
 	try {
@@ -372,7 +409,7 @@ async function urlItems({ url, count, concurrency, fileBytes, delayMs, binaryMod
 	};
 }
 
-const handlers = { submitAndWait, submitLarge, rateLimited, urlItems };
+const handlers = { submitAndWait, submitLarge, rateLimited, urlItems, attachments };
 
 process.on('message', async (job) => {
 	try {
