@@ -60,6 +60,7 @@ const {
 	documentTypes,
 } = require('./lib.js');
 const { firstHour } = require('./firstHour.js');
+const { emailExample } = require('./emailExample.js');
 
 async function main() {
 	if (!EMAIL || !PASSWORD)
@@ -116,6 +117,7 @@ async function run(context) {
 	if (!signedIn) return;
 
 	await firstHour(context);
+	await emailExample(context);
 
 	let page;
 	let item;

@@ -457,4 +457,4 @@ async function closeNdv(page) {
 	await until('the node settings close', async () => !(await page.getByTestId('ndv').isVisible()));
 }
 
-module.exports = { firstHour };
+module.exports = { firstHour, openWorkflowByName, runWholeWorkflow, closeNdv };

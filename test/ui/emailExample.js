@@ -1,0 +1,60 @@
+'use strict';
+
+/**
+ * The browser test's email scenario (run by editor.js): the example "Email to CRM" as `npm start`
+ * imports it. Run from the canvas, its sample email (two invoices and a text file) gives one
+ * output item per invoice at "Extract Every Attachment", each naming its file, and the hint
+ * above the output names the text file that was not sent.
+ */
+
+const fs = require('fs');
+const path = require('path');
+
+const { ROOT, fail, until, visible, shot, scenario, freshPage } = require('./lib.js');
+const { openWorkflowByName, runWholeWorkflow, closeNdv } = require('./firstHour.js');
+
+const EMAIL_EXAMPLE = JSON.parse(
+	fs.readFileSync(path.join(ROOT, 'examples/email-to-crm.json'), 'utf8'),
+);
+const EXTRACT = 'Extract Every Attachment';
+
+/** The nodes a run from the Manual Trigger runs: all but the sticky note and the disabled trigger. */
+const ran = EMAIL_EXAMPLE.nodes.filter((n) => !n.disabled && !n.type.endsWith('.stickyNote'));
+
+async function emailExample(context) {
+	let page;
+	await scenario('email example', [
+		[
+			`"${EMAIL_EXAMPLE.name}" runs as imported: one output item per invoice, the text file in the hint`,
+			async () => {
+				page = await freshPage(context);
+				await openWorkflowByName(page, EMAIL_EXAMPLE.name);
+				await runWholeWorkflow(page, ran.length);
+				await page.getByTestId('canvas-node').filter({ hasText: EXTRACT }).first().dblclick();
+				const ndv = await visible(page.getByTestId('ndv'), `the settings of "${EXTRACT}"`);
+				const output = ndv.getByTestId('output-panel');
+				await (
+					await visible(output.getByTestId('radio-button-json'), "the output panel's JSON view")
+				).click();
+				const text = await until('the output panel shows both invoices', async () => {
+					const t = await output.innerText();
+					return /INV-2024-0042\.pdf/.test(t) && /INV-2024-0043\.pdf/.test(t) && t;
+				});
+				if (!/\b2 items\b/.test(text))
+					fail(`the output panel does not say "2 items": ${text.slice(0, 300)}`);
+				for (const field of ['"binaryField": "attachment_0"', '"binaryField": "attachment_1"', '"invoice_number"', '"subject"']) {
+					if (!text.includes(field)) fail(`the output lacks ${field}: ${text.slice(0, 600)}`);
+				}
+				if (/notes\.txt/.test(text.split('"binaryField"')[1] ?? ''))
+					fail('the text file was output as a document');
+				await until('the hint above the output names the text file', async () =>
+					/attachment_2.*notes\.txt/s.test(await ndv.innerText()),
+				);
+				await shot(page, 'email-output', ndv.locator('.node-settings'), output);
+				await closeNdv(page);
+			},
+		],
+	]);
+}
+
+module.exports = { emailExample };
