@@ -138,9 +138,13 @@ function emailNodes(files, subject = 'Invoices for March') {
 			destinationFieldName: 'attachments',
 			options: { includeBinaries: true },
 		}),
+		// the email's fields; the attachments stay (Include Other Fields keeps the binary data)
 		node('Email', 'n8n-nodes-base.set', 3.4, {
 			mode: 'raw',
 			jsonOutput: JSON.stringify({ subject }),
+			includeOtherFields: true,
+			include: 'except',
+			excludeFields: 'attachments',
 			options: {},
 		}),
 	];

@@ -176,6 +176,9 @@ describe('every attachment of an email item', () => {
 		const items = Array.from({ length: 3 }, (_, i) =>
 			email(Array.from({ length: 4 }, (__, f) => [`%PDF ${i}-${f}`, `${i}-${f}.pdf`] as [string, string])),
 		);
+		// every service request takes 150 ms, so that requests overlap and the limit matters
+		for (const endpoint of ['process_file', 'task_status'])
+			await admin('POST', 'faults', { endpoint, delay_ms: 150, count: 1000 });
 		const result = await run(everyAttachment({ maxConcurrency: 2 }), items);
 		expect(result.outputOf('Extract')).toHaveLength(12);
 		const stats = await admin('GET', 'stats');
