@@ -1,4 +1,3 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports -- test code: runs under jest on Node, is never shipped or loaded by n8n */
 import { createHash } from 'node:crypto';
 
 import type { IBinaryKeyData, IDataObject, INode, INodeExecutionData, INodeParameters } from 'n8n-workflow';
