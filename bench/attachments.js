@@ -28,7 +28,15 @@ const median = (values) => {
 	return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
 };
 
-async function measureAttachments({ startWorker, packageRoot, createEmulator, tMs, intervalS, rounds, log }) {
+async function measureAttachments({
+	startWorker,
+	packageRoot,
+	createEmulator,
+	tMs,
+	intervalS,
+	rounds,
+	log,
+}) {
 	const emu = await createEmulator({ port: 0, processingMs: tMs });
 	const runs = [];
 	try {
@@ -50,10 +58,19 @@ async function measureAttachments({ startWorker, packageRoot, createEmulator, tM
 					const stats = await admin(emu, 'GET', 'stats');
 					const tasks = stats.requests.process_file;
 					if (result.complete !== DOCUMENTS || tasks !== DOCUMENTS) {
-						throw new Error(`P8 ${shape.name}: ${result.complete} complete items, ${tasks} uploads (expected ${DOCUMENTS})`);
+						throw new Error(
+							`P8 ${shape.name}: ${result.complete} complete items, ${tasks} uploads (expected ${DOCUMENTS})`,
+						);
 					}
 					log(`  ${secs(result.wallMs)}; ${tasks} tasks, ${result.outputItems} output items`);
-					runs.push({ round, shape: shape.name, wallMs: result.wallMs, tasks, outputItems: result.outputItems, load: os.loadavg()[0] });
+					runs.push({
+						round,
+						shape: shape.name,
+						wallMs: result.wallMs,
+						tasks,
+						outputItems: result.outputItems,
+						load: os.loadavg()[0],
+					});
 				} finally {
 					await worker.stop();
 				}
@@ -76,14 +93,21 @@ function summaryRows(p8) {
 
 function section(p8) {
 	const lines = ['## P8: email attachments, 500 items of 2 files against 1,000 items of 1', ''];
-	lines.push(`The same ${DOCUMENTS} small PDFs through Submit and Wait in one execution of n8n-core's engine (memory binary mode, Max Concurrent Requests ${CONCURRENCY}, Poll Interval ${p8.intervalS} s, T = ${p8.tMs} ms): as 500 items with binary fields attachment_0 and attachment_1 (Files to Send → All Binary Fields), and as 1,000 items with one field "data" (Input Binary Field, the default). A fresh worker process per run, the two alternating in every round on one emulator. Tasks are the emulator's process_file requests.`);
+	lines.push(
+		`The same ${DOCUMENTS} small PDFs through Submit and Wait in one execution of n8n-core's engine (memory binary mode, Max Concurrent Requests ${CONCURRENCY}, Poll Interval ${p8.intervalS} s, T = ${p8.tMs} ms): as 500 items with binary fields attachment_0 and attachment_1 (Files to Send → All Binary Fields), and as 1,000 items with one field "data" (Input Binary Field, the default). A fresh worker process per run, the two alternating in every round on one emulator. Tasks are the emulator's process_file requests.`,
+	);
 	lines.push('');
 	lines.push('| Input | Round | Wall time | Tasks | Output items | Load |');
 	lines.push('|---|---|---|---|---|---|');
-	for (const r of p8.runs) lines.push(`| ${r.shape} | ${r.round} | ${secs(r.wallMs)} | ${r.tasks} | ${r.outputItems} | ${r.load.toFixed(1)} |`);
+	for (const r of p8.runs)
+		lines.push(
+			`| ${r.shape} | ${r.round} | ${secs(r.wallMs)} | ${r.tasks} | ${r.outputItems} | ${r.load.toFixed(1)} |`,
+		);
 	for (const shape of SHAPES) {
 		const values = p8.runs.filter((r) => r.shape === shape.name).map((r) => r.wallMs);
-		lines.push(`| ${shape.name} | **median** | **${secs(median(values))}** (${secs(Math.min(...values))}–${secs(Math.max(...values))}) | | | |`);
+		lines.push(
+			`| ${shape.name} | **median** | **${secs(median(values))}** (${secs(Math.min(...values))}–${secs(Math.max(...values))}) | | | |`,
+		);
 	}
 	lines.push('');
 	return lines.join('\n');

@@ -1,6 +1,12 @@
 import { createHash } from 'node:crypto';
 
-import type { IBinaryKeyData, IDataObject, INode, INodeExecutionData, INodeParameters } from 'n8n-workflow';
+import type {
+	IBinaryKeyData,
+	IDataObject,
+	INode,
+	INodeExecutionData,
+	INodeParameters,
+} from 'n8n-workflow';
 
 import { invoiceParameters, packageTypes, runExtract } from './extractWorkflow';
 import { binaryItem, disposeHarness, type BinaryMode } from '../../harness/engine';
@@ -109,7 +115,9 @@ describe('every attachment of an email item', () => {
 			expect(await uploads()).toBe(2);
 			const hints = result.run.data.resultData.runData.Extract[0].hints ?? [];
 			expect(hints.map((h) => h.message)).toEqual([
-				expect.stringMatching(/^1 file was not sent.*item 0 attachment_2 \("notes\.txt", text\/plain\)/),
+				expect.stringMatching(
+					/^1 file was not sent.*item 0 attachment_2 \("notes\.txt", text\/plain\)/,
+				),
 			]);
 		},
 	);
@@ -153,10 +161,7 @@ describe('every attachment of an email item', () => {
 	});
 
 	it('an item with no PDF or image fails with the list of its files; under Continue it is an error item', async () => {
-		const items = [
-			email([['just text', 'notes.txt', 'text/plain']]),
-			email([['%PDF c', 'c.pdf']]),
-		];
+		const items = [email([['just text', 'notes.txt', 'text/plain']]), email([['%PDF c', 'c.pdf']])];
 		const failed = await run(everyAttachment(), items);
 		expect(failed.errorOf('Extract')?.message).toBe(
 			'No PDF or image on item 0: its file is attachment_0 ("notes.txt", text/plain)',
@@ -166,14 +171,22 @@ describe('every attachment of an email item', () => {
 		});
 		const out = continued.outputOf('Extract');
 		expect(out.map((o) => [o.pairedItem, o.json.error ?? o.json.status])).toEqual([
-			[{ item: 0 }, 'No PDF or image on item 0: its file is attachment_0 ("notes.txt", text/plain)'],
+			[
+				{ item: 0 },
+				'No PDF or image on item 0: its file is attachment_0 ("notes.txt", text/plain)',
+			],
 			[{ item: 1 }, 'complete'],
 		]);
 	});
 
 	it('Max Concurrent Requests bounds uploads and status checks across all files of all items', async () => {
 		const items = Array.from({ length: 3 }, (_, i) =>
-			email(Array.from({ length: 4 }, (__, f) => [`%PDF ${i}-${f}`, `${i}-${f}.pdf`] as [string, string])),
+			email(
+				Array.from(
+					{ length: 4 },
+					(__, f) => [`%PDF ${i}-${f}`, `${i}-${f}.pdf`] as [string, string],
+				),
+			),
 		);
 		// every service request takes 150 ms, so that requests overlap and the limit matters
 		for (const endpoint of ['process_file', 'task_status'])

@@ -42,7 +42,12 @@ async function emailExample(context) {
 				});
 				if (!/\b2 items\b/.test(text))
 					fail(`the output panel does not say "2 items": ${text.slice(0, 300)}`);
-				for (const field of ['"binaryField": "attachment_0"', '"binaryField": "attachment_1"', '"invoice_number"', '"subject"']) {
+				for (const field of [
+					'"binaryField": "attachment_0"',
+					'"binaryField": "attachment_1"',
+					'"invoice_number"',
+					'"subject"',
+				]) {
 					if (!text.includes(field)) fail(`the output lacks ${field}: ${text.slice(0, 600)}`);
 				}
 				if (/notes\.txt/.test(text.split('"binaryField"')[1] ?? ''))

@@ -78,7 +78,9 @@ describe('Files to Send: All Binary Fields', () => {
 			fileName: 'invoice-2.pdf',
 			mimeType: 'application/pdf',
 		});
-		expect(skipped).toEqual([{ field: 'attachment_2', fileName: 'notes.txt', mimeType: 'text/plain' }]);
+		expect(skipped).toEqual([
+			{ field: 'attachment_2', fileName: 'notes.txt', mimeType: 'text/plain' },
+		]);
 	});
 
 	it('counts images and a PDF sent as application/octet-stream (judged by its name)', () => {
@@ -98,7 +100,10 @@ describe('Files to Send: All Binary Fields', () => {
 
 	it('an item with no file that counts fails, listing what it had', () => {
 		const error = selectionError(
-			{ attachment_0: file('notes.txt', 'text/plain'), attachment_1: file('invite.ics', 'text/calendar') },
+			{
+				attachment_0: file('notes.txt', 'text/plain'),
+				attachment_1: file('invite.ics', 'text/calendar'),
+			},
 			all,
 			3,
 		);
@@ -200,7 +205,8 @@ describe('File Types', () => {
 
 	it('a message with other File Types names them', () => {
 		expect(
-			selectionError({ a: file('a.pdf', 'application/pdf') }, { ...all, fileTypes: '.xml' }).message,
+			selectionError({ a: file('a.pdf', 'application/pdf') }, { ...all, fileTypes: '.xml' })
+				.message,
 		).toBe(
 			'No file of the types in File Types (.xml) on item 0: its file is a ("a.pdf", application/pdf)',
 		);
@@ -208,7 +214,10 @@ describe('File Types', () => {
 
 	it.each([
 		['', /^File Types is empty: enter MIME types or file extensions/],
-		['application/pdf, pdf files', /^File Types: "pdf files" is neither a MIME type nor a file extension/],
+		[
+			'application/pdf, pdf files',
+			/^File Types: "pdf files" is neither a MIME type nor a file extension/,
+		],
 	])('%p is refused: %p', (fileTypes, message) => {
 		expect(selectionError(EMAIL, { ...all, fileTypes }).message).toMatch(message);
 	});
@@ -225,7 +234,9 @@ describe('the hint for skipped files', () => {
 	it('names each skipped file with its item; none without skipped files', () => {
 		expect(skippedFilesHint([])).toBeUndefined();
 		expect(
-			skippedFilesHint([{ itemIndex: 0, field: 'attachment_2', fileName: 'notes.txt', mimeType: 'text/plain' }]),
+			skippedFilesHint([
+				{ itemIndex: 0, field: 'attachment_2', fileName: 'notes.txt', mimeType: 'text/plain' },
+			]),
 		).toBe(
 			'1 file was not sent, File Types not counting it as a document: item 0 attachment_2 ("notes.txt", text/plain). Add its type to File Types to send it',
 		);
