@@ -17,6 +17,7 @@ const EMAIL_EXAMPLE = JSON.parse(
 	fs.readFileSync(path.join(ROOT, 'examples/email-to-crm.json'), 'utf8'),
 );
 const EXTRACT = 'Extract Every Attachment';
+const CRM = 'CRM Record';
 
 /** The nodes a run from the Manual Trigger runs: all but the sticky note and the disabled trigger. */
 const ran = EMAIL_EXAMPLE.nodes.filter((n) => !n.disabled && !n.type.endsWith('.stickyNote'));
@@ -57,8 +58,34 @@ async function emailExample(context) {
 				await until('the hint above the output names the text file', async () =>
 					/attachment_2.*notes\.txt/s.test(await ndv.innerText()),
 				);
-				await shot(page, 'email-output', output);
+				await shot(page, 'email-extract-output', output);
 				await closeNdv(page);
+			},
+		],
+		[
+			'"CRM Record" maps one record per invoice, its file and the email beside the extracted fields',
+			async () => {
+				// a wider window, so that the table shows the record's columns
+				const size = page.viewportSize();
+				await page.setViewportSize({ width: 1680, height: 720 });
+				try {
+					await page.getByTestId('canvas-node').filter({ hasText: CRM }).first().dblclick();
+					const ndv = await visible(page.getByTestId('ndv'), `the settings of "${CRM}"`);
+					const output = ndv.getByTestId('output-panel');
+					await (
+						await visible(output.getByTestId('radio-button-table'), "the output panel's Table view")
+					).click();
+					const text = await until('the records of both invoices', async () => {
+						const t = await output.innerText();
+						return /INV-2024-0042\.pdf/.test(t) && /INV-2024-0043\.pdf/.test(t) && t;
+					});
+					if (!/\b2 items\b/.test(text) || !/INV-2024-\d{5}/.test(text))
+						fail(`"${CRM}" does not show 2 records with invoice numbers: ${text.slice(0, 400)}`);
+					await shot(page, 'email-output', output);
+					await closeNdv(page);
+				} finally {
+					await page.setViewportSize(size);
+				}
 			},
 		],
 	]);
