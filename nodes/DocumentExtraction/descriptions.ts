@@ -1,9 +1,12 @@
 import type { INodeProperties } from 'n8n-workflow';
 
 import { projectLocator } from '../shared/descriptions';
-import { DEFAULT_MAX_CONCURRENCY } from './actions/common/settings';
-import { DEFAULT_DOWNLOAD_TIMEOUT_S, DEFAULT_MAX_DOWNLOAD_MB } from './helpers/download';
-import { ALLOW_PRIVATE_ADDRESSES_OPTION } from './helpers/downloadAddress';
+import {
+	ALLOW_PRIVATE_ADDRESSES_OPTION,
+	DEFAULT_DOWNLOAD_TIMEOUT_S,
+	DEFAULT_MAX_CONCURRENCY,
+	DEFAULT_MAX_DOWNLOAD_MB,
+} from './constants';
 import { TASK_COMPLETED } from '../shared/transport/service';
 
 /**

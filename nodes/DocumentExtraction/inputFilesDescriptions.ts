@@ -1,6 +1,6 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import { DEFAULT_FILE_TYPES } from './helpers/inputFiles';
+import { DEFAULT_FILE_TYPES } from './input/inputFiles';
 
 /**
  * The fields that choose which files of an item are sent (Submit and Submit and Wait, binary

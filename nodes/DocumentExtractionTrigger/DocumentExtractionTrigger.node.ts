@@ -9,7 +9,7 @@ import type {
 import { NodeConnectionTypes } from 'n8n-workflow';
 
 import { optionsCollection, projectLocator } from '../shared/descriptions';
-import { projectText } from '../shared/projects';
+import { readProjectField } from '../shared/projects';
 import { searchProjects } from '../shared/listSearch';
 import { TASK_COMPLETED } from '../shared/transport/service';
 import {
@@ -50,7 +50,7 @@ function signingSecret(this: IWebhookFunctions): string {
 	const data = this.getWorkflowStaticData('node');
 	const current = getRegistration(data);
 	if (current) return current.secret;
-	const project = projectText(this.getNodeParameter('project', '', { extractValue: true }));
+	const project = readProjectField(this);
 	return retiredRegistrationFor(data, this.getNodeWebhookUrl('default'), project)?.secret ?? '';
 }
 

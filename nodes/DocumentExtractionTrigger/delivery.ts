@@ -1,9 +1,7 @@
 import type { IDataObject, IWebhookFunctions } from 'n8n-workflow';
-import { NodeOperationError } from 'n8n-workflow';
 
-import { serviceAnswerOf } from '../shared/errors';
-import { getTask, LOOKUP_BUDGET_MS, lookupLimits } from '../shared/transport/service';
-import { onAbort } from '../shared/wait';
+import { ServiceError } from '../shared/transport/errors';
+import { getTask, lookupLimits } from '../shared/transport/service';
 
 /** The documented fields of a task.completed delivery, in the order they are output. */
 export const DELIVERY_FIELDS = [
@@ -200,8 +198,8 @@ export function refuseByTimestamp(
 
 /**
  * Adds the error message of a failed task from GET /task_status; never loses the delivery.
- * The lookup is over within LOOKUP_BUDGET_MS whatever the service answers (slowly, 429 with
- * a long Retry-After, or not at all), so the run starts in time.
+ * The lookup's own deadline (lookupLimits: LOOKUP_BUDGET_MS) ends it whatever the service
+ * answers (slowly, 429 with a long Retry-After, or not at all), so the run starts in time.
  */
 export async function addErrorDetails(this: IWebhookFunctions, item: IDataObject): Promise<void> {
 	const taskId = item.task_id;
@@ -209,17 +207,10 @@ export async function addErrorDetails(this: IWebhookFunctions, item: IDataObject
 		item.errorDetailsUnavailable = 'The delivery names no task_id to look the error up by';
 		return;
 	}
-	const budget = onAbort(AbortSignal.timeout(LOOKUP_BUDGET_MS + 1000));
 	try {
-		const task = (await Promise.race([
-			getTask.call(this, taskId, undefined, lookupLimits()),
-			budget.promise.then(() => {
-				throw new NodeOperationError(
-					this.getNode(),
-					`no answer within ${LOOKUP_BUDGET_MS / 1000} s`,
-				);
-			}),
-		])) as IDataObject | undefined;
+		const task = (await getTask.call(this, taskId, undefined, lookupLimits())) as
+			| IDataObject
+			| undefined;
 		const error = task && typeof task === 'object' ? task.error : undefined;
 		if (typeof error === 'string' && error !== '') {
 			item.error = error;
@@ -228,11 +219,7 @@ export async function addErrorDetails(this: IWebhookFunctions, item: IDataObject
 		}
 	} catch (error) {
 		item.errorDetailsUnavailable = `Could not fetch the error message: ${(error as Error).message}`;
-		const answer = serviceAnswerOf(error);
-		if (answer?.detail !== undefined && answer.detail !== null) {
-			item.errorLookupDetail = answer.detail as IDataObject;
-		}
-	} finally {
-		budget.dispose();
+		const detail = error instanceof ServiceError ? error.detail : undefined;
+		if (detail !== undefined && detail !== null) item.errorLookupDetail = detail as IDataObject;
 	}
 }

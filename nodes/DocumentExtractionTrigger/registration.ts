@@ -1,7 +1,7 @@
 import type { IDataObject, IHookFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { projectText, resolveProjectId } from '../shared/projects';
+import { readProjectField, resolveProjectId } from '../shared/projects';
 import { isUuid } from '../shared/uuid';
 import {
 	generateWebhookSecret,
@@ -133,9 +133,6 @@ function registersAgain(this: IHookFunctions): boolean {
 	return options?.registerAgain === true;
 }
 
-function readProject(this: IHookFunctions): string {
-	return projectText(this.getNodeParameter('project', undefined, { extractValue: true }));
-}
 
 /**
  * True when the static data holds a registration for exactly the current webhook URL and
@@ -146,7 +143,7 @@ export async function registrationExists(this: IHookFunctions): Promise<boolean>
 	const current = getRegistration(this.getWorkflowStaticData('node'));
 	if (!current) return false;
 	if (current.url !== this.getNodeWebhookUrl('default')) return false;
-	const project = readProject.call(this);
+	const project = readProjectField(this);
 	if (!project) return false;
 	if (project === current.projectValue || project === current.projectId) return true;
 	if (isUuid(project)) return false;
@@ -165,7 +162,7 @@ export async function registrationExists(this: IHookFunctions): Promise<boolean>
 export async function createRegistration(this: IHookFunctions): Promise<boolean> {
 	const data = this.getWorkflowStaticData('node');
 	const url = nodeWebhookUrl.call(this);
-	const project = readProject.call(this);
+	const project = readProjectField(this);
 	if (!project) {
 		throw new NodeOperationError(this.getNode(), 'No project selected', {
 			description:

@@ -1,4 +1,9 @@
-import type { IDataObject } from 'n8n-workflow';
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	IHookFunctions,
+	IWebhookFunctions,
+} from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
 import type { ApiContext } from './transport/request';
@@ -72,8 +77,9 @@ export function summarizeProjects(body: unknown): ProjectSummary[] {
 export async function fetchProjects(
 	this: ApiContext,
 	itemIndex?: number,
+	signal?: AbortSignal,
 ): Promise<ProjectSummary[]> {
-	return summarizeProjects(await listProjects.call(this, itemIndex));
+	return summarizeProjects(await listProjects.call(this, itemIndex, signal));
 }
 
 /**
@@ -84,10 +90,11 @@ export async function resolveProjectId(
 	this: ApiContext,
 	project: string,
 	itemIndex?: number,
+	signal?: AbortSignal,
 ): Promise<string> {
 	const wanted = project.trim();
 	if (isUuid(wanted)) return wanted;
-	const projects = await fetchProjects.call(this, itemIndex);
+	const projects = await fetchProjects.call(this, itemIndex, signal);
 	const match =
 		projects.find((p) => p.id === wanted || p.name === wanted) ??
 		projects.find((p) => p.name.toLowerCase() === wanted.toLowerCase());
@@ -104,4 +111,21 @@ export async function resolveProjectId(
 /** The value of the Project field (read with extractValue) as trimmed text: an ID or a name. */
 export function projectText(value: unknown): string {
 	return String(value ?? '').trim();
+}
+
+/**
+ * The Project field of either node, as trimmed text (an ID or a name, '' when empty): for an
+ * item of the action node (with `itemIndex`), or of the trigger's hooks and webhook.
+ */
+export function readProjectField(
+	ctx: IExecuteFunctions | IHookFunctions | IWebhookFunctions,
+	itemIndex?: number,
+): string {
+	const value =
+		itemIndex === undefined
+			? (ctx as IHookFunctions).getNodeParameter('project', '', { extractValue: true })
+			: (ctx as IExecuteFunctions).getNodeParameter('project', itemIndex, '', {
+					extractValue: true,
+				});
+	return projectText(value);
 }

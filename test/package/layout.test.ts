@@ -6,12 +6,14 @@ import { dirname, join, relative, resolve } from 'path';
  * The layout rules of docs/development.md: code both nodes use lives in nodes/shared/ (or is
  * named there as an exception); neither node's folder imports from the other's; shared code
  * imports from neither node; nothing under nodes/ imports credentials/; no operation imports
- * another; no import cycle; no product file over MAX_LINES; the benchmark imports no test code;
- * and test/unit/nodes/ mirrors nodes/ file for file.
+ * another; inside a node, only the node file and its actions import from actions/ (descriptions,
+ * constants and input lie below them); only the transport builds an error of the service; no
+ * import cycle; no product file over MAX_LINES; the benchmark imports no test code; and
+ * test/unit/nodes/ mirrors nodes/ file for file.
  */
 
 const ROOT = resolve(__dirname, '../..');
-const MAX_LINES = 350;
+const MAX_LINES = 300;
 
 function filesBelow(dir: string, endings: string[]): string[] {
 	if (!existsSync(dir)) return [];
@@ -44,6 +46,8 @@ function productFile(target: string): string | undefined {
 
 const folderOf = (path: string) => path.split('/').slice(0, 2).join('/');
 
+const TRANSPORT = 'nodes/shared/transport/';
+
 const product = [
 	...filesBelow(join(ROOT, 'nodes'), ['.ts']),
 	...filesBelow(join(ROOT, 'credentials'), ['.ts']),
@@ -51,6 +55,7 @@ const product = [
 	path: rel(file),
 	imports: importsOf(file),
 	lines: readFileSync(file, 'utf8').split('\n').length,
+	text: readFileSync(file, 'utf8'),
 }));
 const byPath = new Map(product.map((file) => [file.path, file]));
 const edges = (path: string) =>
@@ -85,6 +90,28 @@ describe('layout', () => {
 					.filter((target) => target.endsWith('.operation'))
 					.map((target) => `${file.path} -> ${target}`),
 			);
+		expect(offending).toEqual([]);
+	});
+
+	it('has nothing inside a node that imports its actions/ back up, but the node file and the actions', () => {
+		const offending = product
+			.filter((file) => /^nodes\/DocumentExtraction[^/]*\//.test(file.path))
+			.filter((file) => !file.path.endsWith('.node.ts'))
+			.flatMap((file) => {
+				const actions = `${folderOf(file.path)}/actions/`;
+				if (file.path.startsWith(actions)) return [];
+				return file.imports
+					.filter((target) => target.startsWith(actions))
+					.map((target) => `${file.path} -> ${target}`);
+			});
+		expect(offending).toEqual([]);
+	});
+
+	it('has the transport as the only place that builds an error of the service', () => {
+		const offending = product
+			.filter((file) => !file.path.startsWith(TRANSPORT))
+			.filter((file) => /new\s+(NodeApiError|ServiceError)\b/.test(file.text))
+			.map((file) => file.path);
 		expect(offending).toEqual([]);
 	});
 

@@ -1,13 +1,18 @@
 import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { addOutputHints } from './common/hints';
+import { addOutputHints, RunReport } from './common/hints';
 import * as document from './document/Document.resource';
 import type { NodeMap } from './node.type';
 import * as project from './project/Project.resource';
 
 export interface OperationModule {
-	execute(this: IExecuteFunctions, items: INodeExecutionData[]): Promise<INodeExecutionData[]>;
+	/** Runs the operation on the items; what the user must know is recorded in `report`. */
+	execute(
+		this: IExecuteFunctions,
+		items: INodeExecutionData[],
+		report: RunReport,
+	): Promise<INodeExecutionData[]>;
 }
 
 /** One handler per resource and operation of NodeMap: a missing or extra one does not compile. */
@@ -70,7 +75,8 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 			`The operation "${operation}" of "${resource}" is not supported`,
 		);
 	}
-	const output = await handler.execute.call(this, items);
-	addOutputHints.call(this, output);
+	const report = new RunReport();
+	const output = await handler.execute.call(this, items, report);
+	addOutputHints.call(this, report);
 	return [output];
 }

@@ -146,3 +146,16 @@ export function pacerFor(baseUrl: string, apiKey: unknown): Pacer {
 export function resetPacers(): void {
 	pacers.clear();
 }
+
+/** A Retry-After longer than this is shortened to it, so a run never hangs on one header. */
+export const MAX_RETRY_AFTER_MS = 60_000;
+
+/** Milliseconds asked for by a Retry-After header (seconds or an HTTP date), if any. */
+export function parseRetryAfter(header: unknown, now = Date.now()): number | undefined {
+	const value = Array.isArray(header) ? header[0] : header;
+	if (typeof value !== 'string' || value.trim() === '') return undefined;
+	const seconds = Number(value);
+	const ms = Number.isFinite(seconds) ? seconds * 1000 : Date.parse(value) - now;
+	if (!Number.isFinite(ms)) return undefined;
+	return Math.min(Math.max(ms, 0), MAX_RETRY_AFTER_MS);
+}

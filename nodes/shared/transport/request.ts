@@ -7,29 +7,32 @@ import type {
 	ILoadOptionsFunctions,
 	IWebhookFunctions,
 } from 'n8n-workflow';
-import { NodeApiError, NodeOperationError } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
 
 import { displayBaseUrl } from '../baseUrl';
 import { CREDENTIAL_TYPE, readCredential } from '../credential';
-import { asNodeError, outOfTime, transient } from '../errors';
+import { attemptSignal, throwIfCancelled, wait } from '../wait';
+import { asNodeError, type ServiceError } from './errors';
 import {
 	type ErrorResponse,
 	mayHaveArrived,
 	noAnswer,
+	outOfTime,
 	rateLimited,
-	type RequestWording,
-	seconds,
 	statusError,
-} from '../requestErrors';
-import { networkErrorCode, networkReason } from '../networkErrors';
-import { attemptSignal, throwIfCancelled, wait } from '../wait';
-import { PaceDeadlineError, type Pacer, pacerFor, throttleBackoffMs } from './pacer';
+} from './failures';
+import { type RequestWording, seconds } from './messages';
+import { isTimeoutCode, networkErrorCode, networkReason, provablyNotSent } from './network';
+import {
+	PaceDeadlineError,
+	type Pacer,
+	pacerFor,
+	parseRetryAfter,
+	throttleBackoffMs,
+} from './pacer';
 
 /** Waits before the 2nd, 3rd and 4th attempt of a request that met a 5xx or a network error. */
 export const RETRY_DELAYS_MS = [1000, 2000, 4000];
-
-/** A Retry-After longer than this is shortened to it, so a run never hangs on one header. */
-export const MAX_RETRY_AFTER_MS = 60_000;
 
 /**
  * How long any request may take before it is given up, by the wall clock: from connecting
@@ -41,24 +44,18 @@ export const REQUEST_TIMEOUT_MS = 30_000;
 export const MIN_ATTEMPT_TIMEOUT_MS = 500;
 
 /**
- * How long one request waits out 429 answers, from its first attempt, unless its deadline
- * (Max Wait for Submit and Wait) says otherwise.
+ * The last moment a request with `deadline` can still be started, keeping `spareMs` more for
+ * whatever the caller must do before it (wait for a request slot, say).
  */
+export function latestStart(deadline: number, spareMs = 0): number {
+	return deadline - MIN_ATTEMPT_TIMEOUT_MS - spareMs;
+}
+
+/** How long one request waits out 429 answers, unless its deadline (Max Wait) says otherwise. */
 export const MAX_THROTTLED_MS = 5 * 60_000;
 
 /** An upload gets REQUEST_TIMEOUT_MS plus one second for every this many bytes of body. */
 export const UPLOAD_BYTES_PER_SECOND = 256 * 1024;
-
-/** Network errors that prove a request never reached the service, so that resending it is safe. */
-export const NOT_SENT_CODES = [
-	'ECONNREFUSED',
-	'ENOTFOUND',
-	'EAI_AGAIN',
-	'ENETUNREACH',
-	'EHOSTUNREACH',
-];
-
-const TIMEOUT_CODES = ['ECONNABORTED', 'ETIMEDOUT', 'ESOCKETTIMEDOUT', 'UND_ERR_HEADERS_TIMEOUT'];
 
 /** The timeout of a request whose body has `bytes` bytes: longer for larger uploads. */
 export function requestTimeoutMs(bytes = 0): number {
@@ -91,6 +88,8 @@ export interface ApiRequestOptions extends RequestWording {
 	timeoutMs?: number;
 	/** How long 429 answers may be waited out (MAX_THROTTLED_MS unless set); within `deadline`. */
 	throttleBudgetMs?: number;
+	/** The execution's cancel signal: a stopped execution ends the request and its waits at once. */
+	signal?: AbortSignal;
 }
 
 /**
@@ -106,7 +105,7 @@ export interface ApiRequestOptions extends RequestWording {
  *   already. A GET is sent again like a 5xx. An upload is not: sending it again could create a
  *   second task and a second charge. It fails like a connection broken after sending.
  * - No answer (timeout, broken connection): a GET is sent again like a 5xx; a POST only when
- *   it provably never left (connection refused, host not found: NOT_SENT_CODES).
+ *   it provably never left (connection refused, host not found: network.ts).
  * - Any other 4xx: never; the answer says what to fix.
  */
 export const GATEWAY_STATUSES = [502, 504];
@@ -158,23 +157,6 @@ async function runCredential(ctx: ApiContext): Promise<RunCredential | { refused
 	return await credential;
 }
 
-function cancelSignal(ctx: ApiContext): AbortSignal | undefined {
-	const withSignal = ctx as Partial<IExecuteFunctions>;
-	return typeof withSignal.getExecutionCancelSignal === 'function'
-		? withSignal.getExecutionCancelSignal()
-		: undefined;
-}
-
-/** Milliseconds asked for by a Retry-After header (seconds or an HTTP date), if any. */
-export function parseRetryAfter(header: unknown, now = Date.now()): number | undefined {
-	const value = Array.isArray(header) ? header[0] : header;
-	if (typeof value !== 'string' || value.trim() === '') return undefined;
-	const seconds = Number(value);
-	const ms = Number.isFinite(seconds) ? seconds * 1000 : Date.parse(value) - now;
-	if (!Number.isFinite(ms)) return undefined;
-	return Math.min(Math.max(ms, 0), MAX_RETRY_AFTER_MS);
-}
-
 /**
  * Sends one request to the Document Extraction Service. This is the only place that sends
  * requests to the service (`service.ts` names the calls). The credential is read and checked
@@ -186,8 +168,8 @@ export function parseRetryAfter(header: unknown, now = Date.now()): number | und
  * uploads, in proportion to their size), and no attempt starts with less than
  * MIN_ATTEMPT_TIMEOUT_MS left before the deadline. Every attempt waits for the credential's pace
  * (pacer.ts). Which failures are sent again is written down at GATEWAY_STATUSES. Every failure
- * becomes a NodeApiError whose message carries the service's `detail`, and never the request
- * (with the API key) that was sent.
+ * is decided here, once, and thrown as a ServiceError of its kind (errors.ts) whose message
+ * carries the service's `detail`, and never the request (with the API key) that was sent.
  */
 export async function apiRequest<T = unknown>(
 	this: ApiContext,
@@ -200,7 +182,7 @@ export async function apiRequest<T = unknown>(
 		});
 	}
 	const { baseUrl, authorization, pacer } = credential;
-	const signal = cancelSignal(this);
+	const { signal } = options;
 	const attempts = Math.max(1, options.attempts ?? RETRY_DELAYS_MS.length + 1);
 	const timeoutMs = options.timeoutMs ?? requestTimeoutMs(options.bodyBytes);
 	const isGet = options.method === 'GET';
@@ -209,7 +191,7 @@ export async function apiRequest<T = unknown>(
 	const deadline = options.deadline ?? Infinity;
 	const throttleBudgetMs = options.throttleBudgetMs ?? MAX_THROTTLED_MS;
 	const throttleDeadline = Math.min(deadline, started + throttleBudgetMs);
-	let lastError: NodeApiError | undefined;
+	let lastError: ServiceError | undefined;
 	let failures = 0; // 5xx answers and network errors: they use up `attempts`
 	let throttled = 0; // 429 answers in a row: they do not
 
@@ -217,7 +199,7 @@ export async function apiRequest<T = unknown>(
 		for (;;) {
 			throwIfCancelled(signal);
 			try {
-				await pacer.acquire(signal, throttleDeadline - MIN_ATTEMPT_TIMEOUT_MS);
+				await pacer.acquire(signal, latestStart(throttleDeadline));
 			} catch (error) {
 				// The pace holds requests back only after 429s: this one cannot start in its time.
 				if (error instanceof PaceDeadlineError) {
@@ -231,8 +213,7 @@ export async function apiRequest<T = unknown>(
 				throw asNodeError(this, error, itemIndex);
 			}
 			const remaining = deadline - Date.now();
-			if (remaining < MIN_ATTEMPT_TIMEOUT_MS)
-				throw lastError ?? outOfTime(this, options.action, itemIndex);
+			if (remaining < MIN_ATTEMPT_TIMEOUT_MS) throw lastError ?? outOfTime(this, options);
 			const attemptTimeout = Math.min(timeoutMs, remaining);
 			// The helper's own timeout only bounds the wait between two chunks; this one bounds
 			// the whole attempt, however slowly the answer comes.
@@ -281,11 +262,11 @@ export async function apiRequest<T = unknown>(
 			if (response === undefined) {
 				// The original error is left behind: it holds the request, with the API key.
 				const code = networkErrorCode(failure);
-				const timedOut = clock.timedOut() || (code !== undefined && TIMEOUT_CODES.includes(code));
+				const timedOut = clock.timedOut() || isTimeoutCode(code);
 				const reason = timedOut
 					? `No complete answer within ${seconds(attemptTimeout)} s`
 					: networkReason(code, failure);
-				if (!isGet && !(code !== undefined && NOT_SENT_CODES.includes(code))) {
+				if (!isGet && !provablyNotSent(code)) {
 					throw mayHaveArrived(this, options, reason, timedOut ? 'timeout' : 'broken');
 				}
 				lastError = noAnswer(this, options, {
@@ -302,7 +283,7 @@ export async function apiRequest<T = unknown>(
 				if (!isGet && GATEWAY_STATUSES.includes(status)) {
 					throw mayHaveArrived(this, options, `A gateway answered ${status}`, 'gateway', status);
 				}
-				lastError = transient(statusError(this, response, options, failures));
+				lastError = statusError(this, response, options, failures);
 				delay = parseRetryAfter(response.headers?.['retry-after']) ?? delay;
 			}
 			if (failures >= attempts || delay + MIN_ATTEMPT_TIMEOUT_MS > deadline - Date.now()) {

@@ -1,7 +1,7 @@
 import { randomBytes } from 'crypto';
 import type { IDataObject } from 'n8n-workflow';
 
-import { displayUrl, parseHttpUrl } from '../urls';
+import { webhookRefusalAdvice } from './messages';
 import { apiRequest, type ApiContext, type ApiRequestOptions, type RequestBody } from './request';
 
 /**
@@ -43,7 +43,7 @@ export interface WebhookRegistration extends IDataObject {
  */
 export type RequestLimits = Pick<
 	ApiRequestOptions,
-	'attempts' | 'deadline' | 'timeoutMs' | 'throttleBudgetMs' | 'rateLimitAdvice'
+	'attempts' | 'deadline' | 'timeoutMs' | 'throttleBudgetMs' | 'rateLimitAdvice' | 'signal'
 >;
 
 /** The longest a lookup made after a webhook delivery was accepted may take, in all. */
@@ -100,15 +100,12 @@ export async function submitDocument(
 }
 
 /** GET /projects: the projects of the account, in whatever shape the service sends them. */
-export async function listProjects(this: ApiContext, itemIndex?: number): Promise<unknown> {
-	return await apiRequest.call(this, { method: 'GET', path: '/projects', itemIndex });
-}
-
-/** What to check when the service refuses to register `url`: the address n8n gave, and how to change it. */
-export function webhookRefusalAdvice(url: string): string {
-	const parsed = parseHttpUrl(url);
-	const shown = parsed ? displayUrl(parsed) : url.replace(/[?#].*$/, '');
-	return `n8n gave the webhook URL ${shown}. The service needs an https address it can reach: set n8n's public address with the WEBHOOK_URL environment variable (for example WEBHOOK_URL=https://n8n.example.com/), restart n8n and publish again.`;
+export async function listProjects(
+	this: ApiContext,
+	itemIndex?: number,
+	signal?: AbortSignal,
+): Promise<unknown> {
+	return await apiRequest.call(this, { method: 'GET', path: '/projects', itemIndex, signal });
 }
 
 /** POST /projects/{project_id}/webhooks: registers a URL for the project's events. */
@@ -117,6 +114,7 @@ export async function registerWebhook(
 	projectId: string,
 	registration: WebhookRegistration,
 	itemIndex?: number,
+	signal?: AbortSignal,
 ): Promise<unknown> {
 	return await apiRequest.call(this, {
 		method: 'POST',
@@ -126,5 +124,6 @@ export async function registerWebhook(
 		subject: `project ${projectId}`,
 		action: 'the webhook registration',
 		refusalAdvice: webhookRefusalAdvice(registration.url),
+		signal,
 	});
 }

@@ -59,6 +59,11 @@ export interface ContextOptions {
 	executionId?: string;
 	mode?: string;
 	workflowId?: string;
+	/**
+	 * The node's context (`getContext('node')`) as n8n keeps it with the execution: pass the same
+	 * object to several runs for tries of one execution, a JSON copy for a retry from the list.
+	 */
+	nodeContext?: IDataObject;
 }
 
 /** Sends a request the way n8n's httpRequestWithAuthentication does: credential's authenticate, then HTTP. */
@@ -193,11 +198,13 @@ export function createContext(options: ContextOptions) {
 		typeof options.params === 'function' ? options.params(name, itemIndex) : options.params[name];
 
 	const thisNode = options.nodeType ? { ...node, type: options.nodeType } : node;
+	const nodeContext = options.nodeContext ?? {};
 	let stored = 0;
 	const context = {
 		getNode: () => thisNode,
 		getExecutionId: () => options.executionId ?? '',
 		getMode: () => options.mode ?? 'manual',
+		getContext: () => nodeContext,
 		getWorkflow: () => ({
 			id: options.workflowId ?? 'workflow-1',
 			name: 'Workflow',

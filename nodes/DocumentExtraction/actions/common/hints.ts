@@ -1,24 +1,33 @@
-import type { IExecuteFunctions, INodeExecutionData, NodeExecutionHint } from 'n8n-workflow';
+import type { IExecuteFunctions, NodeExecutionHint } from 'n8n-workflow';
 
 const plural = (count: number, one: string, many: string) => (count === 1 ? one : many);
 
-/** An error item of "On Error → Continue": the item runner's `{ error, task_id? }`, no task status. */
-function isErrorItem(item: INodeExecutionData): boolean {
-	return typeof item.json.error === 'string' && !('status' in item.json);
+/**
+ * What a run of an operation met that the user must know, recorded by the operation and its
+ * item runner as it happens, and read by the hints after the run.
+ */
+export class RunReport {
+	/** One entry per task Max Wait ran out for: whether any status check was answered for it. */
+	readonly timedOut: boolean[] = [];
+
+	/** Tasks that ended with status failed and were output as items. */
+	failedTasks = 0;
+
+	/** One entry per error item (On Error → Continue): whether it carries its task_id. */
+	readonly errorItems: boolean[] = [];
 }
 
 /**
- * What the user must know after a run, read from the node's output items: tasks still running
- * after Max Wait, tasks that failed at the service (output as items), and items that failed
- * (error items under "On Error → Continue"). Shown by n8n above the output panel.
+ * What the user must know after a run: tasks still running after Max Wait, tasks that failed
+ * at the service (output as items), and items that failed (error items under "On Error →
+ * Continue"). Shown by n8n above the output panel.
  */
-export function outputHints(items: INodeExecutionData[]): NodeExecutionHint[] {
+export function outputHints(report: RunReport): NodeExecutionHint[] {
 	const hints: NodeExecutionHint[] = [];
-	const timedOutItems = items.filter((item) => item.json.timedOut === true);
-	const timedOut = timedOutItems.length;
+	const timedOut = report.timedOut.length;
 	if (timedOut) {
 		// A task none of whose status checks was answered may have finished: it is not "running".
-		const unknown = timedOutItems.filter((item) => item.json.statusChecked === false).length;
+		const unknown = report.timedOut.filter((checked) => !checked).length;
 		const what =
 			unknown === 0
 				? `${plural(timedOut, 'task was', 'tasks were')} still running after Max Wait`
@@ -31,9 +40,7 @@ export function outputHints(items: INodeExecutionData[]): NodeExecutionHint[] {
 			message: `${timedOut} ${what}; ${plural(timedOut, 'its task_id is', 'their task_ids are')} in the output: fetch ${plural(timedOut, 'it', 'them')} later with Get Status, or raise Max Wait`,
 		});
 	}
-	const failedTasks = items.filter(
-		(item) => item.json.status === 'failed' && item.json.timedOut !== true,
-	).length;
+	const { failedTasks } = report;
 	if (failedTasks) {
 		hints.push({
 			type: 'warning',
@@ -41,10 +48,9 @@ export function outputHints(items: INodeExecutionData[]): NodeExecutionHint[] {
 			message: `${failedTasks} ${plural(failedTasks, 'task', 'tasks')} failed at the service; ${plural(failedTasks, 'it is', 'they are')} output with status "failed" and the service's error text`,
 		});
 	}
-	const errors = items.filter(isErrorItem);
-	if (errors.length) {
-		const withTask = errors.filter((item) => typeof item.json.task_id === 'string').length;
-		const count = errors.length;
+	const count = report.errorItems.length;
+	if (count) {
+		const withTask = report.errorItems.filter(Boolean).length;
 		let message = `${count} ${plural(count, 'item', 'items')} failed and ${plural(count, 'is', 'are')} output as ${plural(count, 'an error item', 'error items')} (On Error → Continue), with the reason in "error"`;
 		if (withTask === count) {
 			message += `; ${plural(count, 'it carries its', 'they carry their')} task_id: fetch ${plural(count, 'it', 'them')} with Get Status`;
@@ -57,8 +63,8 @@ export function outputHints(items: INodeExecutionData[]): NodeExecutionHint[] {
 }
 
 /** Adds the output hints to the run, on n8n versions whose execute context offers them. */
-export function addOutputHints(this: IExecuteFunctions, items: INodeExecutionData[]): void {
-	const hints = outputHints(items);
+export function addOutputHints(this: IExecuteFunctions, report: RunReport): void {
+	const hints = outputHints(report);
 	const context = this as Partial<Pick<IExecuteFunctions, 'addExecutionHints'>>;
 	if (hints.length && typeof context.addExecutionHints === 'function') {
 		context.addExecutionHints(...hints);

@@ -1,7 +1,8 @@
 import type { IBinaryData, IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
-import { errorDetail } from '../../../shared/errors';
+import { errorDetail } from '../../../shared/transport/errors';
+import type { RunReport } from './hints';
 import { RequestSlots } from './requestSlots';
 
 type ItemError = Error & { description?: string | null };
@@ -16,6 +17,14 @@ export interface ProcessItemsOptions {
 	 * workers start no new submissions (they throw a NotStartedError instead).
 	 */
 	halt?: { stopped: boolean };
+	/** Where the run's error items are recorded, for the hints after the run. */
+	report?: RunReport;
+}
+
+/** What every worker gets besides its item index: read once per run and passed down. */
+export interface ItemRun {
+	/** The execution's cancel signal: a stopped execution ends every wait and request. */
+	signal?: AbortSignal;
 }
 
 /** Thrown for an item that was not started because another item had already failed the run. */
@@ -81,17 +90,18 @@ export function errorItemJson(error: Error, taskId: string | undefined): IDataOb
 export async function processItems(
 	this: IExecuteFunctions,
 	items: INodeExecutionData[],
-	worker: (itemIndex: number) => Promise<INodeExecutionData | INodeExecutionData[]>,
-	{ concurrency, submittedTasks, halt }: ProcessItemsOptions = {},
+	worker: (itemIndex: number, run: ItemRun) => Promise<INodeExecutionData | INodeExecutionData[]>,
+	{ concurrency, submittedTasks, halt, report }: ProcessItemsOptions = {},
 ): Promise<INodeExecutionData[]> {
 	const slots = concurrency === undefined ? undefined : new RequestSlots(concurrency);
 	const continueOnFail = this.continueOnFail();
+	const run: ItemRun = { signal: this.getExecutionCancelSignal?.() };
 	const settled = await Promise.all(
 		items.map(async (_item, itemIndex) => {
 			try {
 				const value = slots
-					? await slots.run(async () => await worker(itemIndex))
-					: await worker(itemIndex);
+					? await slots.run(async () => await worker(itemIndex, run))
+					: await worker(itemIndex, run);
 				return { ok: true as const, value };
 			} catch (error) {
 				if (!continueOnFail && halt) halt.stopped = true;
@@ -140,6 +150,7 @@ export async function processItems(
 	return settled.flatMap((entry, itemIndex) => {
 		if (entry.ok) return entry.value;
 		const taskId = submittedTasks?.get(itemIndex);
+		report?.errorItems.push(taskId !== undefined);
 		return [{ json: errorItemJson(entry.error, taskId), pairedItem: { item: itemIndex } }];
 	});
 }

@@ -1,10 +1,14 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import type { DocumentSourceSettings } from '../../helpers/documentInput';
-import { DEFAULT_DOWNLOAD_TIMEOUT_S, DEFAULT_MAX_DOWNLOAD_MB } from '../../helpers/download';
-import type { SubmissionFields } from '../../helpers/requestBody';
-import { projectText } from '../../../shared/projects';
+import {
+	DEFAULT_DOWNLOAD_TIMEOUT_S,
+	DEFAULT_MAX_CONCURRENCY,
+	DEFAULT_MAX_DOWNLOAD_MB,
+} from '../../constants';
+import type { DocumentSourceSettings } from '../../input/documentInput';
+import type { SubmissionFields } from '../../input/requestBody';
+import { readProjectField } from '../../../shared/projects';
 
 /**
  * The node's fields and options, read into typed settings: once per run for what holds for the
@@ -12,9 +16,6 @@ import { projectText } from '../../../shared/projects';
  * own value). An operation reads its settings here and hands them on; nothing further down
  * reads a parameter.
  */
-
-/** The default of Max Concurrent Requests. */
-export const DEFAULT_MAX_CONCURRENCY = 5;
 
 /** What holds for a whole run of the node. */
 export interface RunSettings {
@@ -120,9 +121,7 @@ export function readSubmissionSettings(
 	options: IDataObject,
 	run: RunSettings,
 ): SubmissionSettings {
-	const project = projectText(
-		this.getNodeParameter('project', itemIndex, undefined, { extractValue: true }),
-	);
+	const project = readProjectField(this, itemIndex);
 	const documentType = String(this.getNodeParameter('documentType', itemIndex, '')).trim();
 	if (!project) {
 		throw new NodeOperationError(this.getNode(), 'No project selected', {

@@ -4,7 +4,7 @@ import type {
 	INodeExecutionData,
 	INodeProperties,
 } from 'n8n-workflow';
-import { NodeApiError, updateDisplayOptions } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
 
 import {
 	includeInputBinaryOption,
@@ -13,9 +13,16 @@ import {
 	taskIdField,
 } from '../../descriptions';
 import { optionsCollection } from '../../../shared/descriptions';
-import { asNodeError } from '../../../shared/errors';
+import { asNodeError, ServiceError } from '../../../shared/transport/errors';
+import { RunReport } from '../common/hints';
 import { outputItem } from '../common/itemRunner';
-import { fetchTask, processTasks, readTaskId, shapeTask } from '../common/tasks';
+import {
+	fetchTask,
+	processTasks,
+	readTaskId,
+	shapeTask,
+	type TaskWork,
+} from '../common/taskStatus';
 
 /** The status output for a task the service does not know (404) with "Output Unknown Tasks as Items". */
 export const NOT_FOUND_STATUS = 'not_found';
@@ -38,20 +45,25 @@ const displayOptions = { show: { resource: ['document'], operation: ['getStatus'
 
 export const description = updateDisplayOptions(displayOptions, properties);
 
+/** A task the service answered 404 for: never known, or no longer kept. */
 function isNotFound(error: unknown): boolean {
-	return error instanceof NodeApiError && String(error.httpCode) === '404';
+	return error instanceof ServiceError && error.kind === 'refused' && error.status === 404;
 }
 
 export async function execute(
 	this: IExecuteFunctions,
 	items: INodeExecutionData[],
+	report = new RunReport(),
 ): Promise<INodeExecutionData[]> {
-	return await processTasks.call(this, items, async (itemIndex, options, slots) => {
+	const worker = async (
+		itemIndex: number,
+		{ options, slots, signal }: TaskWork,
+	): Promise<INodeExecutionData> => {
 		const taskId = readTaskId.call(this, itemIndex);
 		const includeInputBinary = options.includeInputBinary === true;
 		let task: IDataObject;
 		try {
-			task = await fetchTask.call(this, taskId, itemIndex, slots);
+			task = await fetchTask.call(this, taskId, itemIndex, slots, { signal });
 		} catch (error) {
 			if (options.outputNotFoundAsItems === true && isNotFound(error)) {
 				const json = { task_id: taskId, status: NOT_FOUND_STATUS, error: (error as Error).message };
@@ -59,7 +71,9 @@ export async function execute(
 			}
 			throw asNodeError(this, error, itemIndex);
 		}
+		if (task.status === 'failed') report.failedTasks++;
 		const output = this.getNodeParameter('output', itemIndex, 'result') as string;
 		return outputItem(items[itemIndex], itemIndex, shapeTask(task, output), { includeInputBinary });
-	});
+	};
+	return await processTasks.call(this, items, worker, report);
 }

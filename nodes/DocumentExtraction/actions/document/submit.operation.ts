@@ -4,7 +4,8 @@ import { updateDisplayOptions } from 'n8n-workflow';
 import { documentFields, maxPagesOption, submissionOptions } from '../../descriptions';
 import { optionsCollection } from '../../../shared/descriptions';
 import { outputItem } from '../common/itemRunner';
-import { processSubmissions } from '../common/tasks';
+import type { RunReport } from '../common/hints';
+import { processSubmissions } from '../common/submission';
 
 const keepInputFieldsOption: INodeProperties = {
 	displayName: 'Keep Input Fields',
@@ -34,8 +35,12 @@ export const description = updateDisplayOptions(displayOptions, properties);
 export async function execute(
 	this: IExecuteFunctions,
 	items: INodeExecutionData[],
+	report?: RunReport,
 ): Promise<INodeExecutionData[]> {
-	return await processSubmissions.call(this, items, async (itemIndex, { options, submit }) => {
+	return await processSubmissions.call(
+		this,
+		items,
+		async (itemIndex, { options, submit }) => {
 		const { taskId, settings, downloaded } = await submit();
 		const { fields, includeInputBinary } = settings;
 		const context = options.keepInputFields === true ? items[itemIndex].json : {};
@@ -45,5 +50,7 @@ export async function execute(
 			{ ...context, task_id: taskId, project: fields.project, document_type: fields.document_type },
 			{ includeInputBinary, downloaded },
 		);
-	});
+		},
+		report,
+	);
 }

@@ -6,20 +6,29 @@ import type {
 } from 'n8n-workflow';
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
+import {
+	DEFAULT_MAX_WAIT_S,
+	DEFAULT_POLL_INTERVAL_S,
+	MIN_POLL_INTERVAL_S,
+} from '../../constants';
 import { documentFields, maxPagesOption, outputField, submissionOptions } from '../../descriptions';
 import { optionsCollection } from '../../../shared/descriptions';
-import { asNodeError, errorDetail, isOutOfTime, isTransientError } from '../../../shared/errors';
-import { MIN_ATTEMPT_TIMEOUT_MS } from '../../../shared/transport/request';
+import {
+	asNodeError,
+	errorDetail,
+	failureKind,
+	mayPass,
+} from '../../../shared/transport/errors';
+import { latestStart } from '../../../shared/transport/request';
 import { isTerminal } from '../../../shared/transport/service';
 import { wait } from '../../../shared/wait';
+import { RunReport } from '../common/hints';
 import { outputItem } from '../common/itemRunner';
 import { type RequestSlots, SlotDeadlineError } from '../common/requestSlots';
 import { numberOptionOr } from '../common/settings';
-import { fetchTask, processSubmissions, shapeTask } from '../common/tasks';
+import { processSubmissions } from '../common/submission';
+import { fetchTask, shapeTask } from '../common/taskStatus';
 
-export const DEFAULT_POLL_INTERVAL_S = 2;
-export const MIN_POLL_INTERVAL_S = 1;
-export const DEFAULT_MAX_WAIT_S = 600;
 
 const properties: INodeProperties[] = [
 	...documentFields,
@@ -68,17 +77,14 @@ interface WaitOutcome {
 	lastError?: Error;
 }
 
-/**
- * The time a status check is given at the least: the last check starts this long before Max
- * Wait runs out. It leaves the transport's least attempt time (MIN_ATTEMPT_TIMEOUT_MS) and as
- * much again for a busy request slot.
- */
-export const MIN_CHECK_MS = 2 * MIN_ATTEMPT_TIMEOUT_MS;
+/** The time kept, before a status check's own least time, for a busy request slot. */
+export const SLOT_WAIT_MS = 500;
 
 /**
  * Polls GET /task_status until the task is complete or failed, or until maxWaitMs is spent.
  * The last check is made just before Max Wait runs out, never with a near-zero timeout: the
- * time between checks is shortened so that each one has at least MIN_CHECK_MS left. Status checks go before uploads waiting for a request slot; time spent
+ * time between checks is shortened so that each one can still start (latestStart) after
+ * SLOT_WAIT_MS for a request slot. Status checks go before uploads waiting for a request slot; time spent
  * waiting for a slot counts toward Max Wait. A check that fails for a passing reason (5xx,
  * timeout, network error, 429) is retried until then; only a 4xx answer ends the wait early.
  * No request or wait outlasts maxWaitMs, and a stopped execution stops the wait at once.
@@ -90,10 +96,11 @@ export async function waitForTask(
 	slots: RequestSlots,
 	intervalMs: number,
 	maxWaitMs: number,
+	signal?: AbortSignal,
 ): Promise<WaitOutcome> {
-	const signal = this.getExecutionCancelSignal();
 	const started = Date.now();
 	const deadline = started + maxWaitMs;
+	const lastCheckBy = latestStart(deadline, SLOT_WAIT_MS);
 	let task: IDataObject | undefined;
 	let lastError: Error | undefined;
 	const pause = async (ms: number) => {
@@ -104,18 +111,18 @@ export async function waitForTask(
 		}
 	};
 	for (;;) {
-		const spare = deadline - Date.now() - MIN_CHECK_MS;
+		const spare = lastCheckBy - Date.now();
 		if (spare < 0) break;
 		// The check after a shortened wait is the last one there is time for.
 		const last = spare <= intervalMs;
 		await pause(Math.min(intervalMs, spare));
 		try {
-			task = await fetchTask.call(this, taskId, itemIndex, slots, { deadline });
+			task = await fetchTask.call(this, taskId, itemIndex, slots, { deadline, signal });
 			lastError = undefined;
 		} catch (error) {
 			if (signal?.aborted) throw asNodeError(this, error, itemIndex);
-			if (error instanceof SlotDeadlineError || isOutOfTime(error)) break;
-			if (!isTransientError(error)) throw asNodeError(this, error, itemIndex);
+			if (error instanceof SlotDeadlineError || failureKind(error) === 'outOfTime') break;
+			if (!mayPass(error)) throw asNodeError(this, error, itemIndex);
 			lastError = error as Error;
 		}
 		if (task && isTerminal(task.status) && !lastError) {
@@ -198,11 +205,12 @@ function readWaitSettings(
 export async function execute(
 	this: IExecuteFunctions,
 	items: INodeExecutionData[],
+	report = new RunReport(),
 ): Promise<INodeExecutionData[]> {
 	return await processSubmissions.call(
 		this,
 		items,
-		async (itemIndex, { options, submit, slots }) => {
+		async (itemIndex, { options, submit, slots, signal }) => {
 			const { pollIntervalS, maxWaitS, output, outputFailedAsItems } = readWaitSettings.call(
 				this,
 				itemIndex,
@@ -218,12 +226,14 @@ export async function execute(
 				slots,
 				pollIntervalS * 1000,
 				maxWaitS * 1000,
+				signal,
 			);
 			const task = outcome.task ?? {};
 
 			let json: IDataObject;
 			if (outcome.timedOut) {
 				json = timedOutItem(taskId, outcome, maxWaitS, slots.limit);
+				report.timedOut.push(outcome.task !== undefined);
 			} else if (task.status === 'failed' && !outputFailedAsItems) {
 				const reason =
 					typeof task.error === 'string' && task.error ? task.error : 'no error text was given';
@@ -236,6 +246,7 @@ export async function execute(
 					description: `Task ${taskId} ended with status failed. Check the document, or turn on "Output Failed Tasks as Items" to pass failed tasks on as items.`,
 				});
 			} else {
+				if (task.status === 'failed') report.failedTasks++;
 				json = shapeTask(task, output);
 			}
 			return outputItem(items[itemIndex], itemIndex, json, {
@@ -243,5 +254,6 @@ export async function execute(
 				downloaded,
 			});
 		},
+		report,
 	);
 }

@@ -8,7 +8,8 @@ import { updateDisplayOptions } from 'n8n-workflow';
 
 import { extractProjectList } from '../../../shared/projects';
 import { listProjects } from '../../../shared/transport/service';
-import { processItems } from '../common/itemRunner';
+import type { RunReport } from '../common/hints';
+import { type ItemRun, processItems } from '../common/itemRunner';
 
 const properties: INodeProperties[] = [];
 
@@ -38,8 +39,9 @@ export function projectItems(body: unknown, itemIndex: number): INodeExecutionDa
 export async function execute(
 	this: IExecuteFunctions,
 	items: INodeExecutionData[],
+	report?: RunReport,
 ): Promise<INodeExecutionData[]> {
-	const listFor = async (itemIndex: number) =>
-		projectItems(await listProjects.call(this, itemIndex), itemIndex);
-	return await processItems.call(this, items, listFor, { concurrency: 1 });
+	const listFor = async (itemIndex: number, { signal }: ItemRun) =>
+		projectItems(await listProjects.call(this, itemIndex, signal), itemIndex);
+	return await processItems.call(this, items, listFor, { concurrency: 1, report });
 }

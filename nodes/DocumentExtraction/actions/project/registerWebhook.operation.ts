@@ -8,14 +8,15 @@ import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
 import { eventsField } from '../../descriptions';
 import { projectLocator } from '../../../shared/descriptions';
-import { projectText, resolveProjectId } from '../../../shared/projects';
+import { readProjectField, resolveProjectId } from '../../../shared/projects';
 import {
 	generateWebhookSecret,
 	registerWebhook,
 	WEBHOOK_EVENTS,
 } from '../../../shared/transport/service';
-import { readUrlField } from '../../helpers/urlField';
-import { processItems } from '../common/itemRunner';
+import { readUrlField } from '../../input/urlField';
+import type { RunReport } from '../common/hints';
+import { type ItemRun, processItems } from '../common/itemRunner';
 
 const properties: INodeProperties[] = [
 	projectLocator,
@@ -59,10 +60,9 @@ function readTargetUrl(this: IExecuteFunctions, itemIndex: number): string {
 async function registerFor(
 	this: IExecuteFunctions,
 	itemIndex: number,
+	{ signal }: ItemRun,
 ): Promise<INodeExecutionData> {
-	const project = projectText(
-		this.getNodeParameter('project', itemIndex, undefined, { extractValue: true }),
-	);
+	const project = readProjectField(this, itemIndex);
 	const url = readTargetUrl.call(this, itemIndex);
 	const events = (
 		this.getNodeParameter('events', itemIndex, [...WEBHOOK_EVENTS]) as string[]
@@ -75,8 +75,14 @@ async function registerFor(
 	}
 	const given = String(this.getNodeParameter('secret', itemIndex, '') ?? '').trim();
 	const secret = given || generateWebhookSecret();
-	const projectId = await resolveProjectId.call(this, project, itemIndex);
-	const response = await registerWebhook.call(this, projectId, { url, events, secret }, itemIndex);
+	const projectId = await resolveProjectId.call(this, project, itemIndex, signal);
+	const response = await registerWebhook.call(
+		this,
+		projectId,
+		{ url, events, secret },
+		itemIndex,
+		signal,
+	);
 	const json: IDataObject = {
 		project_id: projectId,
 		url,
@@ -93,7 +99,9 @@ async function registerFor(
 export async function execute(
 	this: IExecuteFunctions,
 	items: INodeExecutionData[],
+	report?: RunReport,
 ): Promise<INodeExecutionData[]> {
-	const register = async (itemIndex: number) => await registerFor.call(this, itemIndex);
-	return await processItems.call(this, items, register, { concurrency: 1 });
+	const register = async (itemIndex: number, run: ItemRun) =>
+		await registerFor.call(this, itemIndex, run);
+	return await processItems.call(this, items, register, { concurrency: 1, report });
 }

@@ -1,6 +1,7 @@
 import type { INodeExecutionData, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 
 import { DocumentExtraction } from '../../../../../nodes/DocumentExtraction/DocumentExtraction.node';
+import { RunReport } from '../../../../../nodes/DocumentExtraction/actions/common/hints';
 import { findOperation, router } from '../../../../../nodes/DocumentExtraction/actions/router';
 import { createContext, failureOf } from '../../../helpers/context';
 
@@ -41,7 +42,7 @@ describe('router', () => {
 		try {
 			const result = await router.call(createContext({ params: { resource, operation }, items }));
 			expect(result).toEqual([output]);
-			expect(execute).toHaveBeenCalledWith(items);
+			expect(execute).toHaveBeenCalledWith(items, expect.any(RunReport));
 		} finally {
 			execute.mockRestore();
 		}

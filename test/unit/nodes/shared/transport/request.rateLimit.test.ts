@@ -2,18 +2,13 @@ import nock from 'nock';
 
 import type { IDataObject } from 'n8n-workflow';
 
-/** A clock the fake `sleep` moves forward: waits for 429s run at once. */
-const mockClock = { now: Date.parse('2026-11-23T10:00:00Z'), sleeps: [] as number[] };
-jest.mock('n8n-workflow', () => ({
-	...jest.requireActual('n8n-workflow'),
-	sleep: jest.fn(async (ms: number) => {
-		mockClock.sleeps.push(ms);
-		mockClock.now += ms;
-	}),
-}));
+jest.mock('n8n-workflow', () =>
+	jest.requireActual('../../../helpers/sleep').workflowWithFakeClock(),
+);
 
-import { RATE_LIMIT_ADVICE } from '../../../../../nodes/DocumentExtraction/actions/common/tasks';
-import { serviceAnswerOf } from '../../../../../nodes/shared/errors';
+import { mockClock, useFakeClock } from '../../../helpers/sleep';
+
+import { DOCUMENT_RATE_LIMIT_ADVICE as RATE_LIMIT_ADVICE } from '../../../../../nodes/shared/transport/messages';
 import { apiRequest } from '../../../../../nodes/shared/transport/request';
 import { resetPacers, throttleBackoffMs } from '../../../../../nodes/shared/transport/pacer';
 import { getTask, submitDocument } from '../../../../../nodes/shared/transport/service';
@@ -25,13 +20,11 @@ const ctx = (credentials?: IDataObject) =>
 	createContext({ params: {}, ...(credentials ? { credentials } : {}) });
 
 useOfflineNock();
+useFakeClock();
 beforeEach(() => {
-	mockClock.sleeps.length = 0;
-	jest.spyOn(Date, 'now').mockImplementation(() => mockClock.now);
 	resetPacers();
 });
 afterEach(() => {
-	jest.restoreAllMocks();
 	expect(nock.pendingMocks()).toEqual([]);
 });
 
@@ -92,7 +85,7 @@ describe('429 Too Many Requests', () => {
 		);
 		expect(error.description).toMatch(/Max Concurrent Requests/);
 		expect((error as Error & { context?: { itemIndex?: number } }).context?.itemIndex).toBe(2);
-		expect(serviceAnswerOf(error)).toEqual({ status: 429, detail: 'Too Many Requests' });
+		expect(error).toMatchObject({ kind: 'rateLimited', status: 429, detail: 'Too Many Requests' });
 	});
 
 	it('never waits past the deadline it is given', async () => {

@@ -11,8 +11,8 @@ jest.mock('n8n-workflow', () =>
 
 import { sleeps } from '../../../helpers/sleep';
 
-import { isTransientError } from '../../../../../nodes/shared/errors';
-import { networkErrorCode } from '../../../../../nodes/shared/networkErrors';
+import { failureKind } from '../../../../../nodes/shared/transport/errors';
+import { networkErrorCode } from '../../../../../nodes/shared/transport/network';
 import {
 	apiRequest,
 	REQUEST_TIMEOUT_MS,
@@ -164,7 +164,7 @@ describe('timeouts', () => {
 			}),
 		);
 		expect(Date.now() - started).toBeLessThan(2500);
-		expect(isTransientError(error)).toBe(true);
+		expect(failureKind(error)).toBe('noAnswer');
 		expect(error.message).toMatch(/did not answer/);
 	});
 });
@@ -200,7 +200,7 @@ describe('which failures are retried', () => {
 			expect(error.description).toMatch(/second task and a second charge/);
 			expect(error.description).toMatch(/Check the tasks of the project in the web dashboard/);
 			expect(sleeps).toEqual([]);
-			expect(isTransientError(error)).toBe(false);
+			expect(failureKind(error)).toBe('mayHaveArrived');
 		},
 	);
 
@@ -257,7 +257,7 @@ describe('which failures are retried', () => {
 		expect(error.message).toBe(
 			'Could not reach the Document Extraction Service after 4 attempts: The connection was closed unexpectedly',
 		);
-		expect(isTransientError(error)).toBe(true);
+		expect(failureKind(error)).toBe('noAnswer');
 		expect(sleeps).toEqual([1000, 2000, 4000]);
 	});
 
@@ -371,8 +371,9 @@ describe('the API key never reaches an error', () => {
 			},
 			{ params: {}, signal: controller.signal },
 		);
-		const error = await failureOf(getTask.call(ctx, TASK, 0));
+		const error = await failureOf(getTask.call(ctx, TASK, 0, { signal: controller.signal }));
 		expect(error.message).toBe('The execution was stopped');
+		expect(failureKind(error)).toBe('stopped');
 		expect(serialized(error)).not.toContain(key);
 	});
 
@@ -423,7 +424,7 @@ describe('cancel', () => {
 		const controller = new AbortController();
 		const { ctx, sent } = recordingContext({ params: {}, signal: controller.signal });
 		controller.abort();
-		const error = await failureOf(getTask.call(ctx, TASK, 0));
+		const error = await failureOf(getTask.call(ctx, TASK, 0, { signal: controller.signal }));
 		expect(error.message).toBe('The execution was stopped');
 		expect(sent).toHaveLength(0);
 	});
@@ -437,7 +438,7 @@ describe('cancel', () => {
 				controller.abort();
 				return [500, {}];
 			});
-		const error = await failureOf(getTask.call(ctx, TASK, 0));
+		const error = await failureOf(getTask.call(ctx, TASK, 0, { signal: controller.signal }));
 		expect(error.message).toBe('The execution was stopped');
 		expect(sent).toHaveLength(1);
 	});

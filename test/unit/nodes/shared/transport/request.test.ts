@@ -7,7 +7,8 @@ jest.mock('n8n-workflow', () =>
 
 import { sleeps as sleepCalls } from '../../../helpers/sleep';
 
-import { apiRequest, parseRetryAfter } from '../../../../../nodes/shared/transport/request';
+import { parseRetryAfter } from '../../../../../nodes/shared/transport/pacer';
+import { apiRequest } from '../../../../../nodes/shared/transport/request';
 import {
 	API_KEY,
 	BASE_URL,

@@ -7,7 +7,6 @@ import {
 	TASK_COMPLETED,
 	WEBHOOK_EVENTS,
 } from '../../../../../nodes/shared/transport/service';
-import { serviceAnswerOf } from '../../../../../nodes/shared/errors';
 import { BASE_URL, createContext, failureOf, useOfflineNock } from '../../../helpers/context';
 import { INVOICES } from '../../../helpers/fixtures';
 
@@ -50,6 +49,6 @@ describe('refusals carry their reason in the message', () => {
 		expect(error.message).toBe(
 			"The Document Extraction Service refused the webhook registration as invalid (422): url: URL scheme should be https. n8n gave the webhook URL http://localhost:5678/webhook/abc/webhook. The service needs an https address it can reach: set n8n's public address with the WEBHOOK_URL environment variable (for example WEBHOOK_URL=https://n8n.example.com/), restart n8n and publish again.",
 		);
-		expect(serviceAnswerOf(error)).toEqual({ status: 422, detail });
+		expect(error).toMatchObject({ kind: 'refused', status: 422, detail });
 	});
 });

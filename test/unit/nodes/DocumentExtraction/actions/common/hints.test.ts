@@ -3,32 +3,36 @@ import type { IExecuteFunctions, INodeExecutionData, NodeExecutionHint } from 'n
 import {
 	addOutputHints,
 	outputHints,
+	RunReport,
 } from '../../../../../../nodes/DocumentExtraction/actions/common/hints';
 import { findOperation, router } from '../../../../../../nodes/DocumentExtraction/actions/router';
 import { createContext } from '../../../../helpers/context';
 
 const TASK = '0b8f2f9e-4a8c-4d1e-9f3a-2c6b7d8e9f01';
 const complete: INodeExecutionData = { json: { task_id: TASK, status: 'complete', result: {} } };
-const timedOut: INodeExecutionData = {
-	json: { task_id: TASK, status: 'processing', timedOut: true, waitedSeconds: 600 },
-};
-const failedTask: INodeExecutionData = {
-	json: { task_id: TASK, status: 'failed', error: 'Extraction failed: unreadable' },
-};
-const errorWithTask: INodeExecutionData = { json: { error: 'Extraction failed', task_id: TASK } };
-const errorBeforeSubmit: INodeExecutionData = { json: { error: 'No binary field "data"' } };
 
-const messages = (items: INodeExecutionData[]) => outputHints(items).map((hint) => hint.message);
+/** A report with `timedOut` entries (whether a status check was answered), failed tasks and error items. */
+function report({
+	timedOut = [] as boolean[],
+	failedTasks = 0,
+	errorItems = [] as boolean[],
+} = {}): RunReport {
+	const run = new RunReport();
+	run.timedOut.push(...timedOut);
+	run.failedTasks = failedTasks;
+	run.errorItems.push(...errorItems);
+	return run;
+}
+
+const messages = (run: RunReport) => outputHints(run).map((hint) => hint.message);
 
 describe('outputHints', () => {
-	it('says nothing about a clean run, or about result fields that happen to be called error', () => {
-		expect(outputHints([complete, complete])).toEqual([]);
-		expect(outputHints([{ json: { error: 'x', status: 'complete' } }])).toEqual([]);
-		expect(outputHints([])).toEqual([]);
+	it('says nothing about a clean run', () => {
+		expect(outputHints(new RunReport())).toEqual([]);
 	});
 
 	it('counts the tasks still running after Max Wait, in the output pane, as a warning', () => {
-		expect(outputHints([complete, timedOut, timedOut, timedOut])).toEqual([
+		expect(outputHints(report({ timedOut: [true, true, true] }))).toEqual([
 			{
 				type: 'warning',
 				location: 'outputPane',
@@ -36,37 +40,34 @@ describe('outputHints', () => {
 					'3 tasks were still running after Max Wait; their task_ids are in the output: fetch them later with Get Status, or raise Max Wait',
 			},
 		]);
-		expect(messages([timedOut])).toEqual([
+		expect(messages(report({ timedOut: [true] }))).toEqual([
 			'1 task was still running after Max Wait; its task_id is in the output: fetch it later with Get Status, or raise Max Wait',
 		]);
 	});
 
 	it('does not call a task whose status checks were never answered "still running"', () => {
-		const unknown: INodeExecutionData = {
-			json: { task_id: TASK, status: null, timedOut: true, statusChecked: false },
-		};
-		expect(messages([unknown])).toEqual([
+		expect(messages(report({ timedOut: [false] }))).toEqual([
 			'1 task has no known status: no status check was answered within Max Wait; its task_id is in the output: fetch it later with Get Status, or raise Max Wait',
 		]);
-		expect(messages([unknown, { json: { ...timedOut.json, statusChecked: true } }])).toEqual([
+		expect(messages(report({ timedOut: [false, true] }))).toEqual([
 			'2 tasks did not finish within Max Wait (1 without any status answer); their task_ids are in the output: fetch them later with Get Status, or raise Max Wait',
 		]);
 	});
 
 	it('counts error items and says whether they carry their task_id', () => {
-		expect(messages([errorWithTask, complete, errorWithTask])).toEqual([
+		expect(messages(report({ errorItems: [true, true] }))).toEqual([
 			'2 items failed and are output as error items (On Error → Continue), with the reason in "error"; they carry their task_id: fetch them with Get Status',
 		]);
-		expect(messages([errorWithTask, errorBeforeSubmit])).toEqual([
+		expect(messages(report({ errorItems: [true, false] }))).toEqual([
 			'2 items failed and are output as error items (On Error → Continue), with the reason in "error"; 1 of them had been submitted and carries its task_id: fetch it with Get Status',
 		]);
-		expect(messages([errorBeforeSubmit])).toEqual([
+		expect(messages(report({ errorItems: [false] }))).toEqual([
 			'1 item failed and is output as an error item (On Error → Continue), with the reason in "error"',
 		]);
 	});
 
 	it('counts tasks that failed at the service and were output as items', () => {
-		expect(messages([failedTask, failedTask, timedOut])).toEqual([
+		expect(messages(report({ failedTasks: 2, timedOut: [true] }))).toEqual([
 			'1 task was still running after Max Wait; its task_id is in the output: fetch it later with Get Status, or raise Max Wait',
 			'2 tasks failed at the service; they are output with status "failed" and the service\'s error text',
 		]);
@@ -79,19 +80,31 @@ describe('addOutputHints', () => {
 		const context = {
 			addExecutionHints: (...hints: NodeExecutionHint[]) => added.push(...hints),
 		} as unknown as IExecuteFunctions;
-		addOutputHints.call(context, [timedOut, errorWithTask]);
-		expect(added.map((hint) => hint.message)).toEqual(messages([timedOut, errorWithTask]));
+		const run = report({ timedOut: [true], errorItems: [true] });
+		addOutputHints.call(context, run);
+		expect(added.map((hint) => hint.message)).toEqual(messages(run));
 	});
 
 	it('does nothing on an execute context without addExecutionHints', () => {
-		expect(() => addOutputHints.call({} as IExecuteFunctions, [timedOut])).not.toThrow();
+		expect(() =>
+			addOutputHints.call({} as IExecuteFunctions, report({ timedOut: [true] })),
+		).not.toThrow();
 	});
 });
 
 describe('router', () => {
-	it("adds the hints of the operation's output after it ran", async () => {
+	it('adds the hints the operation recorded, not what its output items happen to hold', async () => {
 		const handler = findOperation('document', 'submitAndWait')!;
-		const execute = jest.spyOn(handler, 'execute').mockResolvedValue([complete, timedOut]);
+		// an output item that looks like a timed-out task: the hints do not read the output
+		const lookalike: INodeExecutionData = {
+			json: { timedOut: true, status: 'failed', error: 'x' },
+		};
+		const execute = jest
+			.spyOn(handler, 'execute')
+			.mockImplementation(async (_items: INodeExecutionData[], run: RunReport) => {
+				run.timedOut.push(true);
+				return [complete, lookalike];
+			});
 		const added: NodeExecutionHint[] = [];
 		const ctx = Object.assign(
 			createContext({ params: { resource: 'document', operation: 'submitAndWait' } }),
@@ -99,11 +112,11 @@ describe('router', () => {
 		);
 		try {
 			expect(await router.call(ctx as unknown as IExecuteFunctions)).toEqual([
-				[complete, timedOut],
+				[complete, lookalike],
 			]);
 		} finally {
 			execute.mockRestore();
 		}
-		expect(added.map((hint) => hint.message)).toEqual(messages([timedOut]));
+		expect(added.map((hint) => hint.message)).toEqual(messages(report({ timedOut: [true] })));
 	});
 });

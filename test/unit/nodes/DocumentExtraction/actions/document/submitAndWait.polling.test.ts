@@ -2,18 +2,11 @@ import nock from 'nock';
 
 import type { IDataObject } from 'n8n-workflow';
 
-/**
- * A clock the fake `sleep` moves forward: polling over minutes of Max Wait runs at once. The
- * fake sleep also ignores the cancel signal, as n8n-workflow does before 2.34 (n8n 1.123).
- */
-const mockClock = { now: Date.parse('2026-11-21T10:00:00Z'), sleeps: [] as number[] };
-jest.mock('n8n-workflow', () => ({
-	...jest.requireActual('n8n-workflow'),
-	sleep: jest.fn(async (ms: number) => {
-		mockClock.sleeps.push(ms);
-		mockClock.now += ms;
-	}),
-}));
+jest.mock('n8n-workflow', () =>
+	jest.requireActual('../../../../helpers/sleep').workflowWithFakeClock(),
+);
+
+import { mockClock, useFakeClock } from '../../../../helpers/sleep';
 
 import { execute as submitAndWait } from '../../../../../../nodes/DocumentExtraction/actions/document/submitAndWait.operation';
 import {
@@ -32,12 +25,8 @@ const netError = (message: string, code?: string) =>
 	Object.assign(new Error(message), code ? { code } : {});
 
 useOfflineNock();
-beforeEach(() => {
-	mockClock.sleeps.length = 0;
-	jest.spyOn(Date, 'now').mockImplementation(() => mockClock.now);
-});
+useFakeClock();
 afterEach(() => {
-	jest.restoreAllMocks();
 	expect(nock.pendingMocks()).toEqual([]);
 });
 

@@ -4,6 +4,7 @@ import nock from 'nock';
 import type { IDataObject } from 'n8n-workflow';
 
 import { execute as submitAndWait } from '../../../../../../nodes/DocumentExtraction/actions/document/submitAndWait.operation';
+import { failureKind } from '../../../../../../nodes/shared/transport/errors';
 import {
 	BASE_URL,
 	binaryItem,
@@ -122,7 +123,9 @@ describe('Submit and Wait', () => {
 			items,
 		);
 		setTimeout(() => controller.abort(), 300);
-		await expect(run).rejects.toBeDefined();
+		const error = await failureOf(run);
+		expect(error.message).toBe('The execution was stopped');
+		expect(failureKind(error)).toBe('stopped');
 		expect(Date.now() - started).toBeLessThan(2000);
 	});
 

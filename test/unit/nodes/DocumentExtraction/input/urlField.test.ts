@@ -1,5 +1,5 @@
-import { DOCUMENT_URL_FIELD } from '../../../../../nodes/DocumentExtraction/helpers/documentInput';
-import { readUrlField } from '../../../../../nodes/DocumentExtraction/helpers/urlField';
+import { DOCUMENT_URL_FIELD } from '../../../../../nodes/DocumentExtraction/input/documentInput';
+import { readUrlField } from '../../../../../nodes/DocumentExtraction/input/urlField';
 import { createContext } from '../../../helpers/context';
 
 describe('readUrlField (Document URL)', () => {

@@ -1,7 +1,7 @@
 import {
 	describeDownload,
 	fileNameFromDisposition,
-} from '../../../../../nodes/DocumentExtraction/helpers/downloadedFile';
+} from '../../../../../nodes/DocumentExtraction/input/downloadedFile';
 
 describe('file name and MIME type', () => {
 	it.each([

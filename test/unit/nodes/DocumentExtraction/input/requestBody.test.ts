@@ -4,7 +4,7 @@ import {
 	STREAM_CHUNK_BYTES,
 	streamBody,
 	submissionBodyFactory,
-} from '../../../../../nodes/DocumentExtraction/helpers/requestBody';
+} from '../../../../../nodes/DocumentExtraction/input/requestBody';
 import { createContext } from '../../../helpers/context';
 
 const fields = { project: 'Invoices', document_type: 'invoice', max_pages: 2 };

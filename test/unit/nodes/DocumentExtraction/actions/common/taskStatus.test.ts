@@ -1,7 +1,7 @@
 import {
 	readTaskId,
 	shapeTask,
-} from '../../../../../../nodes/DocumentExtraction/actions/common/tasks';
+} from '../../../../../../nodes/DocumentExtraction/actions/common/taskStatus';
 import { createContext } from '../../../../helpers/context';
 import { TASK, task } from '../../../../helpers/fixtures';
 

@@ -8,7 +8,7 @@ import {
 	selectFiles,
 	skippedFilesHint,
 	type FileSelection,
-} from '../../../../../nodes/DocumentExtraction/helpers/inputFiles';
+} from '../../../../../nodes/DocumentExtraction/input/inputFiles';
 
 const file = (fileName: string | undefined, mimeType: string) => ({
 	data: 'JVBERi0xLjQK',

@@ -2,18 +2,11 @@ import nock from 'nock';
 
 import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 
-/**
- * A clock the fake `sleep` moves forward: polling over minutes of Max Wait runs at once. The
- * fake sleep also ignores the cancel signal, as n8n-workflow does before 2.34 (n8n 1.123).
- */
-const mockClock = { now: Date.parse('2026-11-21T10:00:00Z'), sleeps: [] as number[] };
-jest.mock('n8n-workflow', () => ({
-	...jest.requireActual('n8n-workflow'),
-	sleep: jest.fn(async (ms: number) => {
-		mockClock.sleeps.push(ms);
-		mockClock.now += ms;
-	}),
-}));
+jest.mock('n8n-workflow', () =>
+	jest.requireActual('../../../../helpers/sleep').workflowWithFakeClock(),
+);
+
+import { useFakeClock } from '../../../../helpers/sleep';
 
 import { execute as submit } from '../../../../../../nodes/DocumentExtraction/actions/document/submit.operation';
 import { execute as submitAndWait } from '../../../../../../nodes/DocumentExtraction/actions/document/submitAndWait.operation';
@@ -30,12 +23,8 @@ const params = (options: IDataObject = {}, operation = 'submitAndWait') =>
 	documentParams(operation, { output: 'full', options: { pollInterval: 2, ...options } });
 
 useOfflineNock();
-beforeEach(() => {
-	mockClock.sleeps.length = 0;
-	jest.spyOn(Date, 'now').mockImplementation(() => mockClock.now);
-});
+useFakeClock();
 afterEach(() => {
-	jest.restoreAllMocks();
 	expect(nock.pendingMocks()).toEqual([]);
 });
 

@@ -1,8 +1,9 @@
 import type { IDataObject } from 'n8n-workflow';
 
 /**
- * Reading a network failure of an HTTP client error: its code (ECONNREFUSED, ...), a plain
- * reason for it, and a message without the code (n8n replaces any message that names one).
+ * Reading a network failure of an HTTP client error: its code (ECONNREFUSED, ...), whether it
+ * proves the request never left or says that time ran out, a plain reason for it, and a message
+ * without the code (n8n replaces any message that names one).
  */
 
 /**
@@ -57,4 +58,25 @@ export function networkReason(code: string | undefined, failure: unknown): strin
 	if (code && NETWORK_REASONS[code]) return NETWORK_REASONS[code];
 	const message = (failure instanceof Error ? failure.message : '').replace(/[.\s]+$/, '');
 	return message || (code ? `Network error (${code})` : 'Network error');
+}
+
+/** Network errors that prove a request never reached the service, so that resending it is safe. */
+export const NOT_SENT_CODES = [
+	'ECONNREFUSED',
+	'ENOTFOUND',
+	'EAI_AGAIN',
+	'ENETUNREACH',
+	'EHOSTUNREACH',
+];
+
+const TIMEOUT_CODES = ['ECONNABORTED', 'ETIMEDOUT', 'ESOCKETTIMEDOUT', 'UND_ERR_HEADERS_TIMEOUT'];
+
+/** Whether a network error code proves that the request never left for the service. */
+export function provablyNotSent(code: string | undefined): boolean {
+	return code !== undefined && NOT_SENT_CODES.includes(code);
+}
+
+/** Whether a network error code says that the answer did not come in time. */
+export function isTimeoutCode(code: string | undefined): boolean {
+	return code !== undefined && TIMEOUT_CODES.includes(code);
 }

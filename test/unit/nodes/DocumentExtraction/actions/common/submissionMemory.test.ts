@@ -2,9 +2,9 @@ import nock from 'nock';
 
 import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 
-import { execute as submitAndWait } from '../../../../../nodes/DocumentExtraction/actions/document/submitAndWait.operation';
-import { execute as submit } from '../../../../../nodes/DocumentExtraction/actions/document/submit.operation';
-import { forgetAllSubmissions } from '../../../../../nodes/DocumentExtraction/helpers/submissionMemory';
+import { execute as submitAndWait } from '../../../../../../nodes/DocumentExtraction/actions/document/submitAndWait.operation';
+import { execute as submit } from '../../../../../../nodes/DocumentExtraction/actions/document/submit.operation';
+import { MEMORY_KEY } from '../../../../../../nodes/DocumentExtraction/actions/common/submissionMemory';
 import {
 	BASE_URL,
 	binaryItem,
@@ -13,16 +13,20 @@ import {
 	storedItem,
 	useOfflineNock,
 	type ContextOptions,
-} from '../../../helpers/context';
-import { documentParams } from '../../../helpers/fixtures';
+} from '../../../../helpers/context';
+import { documentParams } from '../../../../helpers/fixtures';
 
 /**
- * Running Submit / Submit and Wait again with the same items in the same execution, as n8n's
- * Retry On Fail does: a document the service accepted is not sent again.
+ * Running Submit / Submit and Wait again with the same items: in the same execution, as n8n's
+ * Retry On Fail does (the same node context), and as a retry from the Executions list does (a
+ * new execution that starts from the stored data, the node context included: a JSON copy, as
+ * after a restart or on another worker). A document the service accepted is not sent again.
  */
 
 useOfflineNock();
-beforeEach(() => forgetAllSubmissions());
+
+/** The node context as n8n stores it with the execution and hands it to a retry. */
+const stored = (context: IDataObject) => JSON.parse(JSON.stringify(context)) as IDataObject;
 
 const FAIL = 'UNREADABLE';
 
@@ -82,6 +86,12 @@ const documents = () => [
 	binaryItem('invoice four'),
 ];
 
+/** The node context of the execution the tests run in, unless a test passes another. */
+let execution: IDataObject;
+beforeEach(() => {
+	execution = {};
+});
+
 function run(
 	operation: typeof submit,
 	items: INodeExecutionData[],
@@ -93,7 +103,13 @@ function run(
 		...(options.params ?? {}),
 	});
 	return operation.call(
-		createContext({ executionId: 'execution-1', ...options, params, items }),
+		createContext({
+			executionId: 'execution-1',
+			nodeContext: execution,
+			...options,
+			params,
+			items,
+		}),
 		items,
 	);
 }
@@ -172,6 +188,7 @@ describe('Retry On Fail: the same items again in the same execution', () => {
 		const context = (executionId: string) =>
 			createContext({
 				executionId,
+				nodeContext: execution,
 				items,
 				store: new Map<string, Buffer>(),
 				binaryMode: 'filesystem',
@@ -187,29 +204,84 @@ describe('Retry On Fail: the same items again in the same execution', () => {
 });
 
 describe('Later executions', () => {
-	it('a new execution sends the document again', async () => {
+	it('a new execution (a new trigger event, a manual run) sends the document again', async () => {
 		const svc = service();
 		const items = [binaryItem('same file')];
 		await run(submit, items, { executionId: 'execution-1' });
-		await run(submit, items, { executionId: 'execution-2' });
+		await run(submit, items, { executionId: 'execution-2', nodeContext: {} });
 		expect(svc.created).toHaveLength(2);
 	});
 
-	it('a retry from the Executions list (mode retry) reuses the task of the same node and document', async () => {
+	it('a retry from the Executions list reuses the tasks kept with the failed execution, in any process', async () => {
 		const svc = service();
 		const items = documents();
 		await failureOf(run(submitAndWait, items, { executionId: 'execution-1' }));
-		await failureOf(run(submitAndWait, items, { executionId: 'execution-2', mode: 'retry' }));
 		expect(svc.created).toHaveLength(4);
-		await failureOf(run(submitAndWait, items, { executionId: 'execution-3', workflowId: 'other' }));
-		expect(svc.created).toHaveLength(8);
+		const retried = stored(execution);
+		const error = await failureOf(
+			run(submitAndWait, items, {
+				executionId: 'execution-2',
+				mode: 'retry',
+				nodeContext: retried,
+			}),
+		);
+		expect(svc.created).toHaveLength(4);
+		expect(svc.uploads).toBe(4);
+		expect(error.message).toBe('Extraction failed: unreadable');
+		// and a retry of the retry
+		await failureOf(
+			run(submitAndWait, items, {
+				executionId: 'execution-3',
+				mode: 'retry',
+				nodeContext: stored(retried),
+			}),
+		);
+		expect(svc.created).toHaveLength(4);
 	});
 
-	it('without an execution id nothing is remembered', async () => {
+	it('a retry from the list sends a document that may have arrived: the user was told to check first', async () => {
+		const svc = service([502]);
+		const items = [binaryItem('only one')];
+		await failureOf(run(submit, items));
+		const out = await run(submit, items, {
+			executionId: 'execution-2',
+			mode: 'retry',
+			nodeContext: stored(execution),
+		});
+		expect(svc.uploads).toBe(2);
+		expect(out[0].json.task_id).toBe(svc.created[1]);
+	});
+
+	it('a retry with the currently saved workflow sends what it changed (another document type)', async () => {
 		const svc = service();
-		const items = [binaryItem('no id')];
-		await run(submit, items, { executionId: '' });
-		await run(submit, items, { executionId: '' });
+		const items = [binaryItem('first')];
+		await run(submit, items);
+		await run(submit, items, {
+			executionId: 'execution-2',
+			mode: 'retry',
+			nodeContext: stored(execution),
+			params: { documentType: 'receipt' },
+		});
+		expect(svc.created).toHaveLength(2);
+	});
+
+	it('keeps one short entry per accepted document: its fingerprint and task_id', async () => {
+		const svc = service();
+		await run(submit, documents());
+		const entries = execution[MEMORY_KEY] as IDataObject;
+		expect(Object.keys(entries)).toEqual(['0', '1', '2', '3']);
+		expect(entries[0]).toBe(`${String(entries[0]).slice(0, 16)} ${svc.created[0]}`);
+		expect(JSON.stringify(entries).length).toBeLessThan(4 * 64);
+	});
+
+	it('without a node context nothing is remembered', async () => {
+		const svc = service();
+		const items = [binaryItem('no context')];
+		const params = documentParams('submit', {});
+		const context = () =>
+			Object.assign(createContext({ executionId: 'x', params, items }), { getContext: undefined });
+		await submit.call(context(), items);
+		await submit.call(context(), items);
 		expect(svc.created).toHaveLength(2);
 	});
 });

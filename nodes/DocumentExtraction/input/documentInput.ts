@@ -98,6 +98,7 @@ export async function readDocumentInput(
 	this: IExecuteFunctions,
 	itemIndex: number,
 	source: DocumentSourceSettings,
+	signal?: AbortSignal,
 ): Promise<DocumentInput> {
 	if (!source.urlInput) {
 		return { source: await readBinaryField.call(this, itemIndex, source.binaryPropertyName) };
@@ -108,6 +109,7 @@ export async function readDocumentInput(
 		maxBytes: source.maxBytes,
 		timeoutMs: source.timeoutMs,
 		allowPrivateAddresses: source.allowPrivateAddresses,
+		signal,
 	});
 	return { source: await documentSourceOf.call(this, downloaded), downloaded };
 }

@@ -8,14 +8,13 @@ import {
 	isRestricted,
 	type RestrictedAddressClass,
 } from '../../shared/addresses';
+import { ALLOW_PRIVATE_ADDRESSES_OPTION } from '../constants';
 
 /**
  * Which addresses a download may reach: by default only public ones, judged before anything
  * connects (IP literals in any notation, localhost names, and the addresses a name resolves to).
  */
 
-/** The name of the option that allows private network addresses, as the node shows it. */
-export const ALLOW_PRIVATE_ADDRESSES_OPTION = 'Allow Private Addresses';
 /** Whether an error is n8n's own SSRF protection refusing an address (n8n 2.x). */
 export function isInstanceSsrfBlock(error: unknown): boolean {
 	for (let current = error, depth = 0; current && depth < 5; depth++) {

@@ -1,6 +1,6 @@
 import nock from 'nock';
 
-import { downloadDocument } from '../../../../../nodes/DocumentExtraction/helpers/download';
+import { downloadDocument } from '../../../../../nodes/DocumentExtraction/input/download';
 import { createContext, failureOf, useOfflineNock } from '../../../helpers/context';
 
 const HOST = 'http://files.example.test';

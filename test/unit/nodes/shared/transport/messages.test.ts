@@ -1,4 +1,4 @@
-import { formatValidationDetail } from '../../../../nodes/shared/requestErrors';
+import { formatValidationDetail } from '../../../../../nodes/shared/transport/messages';
 
 describe('formatValidationDetail', () => {
 	it('formats validation details of any shape', () => {

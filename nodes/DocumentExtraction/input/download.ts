@@ -21,8 +21,6 @@ type BinaryStream = Awaited<ReturnType<IExecuteFunctions['helpers']['getBinarySt
 
 /** Redirects followed for a download at most. */
 export const MAX_DOWNLOAD_REDIRECTS = 5;
-export const DEFAULT_MAX_DOWNLOAD_MB = 50;
-export const DEFAULT_DOWNLOAD_TIMEOUT_S = 60;
 
 export interface DownloadOptions {
 	itemIndex: number;
@@ -32,6 +30,8 @@ export interface DownloadOptions {
 	timeoutMs: number;
 	/** Allows loopback, private, link-local, unspecified and shared addresses (off by default). */
 	allowPrivateAddresses?: boolean;
+	/** The execution's cancel signal: a stopped execution ends the download at once. */
+	signal?: AbortSignal;
 }
 
 interface StreamResponse {
@@ -115,17 +115,13 @@ class DownloadTooLarge extends Error {}
 export async function downloadDocument(
 	this: IExecuteFunctions,
 	url: URL,
-	{ itemIndex, maxBytes, timeoutMs, allowPrivateAddresses = false }: DownloadOptions,
+	{ itemIndex, maxBytes, timeoutMs, allowPrivateAddresses = false, signal: cancel }: DownloadOptions,
 ): Promise<IBinaryData> {
 	const shown = displayUrl(url);
 	const fail = (message: string, description: string) =>
 		new NodeOperationError(this.getNode(), message, { itemIndex, description });
 
 	const timeout = AbortSignal.timeout(timeoutMs);
-	const cancel =
-		typeof this.getExecutionCancelSignal === 'function'
-			? this.getExecutionCancelSignal()
-			: undefined;
 	const signal = cancel ? AbortSignal.any([timeout, cancel]) : timeout;
 	const timedOut = () =>
 		fail(

@@ -3,7 +3,7 @@ import { Readable } from 'node:stream';
 
 import nock from 'nock';
 
-import { downloadDocument } from '../../../../../nodes/DocumentExtraction/helpers/download';
+import { downloadDocument } from '../../../../../nodes/DocumentExtraction/input/download';
 import { createContext, failureOf, useOfflineNock } from '../../../helpers/context';
 
 const HOST = 'http://files.example.test';

@@ -1,0 +1,106 @@
+import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
+
+import { DOCUMENT_RATE_LIMIT_ADVICE } from '../../../shared/transport/messages';
+import { latestStart } from '../../../shared/transport/request';
+import { getTask } from '../../../shared/transport/service';
+import { isUuid } from '../../../shared/uuid';
+import type { RunReport } from './hints';
+import { type ItemRun, processItems } from './itemRunner';
+import { RequestSlots } from './requestSlots';
+import { readOptions, readRunSettings } from './settings';
+
+/**
+ * Reading tasks: the Task ID field, a task's status within the run's request slots, and the
+ * output a task becomes.
+ */
+
+/** Reads and checks the Task ID field: a UUID, refused before any request otherwise. */
+export function readTaskId(this: IExecuteFunctions, itemIndex: number): string {
+	const taskId = String(this.getNodeParameter('taskId', itemIndex, '') ?? '').trim();
+	if (!isUuid(taskId)) {
+		throw new NodeOperationError(this.getNode(), `"${taskId}" is not a task ID`, {
+			itemIndex,
+			description:
+				'A task ID is the UUID returned by Submit Document, for example 0b8f2f9e-4a8c-4d1e-9f3a-2c6b7d8e9f01. Map the task_id field of the submitting node into "Task ID".',
+		});
+	}
+	return taskId;
+}
+
+/** When a status check must be over, and the execution's cancel signal. */
+export interface CheckLimits {
+	/** Epoch milliseconds by which the check must be over (Max Wait); none unless set. */
+	deadline?: number;
+	signal?: AbortSignal;
+}
+
+/**
+ * GET /task_status for one task, within the run's request limit; the task always has its
+ * task_id. Status checks go before uploads waiting for a slot. With a deadline, a slot that
+ * does not come free while there is still time to ask ends the check (SlotDeadlineError).
+ */
+export async function fetchTask(
+	this: IExecuteFunctions,
+	taskId: string,
+	itemIndex: number,
+	slots: RequestSlots,
+	{ deadline, signal }: CheckLimits = {},
+): Promise<IDataObject> {
+	const task = await slots.run(
+		async () =>
+			await getTask.call(this, taskId, itemIndex, {
+				rateLimitAdvice: DOCUMENT_RATE_LIMIT_ADVICE,
+				deadline,
+				signal,
+			}),
+		signal,
+		{ priority: 'high', grantBy: deadline === undefined ? undefined : latestStart(deadline) },
+	);
+	if (!task || typeof task !== 'object' || Array.isArray(task)) {
+		throw new NodeOperationError(this.getNode(), `The service returned no task for ${taskId}`, {
+			itemIndex,
+			description: `Response: ${JSON.stringify(task)}`,
+		});
+	}
+	return { task_id: taskId, ...(task as IDataObject) };
+}
+
+/** The output JSON for a task: its result fields when complete and "Result Only" is chosen, else the task. */
+export function shapeTask(task: IDataObject, output: string): IDataObject {
+	if (output === 'result' && task.status === 'complete') {
+		const result = task.result;
+		if (result && typeof result === 'object' && !Array.isArray(result))
+			return { ...(result as IDataObject) };
+		return { result: result ?? null };
+	}
+	return task;
+}
+
+/** What the worker of a task operation gets for its item. */
+export interface TaskWork extends ItemRun {
+	/** The item's Options collection, read once. */
+	options: IDataObject;
+	/** The run's request slots (Max Concurrent Requests). */
+	slots: RequestSlots;
+}
+
+/**
+ * Runs `worker` for every item, all side by side, with one set of request slots for the run;
+ * the worker gets the item's Options collection, read once.
+ */
+export async function processTasks(
+	this: IExecuteFunctions,
+	items: INodeExecutionData[],
+	worker: (itemIndex: number, work: TaskWork) => Promise<INodeExecutionData>,
+	report?: RunReport,
+): Promise<INodeExecutionData[]> {
+	const slots = new RequestSlots(readRunSettings.call(this).maxConcurrency);
+	return await processItems.call(
+		this,
+		items,
+		async (itemIndex, run) =>
+			await worker(itemIndex, { ...run, options: readOptions.call(this, itemIndex), slots }),
+		{ report },
+	);
+}
