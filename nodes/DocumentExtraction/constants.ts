@@ -21,3 +21,6 @@ export const DEFAULT_MAX_WAIT_S = 600;
 
 /** The name of the option that allows private network addresses, as the node shows it. */
 export const ALLOW_PRIVATE_ADDRESSES_OPTION = 'Allow Private Addresses';
+
+/** File Types of Submit and Submit and Wait with several files per item, unless set: PDFs and images. */
+export const DEFAULT_FILE_TYPES = 'application/pdf, image/*';

@@ -4,6 +4,7 @@ import { projectLocator } from '../shared/descriptions';
 import {
 	ALLOW_PRIVATE_ADDRESSES_OPTION,
 	DEFAULT_DOWNLOAD_TIMEOUT_S,
+	DEFAULT_FILE_TYPES,
 	DEFAULT_MAX_CONCURRENCY,
 	DEFAULT_MAX_DOWNLOAD_MB,
 } from './constants';
@@ -44,7 +45,58 @@ export const binaryPropertyField: INodeProperties = {
 	required: true,
 	placeholder: 'e.g. data',
 	hint: 'The name of the input binary field holding the PDF or image to process',
+	displayOptions: { show: { inputSource: ['binary'], filesToSend: ['field'] } },
+};
+
+export const filesToSendField: INodeProperties = {
+	displayName: 'Files to Send',
+	name: 'filesToSend',
+	type: 'options',
+	default: 'field',
+	options: [
+		{
+			name: 'All Binary Fields',
+			value: 'all',
+			description:
+				'Every file of the item that File Types counts, each its own document and output item: the attachments of an email (attachment_0, attachment_1, …)',
+		},
+		{
+			name: 'Input Binary Field',
+			value: 'field',
+			description: 'The file in one binary field: one document per item',
+		},
+		{
+			name: 'Listed Binary Fields',
+			value: 'list',
+			description:
+				'The files in the binary fields you name, separated by commas, each its own document and output item',
+		},
+	],
+	description:
+		'Which files of each input item to extract. With several, each file is sent as its own document and gives its own output item, paired with its input item and naming its binary field and file name.',
 	displayOptions: { show: { inputSource: ['binary'] } },
+};
+
+export const binaryPropertyNamesField: INodeProperties = {
+	displayName: 'Input Binary Fields',
+	name: 'binaryPropertyNames',
+	type: 'string',
+	default: '',
+	required: true,
+	placeholder: 'e.g. attachment_0, attachment_1',
+	hint: 'The names of the input binary fields holding the PDFs or images, separated by commas',
+	displayOptions: { show: { inputSource: ['binary'], filesToSend: ['list'] } },
+};
+
+export const fileTypesOption: INodeProperties = {
+	displayName: 'File Types',
+	name: 'fileTypes',
+	type: 'string',
+	default: DEFAULT_FILE_TYPES,
+	placeholder: 'e.g. application/pdf, image/*, .pdf',
+	description:
+		'Which files count as documents, by MIME type (image/* for every image) or file extension (.pdf), separated by commas. A file sent as application/octet-stream is judged by its extension. Other files are not sent and are named in the run’s hint; an item with no file that counts fails.',
+	displayOptions: { show: { '/inputSource': ['binary'], '/filesToSend': ['all', 'list'] } },
 };
 
 export const documentUrlField: INodeProperties = {
@@ -166,6 +218,16 @@ export const includeInputBinaryOption: INodeProperties = {
 	displayOptions: { hide: { '/inputSource': ['url'] } },
 };
 
+/** Keep Input Fields of Submit and Wait (Submit has its own, which names the trigger's Data Table). */
+export const keepInputFieldsOption: INodeProperties = {
+	displayName: 'Keep Input Fields',
+	name: 'keepInputFields',
+	type: 'boolean',
+	default: false,
+	description:
+		'Whether to output the input item’s fields (your own context: customer, email subject and sender, record ID…) with each document’s result, so that the next node can map them together',
+};
+
 export const maxPagesOption: INodeProperties = {
 	displayName: 'Max Pages',
 	name: 'maxPages',
@@ -188,7 +250,9 @@ export const maxConcurrencyOption: INodeProperties = {
 /** The fields of Submit and Submit and Wait that name the document and what to extract from it. */
 export const documentFields: INodeProperties[] = [
 	inputSourceField,
+	filesToSendField,
 	binaryPropertyField,
+	binaryPropertyNamesField,
 	documentUrlField,
 	projectLocator,
 	documentTypeField,
@@ -198,6 +262,7 @@ export const documentFields: INodeProperties[] = [
 export const submissionOptions: INodeProperties[] = [
 	allowPrivateAddressesOption,
 	downloadTimeoutOption,
+	fileTypesOption,
 	includeDownloadedFileOption,
 	includeInputBinaryOption,
 	maxConcurrencyOption,

@@ -1,5 +1,6 @@
 import type { IBinaryKeyData } from 'n8n-workflow';
 
+import { DEFAULT_FILE_TYPES } from '../constants';
 import { extensionOf, fileType } from './downloadedFile';
 
 /**
@@ -12,9 +13,6 @@ import { extensionOf, fileType } from './downloadedFile';
  */
 
 export type FilesToSend = 'field' | 'all' | 'list';
-
-/** What File Types counts by default: the files the service reads, PDFs and images. */
-export const DEFAULT_FILE_TYPES = 'application/pdf, image/*';
 
 /** How many files an error message names before "and N more". */
 const LISTED_AT_MOST = 10;

@@ -1,5 +1,7 @@
 import type { IExecuteFunctions, NodeExecutionHint } from 'n8n-workflow';
 
+import { skippedFilesHint, type SkippedFile } from '../../input/inputFiles';
+
 const plural = (count: number, one: string, many: string) => (count === 1 ? one : many);
 
 /**
@@ -15,12 +17,15 @@ export class RunReport {
 
 	/** One entry per error item (On Error → Continue): whether it carries its task_id. */
 	readonly errorItems: boolean[] = [];
+
+	/** Files of items with several that File Types did not count: not sent. */
+	readonly skippedFiles: SkippedFile[] = [];
 }
 
 /**
  * What the user must know after a run: tasks still running after Max Wait, tasks that failed
  * at the service (output as items), and items that failed (error items under "On Error →
- * Continue"). Shown by n8n above the output panel.
+ * Continue"), and files not sent as documents (File Types). Shown by n8n above the output panel.
  */
 export function outputHints(report: RunReport): NodeExecutionHint[] {
 	const hints: NodeExecutionHint[] = [];
@@ -59,6 +64,8 @@ export function outputHints(report: RunReport): NodeExecutionHint[] {
 		}
 		hints.push({ type: 'warning', location: 'outputPane', message });
 	}
+	const skipped = skippedFilesHint(report.skippedFiles);
+	if (skipped) hints.push({ type: 'info', location: 'outputPane', message: skipped });
 	return hints;
 }
 

@@ -7,6 +7,7 @@ import {
 	DEFAULT_MAX_DOWNLOAD_MB,
 } from '../../constants';
 import type { DocumentSourceSettings } from '../../input/documentInput';
+import type { FileSelection, FilesToSend } from '../../input/inputFiles';
 import type { SubmissionFields } from '../../input/requestBody';
 import { readProjectField } from '../../../shared/projects';
 
@@ -103,6 +104,10 @@ export interface SubmissionSettings {
 	includeInputBinary: boolean;
 	/** Include Downloaded File (a URL input's file output as binary field "data"). */
 	includeDownloadedFile: boolean;
+	/** Keep Input Fields: the input item's JSON goes with each output item. */
+	keepInputFields: boolean;
+	/** The binary field of the document when it is one of several files of the item. */
+	file?: string;
 }
 
 /** `value` when it is a positive number, else `fallback` (no error: the field shows its minimum). */
@@ -114,12 +119,15 @@ function positiveOr(value: unknown, fallback: number): number {
 /**
  * The document fields and options of one item of Submit / Submit and Wait: Project and
  * Document Type (refused when empty), Max Pages, the document's source and what is output.
+ * `file` names the binary field of one of several files of the item (Files to Send); without
+ * it, the document is in Input Binary Field.
  */
 export function readSubmissionSettings(
 	this: IExecuteFunctions,
 	itemIndex: number,
 	options: IDataObject,
 	run: RunSettings,
+	file?: string,
 ): SubmissionSettings {
 	const project = readProjectField(this, itemIndex);
 	const documentType = String(this.getNodeParameter('documentType', itemIndex, '')).trim();
@@ -157,12 +165,43 @@ export function readSubmissionSettings(
 			}
 		: {
 				urlInput: false,
-				binaryPropertyName: this.getNodeParameter('binaryPropertyName', itemIndex) as string,
+				binaryPropertyName:
+					file ?? (this.getNodeParameter('binaryPropertyName', itemIndex) as string),
 			};
 	return {
 		fields,
 		source,
 		includeInputBinary: options.includeInputBinary === true,
 		includeDownloadedFile: options.includeDownloadedFile === true,
+		keepInputFields: options.keepInputFields === true,
+		...(file !== undefined ? { file } : {}),
+	};
+}
+
+/**
+ * Files to Send of one item (binary input): Input Binary Field (the default: one document, as
+ * before), or every binary field or those named in Input Binary Fields, with File Types.
+ */
+export function readFileSelection(
+	this: IExecuteFunctions,
+	itemIndex: number,
+	options: IDataObject,
+): FileSelection {
+	const filesToSend = this.getNodeParameter('filesToSend', itemIndex, 'field') as FilesToSend;
+	if (filesToSend !== 'all' && filesToSend !== 'list') {
+		return {
+			filesToSend: 'field',
+			binaryPropertyName: this.getNodeParameter('binaryPropertyName', itemIndex) as string,
+		};
+	}
+	const names =
+		filesToSend === 'list'
+			? String(this.getNodeParameter('binaryPropertyNames', itemIndex, '') ?? '')
+			: undefined;
+	return {
+		filesToSend,
+		binaryPropertyName: '',
+		...(names !== undefined ? { binaryPropertyNames: names } : {}),
+		...(options.fileTypes !== undefined ? { fileTypes: String(options.fileTypes) } : {}),
 	};
 }

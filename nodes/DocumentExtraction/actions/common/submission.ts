@@ -8,8 +8,10 @@ import { DOCUMENT_RATE_LIMIT_ADVICE } from '../../../shared/transport/messages';
 import { submitDocument } from '../../../shared/transport/service';
 import type { RunReport } from './hints';
 import { type ItemRun, NotStartedError, processItems } from './itemRunner';
+import { eachFile, selectItemFiles } from './perFile';
 import { RequestSlots } from './requestSlots';
 import {
+	readFileSelection,
 	readOptions,
 	readRunSettings,
 	readSubmissionSettings,
@@ -63,6 +65,8 @@ export async function submitItem(
 	// A document an earlier try of this node already delivered is not sent again.
 	const memory = submissionMemory.call(this, {
 		itemIndex,
+		// one of several files of the item has its own entry
+		file: settings.file,
 		fields,
 		document: documentFingerprint(
 			fromBinary?.source,
@@ -96,6 +100,8 @@ export async function submitItem(
 			})) as IDataObject | undefined;
 		} catch (error) {
 			memory.failed(error);
+			// Before the slot goes to the next document: without "Continue On Fail", none is sent after it.
+			if (!this.continueOnFail()) halt.stopped = true;
 			throw asNodeError(this, error, itemIndex);
 		}
 		if (typeof answer?.task_id === 'string' && answer.task_id) memory.accepted(answer.task_id);
@@ -132,11 +138,14 @@ export interface SubmissionWork extends ItemRun {
 }
 
 /**
- * Runs `worker` for every item, all side by side, with the run's settings read once and one set
- * of request slots for the run (Max Concurrent Requests). The worker calls `submit` when it is
- * ready to send its document; submitted task ids are kept so that a failure that stops the run
- * names the tasks the items had already created. Without "Continue On Fail", no document is
- * sent after the first failure; the items already submitted finish first.
+ * Runs `worker` for every document, all side by side, with the run's settings read once and one
+ * set of request slots for the run (Max Concurrent Requests), which bounds every upload and
+ * status check of every file. An item's document is its Input Binary Field or URL; with Files
+ * to Send → All or Listed Binary Fields each file that counts is a document of its own, with
+ * its own output item (perFile.ts). The worker calls `submit` when it is ready to send its
+ * document; submitted task ids are kept so that a failure that stops the run names the tasks
+ * already created. Without "Continue On Fail", no document is sent after the first failure;
+ * those already submitted finish first.
  */
 export async function processSubmissions(
 	this: IExecuteFunctions,
@@ -148,23 +157,54 @@ export async function processSubmissions(
 	const slots = new RequestSlots(run.maxConcurrency);
 	const submittedTasks = new Map<number, string>();
 	const halt = { stopped: false };
+	const continueOnFail = this.continueOnFail();
 	return await processItems.call(
 		this,
 		items,
 		async (itemIndex, { signal }) => {
 			const options = readOptions.call(this, itemIndex);
-			const submit = async (throttleBudgetMs?: number) => {
-				const settings = readSubmissionSettings.call(this, itemIndex, options, run);
-				const submission = await submitItem.call(this, itemIndex, settings, {
-					slots,
-					halt,
-					throttleBudgetMs,
-					signal,
-				});
-				submittedTasks.set(itemIndex, submission.taskId);
-				return submission;
-			};
-			return await worker(itemIndex, { options, submit, slots, signal });
+			const submitter =
+				(file?: string) =>
+				async (throttleBudgetMs?: number): Promise<Submission> => {
+					const settings = readSubmissionSettings.call(this, itemIndex, options, run, file);
+					const submission = await submitItem.call(this, itemIndex, settings, {
+						slots,
+						halt,
+						throttleBudgetMs,
+						signal,
+					});
+					const earlier = submittedTasks.get(itemIndex);
+					submittedTasks.set(
+						itemIndex,
+						earlier ? `${earlier}, ${submission.taskId}` : submission.taskId,
+					);
+					return submission;
+				};
+			const selection = run.urlInput ? undefined : readFileSelection.call(this, itemIndex, options);
+			if (!selection || selection.filesToSend === 'field') {
+				return await worker(itemIndex, { options, submit: submitter(), slots, signal });
+			}
+			const { files, skipped } = selectItemFiles.call(this, itemIndex, selection);
+			report?.skippedFiles.push(...skipped.map((file) => ({ ...file, itemIndex })));
+			return await eachFile.call(
+				this,
+				itemIndex,
+				files,
+				async (file, submitted) => {
+					const submit = submitter(file.field);
+					return await worker(itemIndex, {
+						options,
+						slots,
+						signal,
+						submit: async (throttleBudgetMs) => {
+							const submission = await submit(throttleBudgetMs);
+							submitted(submission.taskId);
+							return submission;
+						},
+					});
+				},
+				{ continueOnFail, halt, report },
+			);
 		},
 		{ submittedTasks, halt, report },
 	);

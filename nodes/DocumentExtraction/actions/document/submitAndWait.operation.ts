@@ -6,19 +6,16 @@ import type {
 } from 'n8n-workflow';
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
+import { DEFAULT_MAX_WAIT_S, DEFAULT_POLL_INTERVAL_S, MIN_POLL_INTERVAL_S } from '../../constants';
 import {
-	DEFAULT_MAX_WAIT_S,
-	DEFAULT_POLL_INTERVAL_S,
-	MIN_POLL_INTERVAL_S,
-} from '../../constants';
-import { documentFields, maxPagesOption, outputField, submissionOptions } from '../../descriptions';
+	documentFields,
+	keepInputFieldsOption,
+	maxPagesOption,
+	outputField,
+	submissionOptions,
+} from '../../descriptions';
 import { optionsCollection } from '../../../shared/descriptions';
-import {
-	asNodeError,
-	errorDetail,
-	failureKind,
-	mayPass,
-} from '../../../shared/transport/errors';
+import { asNodeError, errorDetail, failureKind, mayPass } from '../../../shared/transport/errors';
 import { latestStart } from '../../../shared/transport/request';
 import { isTerminal } from '../../../shared/transport/service';
 import { wait } from '../../../shared/wait';
@@ -28,7 +25,6 @@ import { type RequestSlots, SlotDeadlineError } from '../common/requestSlots';
 import { numberOptionOr } from '../common/settings';
 import { processSubmissions } from '../common/submission';
 import { fetchTask, shapeTask } from '../common/taskStatus';
-
 
 const properties: INodeProperties[] = [
 	...documentFields,
@@ -44,6 +40,7 @@ const properties: INodeProperties[] = [
 			description:
 				'How long to wait for a result. A task still running then is output with its task_id, its last status and timedOut: true, so Get Status can pick it up later.',
 		},
+		keepInputFieldsOption,
 		maxPagesOption,
 		{
 			displayName: 'Output Failed Tasks as Items',
@@ -249,6 +246,7 @@ export async function execute(
 				if (task.status === 'failed') report.failedTasks++;
 				json = shapeTask(task, output);
 			}
+			if (settings.keepInputFields) json = { ...items[itemIndex].json, ...json };
 			return outputItem(items[itemIndex], itemIndex, json, {
 				includeInputBinary: settings.includeInputBinary,
 				downloaded,

@@ -1,7 +1,7 @@
 import type { IBinaryKeyData } from 'n8n-workflow';
 
+import { DEFAULT_FILE_TYPES } from '../../../../../nodes/DocumentExtraction/constants';
 import {
-	DEFAULT_FILE_TYPES,
 	FileSelectionError,
 	parseFileTypes,
 	parseNameList,
