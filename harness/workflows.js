@@ -41,6 +41,8 @@ const WF = {
 	cancel: 'E2eStopRunning01',
 	retryBinary: 'E2eRetryOnFail01',
 	retryUrl: 'E2eRetryOnFailU1',
+	retryListBinary: 'E2eRetryFromLst1',
+	retryListUrl: 'E2eRetryFromLstU',
 };
 
 /** n8n's node setting Retry On Fail: 3 tries, 1 s apart. */
@@ -51,6 +53,23 @@ const RETRY_FILES = [FILES.a, FILES.b, FILES.c, FILES.r];
 
 /** The documents of the Retry On Fail case by URL: four names, the second one failing. */
 const RETRY_URL_NAMES = ['retry-1.pdf', 'retry-2-EMULATOR_FAIL.pdf', 'retry-3.pdf', 'retry-4.pdf'];
+
+/** The production webhook paths of the workflows retried from the Executions list: /webhook/<path>. */
+const RETRY_LIST_PATHS = {
+	[WF.retryListBinary]: 'docex-e2e-retry-binary',
+	[WF.retryListUrl]: 'docex-e2e-retry-url',
+};
+
+/** A production Webhook node that starts a workflow at /webhook/<path>. */
+function webhook(path) {
+	return node(
+		'Webhook',
+		'n8n-nodes-base.webhook',
+		2,
+		{ httpMethod: 'POST', path, responseMode: 'onReceived', options: {} },
+		{ webhookId: crypto.randomUUID() },
+	);
+}
 
 /** The production webhook path of the workflow the stop case starts: /webhook/<path>. */
 const CANCEL_PATH = 'docex-e2e-stop';
@@ -370,13 +389,7 @@ function buildWorkflows({ statusTaskId, emulatorUrl }) {
 			maxWait: 6,
 		}),
 		workflow(WF.cancel, 'e2e: Submit and Wait started by a webhook, to be stopped', [
-			node(
-				'Webhook',
-				'n8n-nodes-base.webhook',
-				2,
-				{ httpMethod: 'POST', path: CANCEL_PATH, responseMode: 'onReceived', options: {} },
-				{ webhookId: crypto.randomUUID() },
-			),
+			webhook(CANCEL_PATH),
 			...fileNodes([FILES.a]),
 			submitAndWait('Submit and Wait', { maxWait: 120 }),
 		]),
@@ -402,6 +415,34 @@ function buildWorkflows({ statusTaskId, emulatorUrl }) {
 			}),
 			submitAndWaitUrl('Submit and Wait', '={{ $json.url }}', {}, RETRY_ON_FAIL),
 		]),
+		workflow(
+			WF.retryListBinary,
+			'e2e: four documents by webhook, one failing, retried from the list',
+			[
+				webhook(RETRY_LIST_PATHS[WF.retryListBinary]),
+				...fileNodes(RETRY_FILES),
+				submitAndWait('Submit and Wait'),
+			],
+		),
+		workflow(
+			WF.retryListUrl,
+			'e2e: four documents by URL and webhook, one failing, retried from the list',
+			[
+				webhook(RETRY_LIST_PATHS[WF.retryListUrl]),
+				node('Documents', 'n8n-nodes-base.set', 3.4, {
+					mode: 'raw',
+					jsonOutput: JSON.stringify({
+						documents: RETRY_URL_NAMES.map((name) => ({ url: fileUrl(emulatorUrl, name) })),
+					}),
+					options: {},
+				}),
+				node('One Item per Document', 'n8n-nodes-base.splitOut', 1, {
+					fieldToSplitOut: 'documents',
+					options: {},
+				}),
+				submitAndWaitUrl('Submit and Wait', '={{ $json.url }}'),
+			],
+		),
 		workflow(WF.refused, 'e2e: the service refuses connections for 1.5 s, then Submit and Wait', [
 			manual(),
 			// Switches the refusal on from inside the run, a moment before the node sends the document.
@@ -423,6 +464,7 @@ module.exports = {
 	RETRY_ON_FAIL,
 	RETRY_FILES,
 	RETRY_URL_NAMES,
+	RETRY_LIST_PATHS,
 	fileUrl,
 	submitAndWaitUrl,
 	SPACED_PROJECT_NAME,

@@ -30,6 +30,7 @@ runSuite({
 		'security',
 		'reliability',
 		'retry-on-fail',
+		'retry-from-list',
 		'service-limits',
 		'editor',
 		'project',
