@@ -43,6 +43,8 @@ const WF = {
 	retryUrl: 'E2eRetryOnFailU1',
 	emailAll: 'E2eEmailAllFiles',
 	emailContinue: 'E2eEmailContinue',
+	retryListBinary: 'E2eRetryFromLst1',
+	retryListUrl: 'E2eRetryFromLstU',
 };
 
 /** n8n's node setting Retry On Fail: 3 tries, 1 s apart. */
@@ -53,6 +55,23 @@ const RETRY_FILES = [FILES.a, FILES.b, FILES.c, FILES.r];
 
 /** The documents of the Retry On Fail case by URL: four names, the second one failing. */
 const RETRY_URL_NAMES = ['retry-1.pdf', 'retry-2-EMULATOR_FAIL.pdf', 'retry-3.pdf', 'retry-4.pdf'];
+
+/** The production webhook paths of the workflows retried from the Executions list: /webhook/<path>. */
+const RETRY_LIST_PATHS = {
+	[WF.retryListBinary]: 'docex-e2e-retry-binary',
+	[WF.retryListUrl]: 'docex-e2e-retry-url',
+};
+
+/** A production Webhook node that starts a workflow at /webhook/<path>. */
+function webhook(path) {
+	return node(
+		'Webhook',
+		'n8n-nodes-base.webhook',
+		2,
+		{ httpMethod: 'POST', path, responseMode: 'onReceived', options: {} },
+		{ webhookId: crypto.randomUUID() },
+	);
+}
 
 /** The production webhook path of the workflow the stop case starts: /webhook/<path>. */
 const CANCEL_PATH = 'docex-e2e-stop';
@@ -420,13 +439,7 @@ function buildWorkflows({ statusTaskId, emulatorUrl }) {
 			maxWait: 6,
 		}),
 		workflow(WF.cancel, 'e2e: Submit and Wait started by a webhook, to be stopped', [
-			node(
-				'Webhook',
-				'n8n-nodes-base.webhook',
-				2,
-				{ httpMethod: 'POST', path: CANCEL_PATH, responseMode: 'onReceived', options: {} },
-				{ webhookId: crypto.randomUUID() },
-			),
+			webhook(CANCEL_PATH),
 			...fileNodes([FILES.a]),
 			submitAndWait('Submit and Wait', { maxWait: 120 }),
 		]),
@@ -462,6 +475,34 @@ function buildWorkflows({ statusTaskId, emulatorUrl }) {
 			...emailNodes([FILES.a, FILES.b]),
 			submitAndWait('Submit and Wait', {}, { filesToSend: 'all', continueOnFail: true }),
 		]),
+		workflow(
+			WF.retryListBinary,
+			'e2e: four documents by webhook, one failing, retried from the list',
+			[
+				webhook(RETRY_LIST_PATHS[WF.retryListBinary]),
+				...fileNodes(RETRY_FILES),
+				submitAndWait('Submit and Wait'),
+			],
+		),
+		workflow(
+			WF.retryListUrl,
+			'e2e: four documents by URL and webhook, one failing, retried from the list',
+			[
+				webhook(RETRY_LIST_PATHS[WF.retryListUrl]),
+				node('Documents', 'n8n-nodes-base.set', 3.4, {
+					mode: 'raw',
+					jsonOutput: JSON.stringify({
+						documents: RETRY_URL_NAMES.map((name) => ({ url: fileUrl(emulatorUrl, name) })),
+					}),
+					options: {},
+				}),
+				node('One Item per Document', 'n8n-nodes-base.splitOut', 1, {
+					fieldToSplitOut: 'documents',
+					options: {},
+				}),
+				submitAndWaitUrl('Submit and Wait', '={{ $json.url }}'),
+			],
+		),
 		workflow(WF.refused, 'e2e: the service refuses connections for 1.5 s, then Submit and Wait', [
 			manual(),
 			// Switches the refusal on from inside the run, a moment before the node sends the document.
@@ -483,6 +524,7 @@ module.exports = {
 	RETRY_ON_FAIL,
 	RETRY_FILES,
 	RETRY_URL_NAMES,
+	RETRY_LIST_PATHS,
 	fileUrl,
 	submitAndWaitUrl,
 	SPACED_PROJECT_NAME,

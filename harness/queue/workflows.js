@@ -24,14 +24,20 @@ const QWF = {
 	many: 'QueueManyItems01',
 	binary: 'QueueBinary00001',
 	retry: 'QueueRetryOnFail',
+	retryList: 'QueueRetryFromLst',
 	slow: 'QueueManualRun01',
 	trigger: EXAMPLE_TRIGGER_ID,
 };
 
 /** Published before main starts (the trigger is published by its case, through main). */
-const PUBLISHED = [QWF.many, QWF.binary, QWF.retry];
+const PUBLISHED = [QWF.many, QWF.binary, QWF.retry, QWF.retryList];
 
-const PATHS = { many: 'queue-many-items', binary: 'queue-binary', retry: 'queue-retry-on-fail' };
+const PATHS = {
+	many: 'queue-many-items',
+	binary: 'queue-binary',
+	retry: 'queue-retry-on-fail',
+	retryList: 'queue-retry-from-list',
+};
 
 /** `count` distinct small PDFs. */
 function manyFiles(count, tag = 'Q') {
@@ -79,6 +85,12 @@ function buildQueueWorkflows({
 			...fileNodes(RETRY_FILES),
 			submitAndWait('Submit and Wait', {}, RETRY_ON_FAIL),
 		]),
+		// a retry from the Executions list on another worker: four documents, the second one failing
+		workflow(
+			QWF.retryList,
+			'queue: webhook, Submit and Wait, one of four failing, retried from the list',
+			[webhook(PATHS.retryList), ...fileNodes(RETRY_FILES), submitAndWait('Submit and Wait')],
+		),
 		workflow(QWF.slow, 'queue: manual run, one file, Submit and Wait', [
 			manual(),
 			...fileNodes(manyFiles(1, 'S')),

@@ -31,6 +31,7 @@ runSuite({
 		'security',
 		'reliability',
 		'retry-on-fail',
+		'retry-from-list',
 		'service-limits',
 		'editor',
 		'project',

@@ -29,6 +29,7 @@ runSuite({
 	cases: [
 		'submit-and-wait',
 		'retry-on-fail',
+		'retry-from-list',
 		'trigger',
 		'stop',
 		'restart',

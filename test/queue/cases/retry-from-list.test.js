@@ -1,0 +1,47 @@
+'use strict';
+
+/**
+ * A retry from the Executions list on another worker: four documents, one of which the service
+ * fails, run on one worker through a production webhook, so the execution fails. That worker is
+ * stopped, and the owner retries the execution (the editor's REST call): the retry runs on the
+ * other worker, which never saw the documents. What it knows of them it reads from the stored
+ * execution: still one task and one upload per document, and the failed document's error is the
+ * retry's error.
+ */
+
+const assert = require('node:assert/strict');
+const { test } = require('node:test');
+
+const { rest } = require('../../../harness/n8n.js');
+const { oneTaskPerDocument } = require('../../e2e/lib/retry.js');
+const { useQueueSuite, queue } = require('../../../harness/queue/setup.js');
+const { QWF, PATHS } = require('../../../harness/queue/workflows.js');
+const { webhookRuns, runDataOf, assertRanOnWorker } = require('../lib/runs.js');
+
+useQueueSuite();
+
+test('Retry from the list on another worker: 4 documents (1 failing), the first worker stopped: one task per document', async (t) => {
+	const { stack } = queue;
+	let first;
+	let retried;
+	let stoppedWorker;
+	const { created, uploads } = await oneTaskPerDocument(async () => {
+		[first] = await webhookRuns(stack, QWF.retryList, PATHS.retryList, { timeoutMs: 120000 });
+		assert.equal(first.status, 'error', `execution ${first.id} is ${first.status}`);
+		stoppedWorker = assertRanOnWorker(stack, first.id);
+		await stack.stopProcess(stoppedWorker);
+		try {
+			retried = await rest('POST', `/executions/${first.id}/retry`, { loadWorkflow: false });
+		} finally {
+			await stack.startProcess(stoppedWorker);
+		}
+	});
+	assert.equal(retried.status, 'error', `retry ${retried.id} is ${retried.status}`);
+	const worker = assertRanOnWorker(stack, retried.id);
+	assert.notEqual(worker, stoppedWorker, 'the retry ran on the stopped worker');
+	const { error } = await runDataOf(retried.id);
+	assert.match(error?.message ?? '', /Extraction failed: the document could not be read/);
+	t.diagnostic(
+		`execution ${first.id} on ${stoppedWorker}, its retry ${retried.id} on ${worker}: ${created.length} tasks, ${uploads} uploads for 4 documents`,
+	);
+});
