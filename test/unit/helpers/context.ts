@@ -312,6 +312,23 @@ export async function failureOf<E = NodeOperationError & NodeApiError>(
 }
 
 /**
+ * The service accepts every document (up to `times`), naming each task after the document's
+ * content ("task-<content>"); returns the contents it received, in order.
+ */
+export function acceptEachDocument(times = 10): string[] {
+	const received: string[] = [];
+	nock(BASE_URL)
+		.post('/process_file')
+		.times(times)
+		.reply((_uri, body) => {
+			const content = Buffer.from((body as IDataObject).file_base64 as string, 'base64').toString();
+			received.push(content);
+			return [200, { task_id: `task-${content}` }];
+		});
+	return received;
+}
+
+/**
  * No real network in this test file, and no mocked request left over from the test before.
  * Afterwards nock is taken out of Node's http module, which later test files in the same
  * process (npm run test:jest runs in band) share.

@@ -11,6 +11,7 @@ import { useFakeClock } from '../../../../helpers/sleep';
 import { execute as submit } from '../../../../../../nodes/DocumentExtraction/actions/document/submit.operation';
 import { execute as submitAndWait } from '../../../../../../nodes/DocumentExtraction/actions/document/submitAndWait.operation';
 import {
+	acceptEachDocument,
 	BASE_URL,
 	binaryItem,
 	createContext,
@@ -36,15 +37,7 @@ describe('fail-fast without Continue On Fail', () => {
 	}
 
 	it('submits nothing after the first failure and names the task already sent', async () => {
-		const sent: string[] = [];
-		nock(BASE_URL)
-			.post('/process_file')
-			.times(10)
-			.reply((_uri, body) => {
-				const name = Buffer.from((body as IDataObject).file_base64 as string, 'base64').toString();
-				sent.push(name);
-				return [200, { task_id: `task-${name}` }];
-			});
+		const sent = acceptEachDocument();
 		const items = tenItems(1);
 		const error = await failureOf(
 			submit.call(createContext({ params: params({ maxConcurrency: 1 }, 'submit'), items }), items),

@@ -1,9 +1,10 @@
 import nock from 'nock';
 
-import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
+import type { IBinaryKeyData, IDataObject, INodeExecutionData } from 'n8n-workflow';
 
 import { execute as submit } from '../../../../../../nodes/DocumentExtraction/actions/document/submit.operation';
 import {
+	acceptEachDocument,
 	BASE_URL,
 	binaryItem,
 	createContext,
@@ -23,32 +24,18 @@ function email(
 	files: Array<[string, string, string?]>,
 	json: IDataObject = {},
 ): INodeExecutionData {
-	const item: INodeExecutionData = { json, binary: {} };
+	const binary: IBinaryKeyData = {};
 	files.forEach(([fileName, content, mimeType = 'application/pdf'], i) => {
-		item.binary![`attachment_${i}`] = binaryItem(content, { fileName, mimeType }).binary.data;
+		Object.assign(binary, binaryItem(content, { fileName, mimeType }, `attachment_${i}`).binary);
 	});
-	return item;
-}
-
-/** The service names each task after the file it was sent (its content); returns what it got. */
-function acceptEach(): string[] {
-	const received: string[] = [];
-	nock(BASE_URL)
-		.post('/process_file')
-		.times(10)
-		.reply((_uri, body) => {
-			const content = Buffer.from((body as IDataObject).file_base64 as string, 'base64').toString();
-			received.push(content);
-			return [200, { task_id: `task-${content}` }];
-		});
-	return received;
+	return { json, binary };
 }
 
 useOfflineNock();
 
 describe('Submit, Files to Send', () => {
 	it('All Binary Fields: one task and one output item per PDF, its file first, the email fields kept', async () => {
-		const received = acceptEach();
+		const received = acceptEachDocument();
 		const items = [
 			email(
 				[
@@ -90,7 +77,7 @@ describe('Submit, Files to Send', () => {
 	});
 
 	it('Listed Binary Fields with Include Input Binary: each item carries only its own file', async () => {
-		acceptEach();
+		acceptEachDocument();
 		const items = [
 			email([
 				['a.pdf', 'A'],
@@ -197,7 +184,7 @@ describe('Submit, Files to Send', () => {
 	});
 
 	it('Input Binary Field stays the default: the field "data", no file fields in the output', async () => {
-		acceptEach();
+		acceptEachDocument();
 		const items = [binaryItem('D')];
 		const out = await submit.call(createContext({ params: params(), items }), items);
 		expect(out.map((o) => o.json)).toEqual([
