@@ -12,7 +12,7 @@
 
 const os = require('node:os');
 
-const { emulatorAdmin: admin } = require('./common.js');
+const { emulatorAdmin: admin, median } = require('./common.js');
 
 const SHAPES = [
 	{ name: '500 items × 2 attachments', items: 500, filesPerItem: 2 },
@@ -22,11 +22,6 @@ const DOCUMENTS = 1000;
 const CONCURRENCY = 5;
 
 const secs = (ms) => `${(ms / 1000).toFixed(2)} s`;
-const median = (values) => {
-	const sorted = [...values].sort((a, b) => a - b);
-	const mid = Math.floor(sorted.length / 2);
-	return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
-};
 
 async function measureAttachments({
 	startWorker,

@@ -34,7 +34,7 @@ const path = require('node:path');
 
 const { installPackage, waitReady } = require('../scripts/n8n-local.js');
 const { freePort, n8nProcessEnv, parseRun } = require('../harness/n8n.js');
-const { emulatorAdmin: admin, positive } = require('./common.js');
+const { emulatorAdmin: admin, median, positive } = require('./common.js');
 
 const ROOT = path.resolve(__dirname, '..');
 /** The package measured: this checkout, or another built one (BENCH_P7_PACKAGE_DIR, to compare with an earlier commit). */
@@ -59,11 +59,6 @@ const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 const secs = (ms) => `${(ms / 1000).toFixed(2)} s`;
 const mb = (bytes) => `${(bytes / MB).toFixed(0)} MB`;
 
-const median = (values) => {
-	const sorted = [...values].sort((a, b) => a - b);
-	const mid = Math.floor(sorted.length / 2);
-	return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
-};
 
 /** Code node: `count` items of about DOC_BYTES each (a name and the base64), then Convert to File. */
 function inputNodes(count) {

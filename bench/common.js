@@ -22,4 +22,11 @@ function positive(name, fallback) {
 	return value;
 }
 
-module.exports = { emulatorAdmin, positive };
+/** The median of `values` (numbers). */
+function median(values) {
+	const sorted = [...values].sort((a, b) => a - b);
+	const mid = Math.floor(sorted.length / 2);
+	return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+}
+
+module.exports = { emulatorAdmin, median, positive };

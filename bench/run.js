@@ -66,7 +66,7 @@ const os = require('node:os');
 const path = require('node:path');
 
 const { createEmulator } = require('../emulator/server.js');
-const { emulatorAdmin: admin, positive } = require('./common.js');
+const { emulatorAdmin: admin, median, positive } = require('./common.js');
 
 const ROOT = path.resolve(__dirname, '..');
 const T_MS = positive('BENCH_PROCESSING_MS', 3000);
@@ -242,11 +242,6 @@ async function measureP1(emu, worker) {
 	return runs;
 }
 
-const median = (values) => {
-	const sorted = [...values].sort((a, b) => a - b);
-	const mid = Math.floor(sorted.length / 2);
-	return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
-};
 
 /**
  * P1b: Submit and Wait on 50 and 500 items in one execution, this build and (with
