@@ -58,6 +58,7 @@ const MB = 1e6;
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 const secs = (ms) => `${(ms / 1000).toFixed(2)} s`;
 const mb = (bytes) => `${(bytes / MB).toFixed(0)} MB`;
+const kb = (bytes) => `${(bytes / 1000).toFixed(0)} kB`;
 
 
 /** Code node: `count` items of about DOC_BYTES each (a name and the base64), then Convert to File. */
@@ -254,7 +255,11 @@ class Bench {
 		const complete = items.filter((i) => typeof i.json.invoice_number === 'string').length;
 		if (complete !== count) throw new Error(`${label}: ${complete} of ${count} items complete`);
 		const outputBytes = Buffer.byteLength(JSON.stringify(items));
-		return { nodeMs: extract.executionTime, peakRss, outputBytes, memory, ...service };
+		// what the node keeps with the execution for a retry (its context), against the whole run data n8n stores
+		const kept = run.data.executionData?.contextData?.['node:Extract'];
+		const keptBytes = kept ? Buffer.byteLength(JSON.stringify(kept)) : 0;
+		const runBytes = Buffer.byteLength(JSON.stringify(run.data));
+		return { nodeMs: extract.executionTime, peakRss, outputBytes, keptBytes, runBytes, memory, ...service };
 	}
 
 	async runBare(count) {
@@ -302,7 +307,7 @@ async function measureBulk({ log }) {
 				const round = { loadBefore: os.loadavg()[0] };
 				log(`P7 ${count} items, round ${r + 1}: node ...`);
 				round.node = await bench.runN8n(`bulkNode${count}`, count, `node-${count}-${r}`);
-				log(`  node ${secs(round.node.nodeMs)}, ${round.node.pollsPerTask.toFixed(2)} polls/task, peak RSS ${mb(round.node.peakRss)}`);
+				log(`  node ${secs(round.node.nodeMs)}, ${round.node.pollsPerTask.toFixed(2)} polls/task, peak RSS ${mb(round.node.peakRss)}, kept for a retry ${kb(round.node.keptBytes)} of ${mb(round.node.runBytes)} run data`);
 				round.bare = await bench.runBare(count);
 				log(`  bare client ${secs(round.bare.wallMs)}, ${round.bare.pollsPerTask.toFixed(2)} polls/task`);
 				if (FLOOR) {
@@ -353,6 +358,8 @@ function summarize({ count, rounds }) {
 		basePeak: baseline?.peakRss,
 		extra: baseline ? nodePeak - baseline.peakRss : undefined,
 		outputBytes: m((r) => r.node.outputBytes),
+		keptBytes: m((r) => r.node.keptBytes),
+		runBytes: m((r) => r.node.runBytes),
 		load: rounds.map((r) => r.loadAfter.toFixed(1)).join(' / '),
 	};
 }
@@ -364,7 +371,7 @@ function summaryRows(p7) {
 		const floorBound = s.floor !== undefined && s.floor / s.bare > 2;
 		const timeMet = s.ratio <= 2 || (floorBound && s.floorRatio <= 1.2);
 		const met = s.count >= 10000 ? (timeMet && s.polls <= 1.05 ? `**yes**${s.ratio > 2 ? ' (against the helper floor)' : ''}` : '**NO**') : '';
-		return `| P7 ${s.count} documents, Submit and Wait in n8n vs a bare keep-alive client (median of ${res.rounds.length}) | node ${secs(s.node)} vs bare ${secs(s.bare)} = **${s.ratio.toFixed(2)}×** (${s.ratioRange.map((x) => x.toFixed(2)).join('–')}×)${s.floor !== undefined ? `; helper floor ${secs(s.floor)} = ${(s.floor / s.bare).toFixed(2)}× bare, node ÷ floor **${s.floorRatio.toFixed(2)}×** (${s.floorRatioRange.map((x) => x.toFixed(2)).join('–')}×)` : ''}; ${s.polls.toFixed(2)} polls per task; peak RSS ${mb(s.nodePeak)}${s.floorPeak ? ` (helper floor ${mb(s.floorPeak)})` : ''}${s.extra !== undefined ? `, ${mb(s.extra)} above the run without the node = ${(s.extra / s.outputBytes).toFixed(2)}× the output items (${mb(s.outputBytes)})` : ''} | ${s.count >= 10000 ? 'node ≤ 2 × bare (or ≤ 1.2 × the helper floor where the floor is above 2 × bare), ≤ 1.05 polls per task' : '(stated)'} | ${met} |`;
+		return `| P7 ${s.count} documents, Submit and Wait in n8n vs a bare keep-alive client (median of ${res.rounds.length}) | node ${secs(s.node)} vs bare ${secs(s.bare)} = **${s.ratio.toFixed(2)}×** (${s.ratioRange.map((x) => x.toFixed(2)).join('–')}×)${s.floor !== undefined ? `; helper floor ${secs(s.floor)} = ${(s.floor / s.bare).toFixed(2)}× bare, node ÷ floor **${s.floorRatio.toFixed(2)}×** (${s.floorRatioRange.map((x) => x.toFixed(2)).join('–')}×)` : ''}; ${s.polls.toFixed(2)} polls per task; peak RSS ${mb(s.nodePeak)}${s.floorPeak ? ` (helper floor ${mb(s.floorPeak)})` : ''}${s.extra !== undefined ? `, ${mb(s.extra)} above the run without the node = ${(s.extra / s.outputBytes).toFixed(2)}× the output items (${mb(s.outputBytes)})` : ''}; kept with the execution for a retry: ${kb(s.keptBytes)} (${(s.keptBytes / s.count).toFixed(0)} bytes a document) of ${mb(s.runBytes)} run data | ${s.count >= 10000 ? 'node ≤ 2 × bare (or ≤ 1.2 × the helper floor where the floor is above 2 × bare), ≤ 1.05 polls per task' : '(stated)'} | ${met} |`;
 	});
 }
 

@@ -6,18 +6,14 @@
 /** Max Concurrent Requests, unless set. */
 export const DEFAULT_MAX_CONCURRENCY = 5;
 
-/** Max Download Size (MB) of the URL input source, unless set. */
-export const DEFAULT_MAX_DOWNLOAD_MB = 50;
+/** The URL input source's limits, unless set: Max Download Size (MB) and Download Timeout (seconds). */
+export const DEFAULT_MAX_DOWNLOAD_MB = 50,
+	DEFAULT_DOWNLOAD_TIMEOUT_S = 60;
 
-/** Download Timeout (seconds) of the URL input source, unless set. */
-export const DEFAULT_DOWNLOAD_TIMEOUT_S = 60;
-
-/** Poll Interval (seconds) of Submit and Wait, unless set, and its least value. */
-export const DEFAULT_POLL_INTERVAL_S = 2;
-export const MIN_POLL_INTERVAL_S = 1;
-
-/** Max Wait (seconds) of Submit and Wait, unless set. */
-export const DEFAULT_MAX_WAIT_S = 600;
+/** Submit and Wait's Poll Interval (seconds) unless set, and its least value; Max Wait (seconds) unless set. */
+export const DEFAULT_POLL_INTERVAL_S = 2,
+	MIN_POLL_INTERVAL_S = 1,
+	DEFAULT_MAX_WAIT_S = 600;
 
 /** The name of the option that allows private network addresses, as the node shows it. */
 export const ALLOW_PRIVATE_ADDRESSES_OPTION = 'Allow Private Addresses';

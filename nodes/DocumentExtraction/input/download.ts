@@ -115,7 +115,13 @@ class DownloadTooLarge extends Error {}
 export async function downloadDocument(
 	this: IExecuteFunctions,
 	url: URL,
-	{ itemIndex, maxBytes, timeoutMs, allowPrivateAddresses = false, signal: cancel }: DownloadOptions,
+	{
+		itemIndex,
+		maxBytes,
+		timeoutMs,
+		allowPrivateAddresses = false,
+		signal: cancel,
+	}: DownloadOptions,
 ): Promise<IBinaryData> {
 	const shown = displayUrl(url);
 	const fail = (message: string, description: string) =>

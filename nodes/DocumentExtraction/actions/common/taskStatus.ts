@@ -1,14 +1,11 @@
-import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
 import { DOCUMENT_RATE_LIMIT_ADVICE } from '../../../shared/transport/messages';
 import { latestStart } from '../../../shared/transport/request';
 import { getTask } from '../../../shared/transport/service';
 import { isUuid } from '../../../shared/uuid';
-import type { RunReport } from './hints';
-import { type ItemRun, processItems } from './itemRunner';
-import { RequestSlots } from './requestSlots';
-import { readOptions, readRunSettings } from './settings';
+import type { RequestSlots } from './requestSlots';
 
 /**
  * Reading tasks: the Task ID field, a task's status within the run's request slots, and the
@@ -75,32 +72,4 @@ export function shapeTask(task: IDataObject, output: string): IDataObject {
 		return { result: result ?? null };
 	}
 	return task;
-}
-
-/** What the worker of a task operation gets for its item. */
-export interface TaskWork extends ItemRun {
-	/** The item's Options collection, read once. */
-	options: IDataObject;
-	/** The run's request slots (Max Concurrent Requests). */
-	slots: RequestSlots;
-}
-
-/**
- * Runs `worker` for every item, all side by side, with one set of request slots for the run;
- * the worker gets the item's Options collection, read once.
- */
-export async function processTasks(
-	this: IExecuteFunctions,
-	items: INodeExecutionData[],
-	worker: (itemIndex: number, work: TaskWork) => Promise<INodeExecutionData>,
-	report?: RunReport,
-): Promise<INodeExecutionData[]> {
-	const slots = new RequestSlots(readRunSettings.call(this).maxConcurrency);
-	return await processItems.call(
-		this,
-		items,
-		async (itemIndex, run) =>
-			await worker(itemIndex, { ...run, options: readOptions.call(this, itemIndex), slots }),
-		{ report },
-	);
 }

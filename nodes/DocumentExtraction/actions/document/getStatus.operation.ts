@@ -15,14 +15,10 @@ import {
 import { optionsCollection } from '../../../shared/descriptions';
 import { asNodeError, ServiceError } from '../../../shared/transport/errors';
 import { RunReport } from '../common/hints';
-import { outputItem } from '../common/itemRunner';
-import {
-	fetchTask,
-	processTasks,
-	readTaskId,
-	shapeTask,
-	type TaskWork,
-} from '../common/taskStatus';
+import { type ItemRun, outputItem, processItems } from '../common/itemRunner';
+import { RequestSlots } from '../common/requestSlots';
+import { readOptions, readRunSettings } from '../common/settings';
+import { fetchTask, readTaskId, shapeTask } from '../common/taskStatus';
 
 /** The status output for a task the service does not know (404) with "Output Unknown Tasks as Items". */
 export const NOT_FOUND_STATUS = 'not_found';
@@ -55,10 +51,10 @@ export async function execute(
 	items: INodeExecutionData[],
 	report = new RunReport(),
 ): Promise<INodeExecutionData[]> {
-	const worker = async (
-		itemIndex: number,
-		{ options, slots, signal }: TaskWork,
-	): Promise<INodeExecutionData> => {
+	// one set of request slots for the run; all items side by side
+	const slots = new RequestSlots(readRunSettings.call(this).maxConcurrency);
+	const worker = async (itemIndex: number, { signal }: ItemRun): Promise<INodeExecutionData> => {
+		const options = readOptions.call(this, itemIndex);
 		const taskId = readTaskId.call(this, itemIndex);
 		const includeInputBinary = options.includeInputBinary === true;
 		let task: IDataObject;
@@ -75,5 +71,5 @@ export async function execute(
 		const output = this.getNodeParameter('output', itemIndex, 'result') as string;
 		return outputItem(items[itemIndex], itemIndex, shapeTask(task, output), { includeInputBinary });
 	};
-	return await processTasks.call(this, items, worker, report);
+	return await processItems.call(this, items, worker, { report });
 }

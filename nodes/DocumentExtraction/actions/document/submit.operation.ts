@@ -41,15 +41,20 @@ export async function execute(
 		this,
 		items,
 		async (itemIndex, { options, submit }) => {
-		const { taskId, settings, downloaded } = await submit();
-		const { fields, includeInputBinary } = settings;
-		const context = options.keepInputFields === true ? items[itemIndex].json : {};
-		return outputItem(
-			items[itemIndex],
-			itemIndex,
-			{ ...context, task_id: taskId, project: fields.project, document_type: fields.document_type },
-			{ includeInputBinary, downloaded },
-		);
+			const { taskId, settings, downloaded } = await submit();
+			const { fields, includeInputBinary } = settings;
+			const context = options.keepInputFields === true ? items[itemIndex].json : {};
+			return outputItem(
+				items[itemIndex],
+				itemIndex,
+				{
+					...context,
+					task_id: taskId,
+					project: fields.project,
+					document_type: fields.document_type,
+				},
+				{ includeInputBinary, downloaded },
+			);
 		},
 		report,
 	);
