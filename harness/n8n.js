@@ -403,6 +403,7 @@ async function waitPublished(workflowId, versionId) {
 
 module.exports = {
 	ROOT,
+	NODE24,
 	N8N_BIN,
 	N8N_DIR,
 	N8N_VERSION,

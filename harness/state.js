@@ -7,6 +7,8 @@
 module.exports = {
 	/** temporary work folder (n8n user folder, logs, imported files) */
 	tmp: undefined,
+	/** the package's tarball, as `npm pack` made it */
+	tarball: undefined,
 	/** N8N_USER_FOLDER */
 	userFolder: undefined,
 	/** http://127.0.0.1:<port> of the emulator process */

@@ -11,6 +11,9 @@
 #   N8N_VERSION      (2.41.1)  the n8n version to run
 #   NODE_RANGE       (24)      the Node version range for n8n (n8n 2.36 and later need Node 24)
 #   DOCEX_CACHE_DIR  (~/.cache/n8n-nodes-document-extraction)
+#
+#   ensure-runtime.sh --plan   prints, without installing anything, one line saying what a run would
+#                              download and how big it is (nothing when everything is cached)
 set -euo pipefail
 
 N8N_VERSION="${N8N_VERSION:-2.41.1}"
@@ -52,6 +55,27 @@ check_disk() {
 	[ "$free_mb" -ge "$need_mb" ] ||
 		fail "not enough disk space under $CACHE_DIR: ${free_mb} MB free, about ${need_mb} MB needed. Free some space (or set DOCEX_CACHE_DIR to a roomier folder) and run the command again."
 }
+
+# What a first install fetches from the npm registry and leaves on disk (measured on Linux x64).
+download_sizes() {
+	case "$N8N_VERSION" in
+	2.41.1) echo "about 390 MB; 2.8 GB on disk" ;;
+	1.123.81) echo "about 245 MB; 1.8 GB on disk" ;;
+	*) echo "a few hundred MB; about 3 GB on disk" ;;
+	esac
+}
+if [ "${1:-}" = "--plan" ]; then
+	parts=() build=""
+	[ -f "$NODE_DIR/.complete" ] || parts+=("Node $NODE_RANGE (about 55 MB; 190 MB on disk)")
+	if [ ! -f "$N8N_DIR/.complete" ]; then
+		parts+=("n8n $N8N_VERSION ($(download_sizes))")
+		build=", then builds n8n's native modules for Node $NODE_RANGE (python3, make and g++ needed)"
+	fi
+	[ "${#parts[@]}" -eq 0 ] ||
+		printf 'downloads %s from the npm registry into %s%s: a few minutes, once\n' \
+			"$(printf '%s and ' "${parts[@]}" | sed 's/ and $//')" "$CACHE_DIR" "$build"
+	exit 0
+fi
 
 mkdir -p "$CACHE_DIR" 2>/dev/null || fail "cannot create the cache folder $CACHE_DIR. Set DOCEX_CACHE_DIR to a writable folder and run the command again."
 [ -w "$CACHE_DIR" ] || fail "the cache folder $CACHE_DIR is not writable. Set DOCEX_CACHE_DIR to a writable folder and run the command again."
@@ -147,7 +171,7 @@ n8n_ok() {
 
 install_n8n() {
 	local staging="$N8N_DIR.staging" logfile="$CACHE_DIR/install-n8n-$N8N_VERSION.log" overrides modules version
-	log "installing n8n@$N8N_VERSION into $N8N_DIR (about 3 GB and a few minutes, once)"
+	log "installing n8n@$N8N_VERSION into $N8N_DIR ($(download_sizes); a few minutes, once)"
 	check_disk "$N8N_DISK_MB"
 	rm -rf "$staging" "$N8N_DIR"
 	mkdir -p "$staging"

@@ -59,8 +59,15 @@ trap 'exit 143' TERM
 port_busy() { (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null; }
 
 # 1. toolchain, runtime (Node 24 + n8n, cached outside the clone) and build
+# first, what this start will fetch and how big it is
+[ -d node_modules ] ||
+	log "first start: installs the development dependencies (npm ci: about 145 MB from the npm registry; 1 GB in node_modules)"
+RUNTIME_PLAN="$(bash scripts/ensure-runtime.sh --plan)"
+[ -z "$RUNTIME_PLAN" ] || log "first start: $RUNTIME_PLAN"
 if [ ! -d node_modules ]; then
 	log "installing development dependencies (npm ci)"
+	[ "$(node -p 'process.versions.node.split(".")[0]')" -ge 24 ] ||
+		log "npm will warn EBADENGINE for isolated-vm (it wants Node 24): it comes with n8n-core, a development dependency the tests use without loading it; it is harmless, and n8n itself runs on Node 24"
 	npm ci --no-audit --no-fund || {
 		log "npm ci failed (is package-lock.json in sync with package.json?); trying npm install --no-save"
 		npm install --no-audit --no-fund --no-save

@@ -151,13 +151,17 @@ export const includeDownloadedFileOption: INodeProperties = {
 	displayOptions: { show: { '/inputSource': ['url'] } },
 };
 
+/**
+ * Not `required`: empty is the normal state until a type is chosen, and n8n's editor marks an
+ * empty required field with a warning as soon as it was opened once. Its list always holds the
+ * empty value as a hint (methods/loadOptions.ts), and a run without a type fails with a message.
+ */
 export const documentTypeField: INodeProperties = {
 	displayName: 'Document Type Name or ID',
 	name: 'documentType',
 	type: 'options',
 	typeOptions: { loadOptionsMethod: 'getDocumentTypes', loadOptionsDependsOn: ['project.value'] },
 	default: '',
-	required: true,
 	description:
 		'The document type within the project, for example invoice. Choose from the list, or specify an ID using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
 };

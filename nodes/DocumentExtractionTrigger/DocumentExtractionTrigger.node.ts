@@ -93,7 +93,7 @@ export class DocumentExtractionTrigger implements INodeType {
 			{
 				...projectLocator,
 				description:
-					'The project whose finished documents start this workflow. Publishing registers the production URL there once; “Listen for test event” registers the test URL (…/webhook-test/…) anew for every listen. The service delivers only to an https address it can reach: set n8n’s WEBHOOK_URL to its public https address.',
+					'The project whose finished documents start this workflow. Publishing registers the production URL there once; a test listen (“Execute step” on this node) registers the test URL (…/webhook-test/…) anew for every listen. The service delivers only to an https address it can reach: set n8n’s WEBHOOK_URL to its public https address.',
 				displayOptions: { show: { useExistingRegistration: [false] } },
 			},
 			{

@@ -25,6 +25,7 @@ const { teardown } = require('./lib/setup.js');
 
 runSuite({
 	cases: [
+		'install',
 		'document',
 		'email-attachments',
 		'url-input',

@@ -148,10 +148,27 @@ describe('README.md and docs/*.md', () => {
 
 	it('README.md stays short and keeps the two commands and the tested n8n versions', () => {
 		const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
-		expect(readme.split('\n').length).toBeLessThanOrEqual(270);
+		expect(readme.split('\n').length).toBeLessThanOrEqual(330);
 		expect(readme).toContain('npm start');
 		expect(readme).toContain('npm ci && npm test');
 		expect(readme).toMatch(/2\.41\.1/);
 		expect(readme).toMatch(/1\.123\.81/);
+	});
+
+	it('README.md gives the commands to try it in its first screen (40 lines), after one picture', () => {
+		const lines = readFileSync(join(ROOT, 'README.md'), 'utf8').split('\n');
+		const firstScreen = lines.slice(0, 40).join('\n');
+		expect(firstScreen).toMatch(/^git clone \S+ && cd n8n-nodes-document-extraction$/m);
+		expect(firstScreen).toMatch(/^npm start$/m);
+		expect(firstScreen.match(/!\[[^\]]*\]\(docs\/[^)]+\.png\)/g)).toHaveLength(1);
+	});
+
+	it('README.md says the package is not on the npm registry yet, and how to install it until then', () => {
+		const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
+		const install = readme.slice(readme.indexOf('## Installation'), readme.indexOf('## Mapping the output'));
+		expect(install).toMatch(/not on the npm registry yet/);
+		expect(install).toContain('npm pack');
+		expect(install).toContain('<!-- install-from-tarball -->');
+		expect(install).toMatch(/\*\*After the first release\*\* \(not published yet\)/);
 	});
 });

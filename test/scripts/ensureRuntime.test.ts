@@ -60,8 +60,8 @@ let dir: string;
 let cache: string;
 let fakeLog: string;
 
-function run(env: Record<string, string> = {}) {
-	const result = spawnSync('bash', [SCRIPT], {
+function run(env: Record<string, string> = {}, args: string[] = []) {
+	const result = spawnSync('bash', [SCRIPT, ...args], {
 		encoding: 'utf8',
 		env: {
 			PATH: `${path.join(dir, 'bin')}:${process.env.PATH}`,
@@ -202,6 +202,24 @@ describe('scripts/ensure-runtime.sh', () => {
 		expect(result.status).toBe(0);
 		expect(existsSync(path.join(cache, 'n8n-2.41.1.staging'))).toBe(false);
 		expect(existsSync(path.join(n8nDir(), '.complete'))).toBe(true);
+	});
+
+	it('--plan says what a first run downloads and how big it is, without installing anything', () => {
+		const plan = run({}, ['--plan']);
+		expect(plan.status).toBe(0);
+		expect(plan.stderrLines).toEqual([]);
+		expect(plan.stdout.trim()).toBe(
+			`downloads Node 24 (about 55 MB; 190 MB on disk) and n8n 2.41.1 (about 390 MB; 2.8 GB on disk) from the npm registry into ${cache}, then builds n8n's native modules for Node 24 (python3, make and g++ needed): a few minutes, once`,
+		);
+		expect(npmCalls()).toEqual([]);
+		expect(existsSync(nodeDir())).toBe(false);
+
+		expect(run().status).toBe(0);
+		expect(run({}, ['--plan']).stdout).toBe('');
+		rmSync(path.join(n8nDir(), '.complete'));
+		expect(run({ N8N_VERSION: '1.123.81' }, ['--plan']).stdout).toMatch(
+			/^downloads n8n 1\.123\.81 \(about 245 MB; 1\.8 GB on disk\) from the npm registry/,
+		);
 	});
 
 	it('installs n8n 1.x with the xlsx override it needs from the npm registry', () => {

@@ -45,6 +45,7 @@ const {
 	visible,
 	iconRendered,
 	inputValue,
+	inputPlaceholder,
 	shot,
 	results,
 	scenario,
@@ -226,7 +227,7 @@ async function run(context) {
 			},
 		],
 		[
-			'picks Invoices and sees its document types (invoice, receipt)',
+			'picks Invoices and sees its document types (invoice, receipt) after the hint "Choose a Document Type"',
 			async () => {
 				const ndv = page.getByTestId('ndv');
 				await page.getByTestId('rlc-item').getByText('Invoices', { exact: true }).click();
@@ -236,15 +237,46 @@ async function run(context) {
 					(v) => v === 'Invoices',
 				);
 				await untilValue(
-					'the document types are invoice and receipt',
+					'the list is the hint, then invoice and receipt',
 					() => documentTypes(page),
-					sameList(['invoice', 'receipt']),
+					sameList(['Choose a Document Type', 'invoice', 'receipt']),
 				);
 				await shot(
 					page,
 					'submit-and-wait-fields',
 					page.getByTestId('ndv').locator('.node-settings'),
 				);
+				await page.keyboard.press('Escape');
+			},
+		],
+		[
+			'with a project picked and no document type yet, Document Type shows no warning and asks for a type',
+			async () => {
+				const ndv = page.getByTestId('ndv');
+				const field = ndv.getByTestId('parameter-input-documentType');
+				const item = field.locator('xpath=ancestor::*[@data-test-id="parameter-item"][1]');
+				// the field shows its issues once its options are loaded
+				await until(
+					'Document Type has loaded its options',
+					async () =>
+						!/Loading options/.test(`${await inputValue(field)}${await inputPlaceholder(field)}`),
+				);
+				await page.waitForTimeout(500);
+				await shot(page, 'document-type-after-project', item);
+				const issues = item.getByTestId('parameter-issues');
+				if (await issues.count()) {
+					await issues.first().hover();
+					const tip = page.locator('.el-popper:visible', { hasText: 'Issues' }).last();
+					await tip.waitFor({ state: 'visible', timeout: 3000 }).catch(() => {});
+					const tooltip = await tip.innerText().catch(() => '');
+					fail(`Document Type shows a warning icon: ${tooltip.replace(/\s+/g, ' ').trim()}`);
+				}
+				const shown = `${await inputValue(field)}${await inputPlaceholder(field)}`;
+				if (/Choose a Project First/.test(shown))
+					fail(`Document Type still says "${shown}" after a project was picked`);
+				if (!/document type/i.test(shown))
+					fail(`Document Type says "${shown}", not what to do next (choose a document type)`);
+				await field.locator('input').first().click();
 				await page
 					.locator('[data-test-id=parameter-input-item]:visible')
 					.getByText('invoice', { exact: true })
@@ -273,9 +305,9 @@ async function run(context) {
 					(v) => v === PROJECTS[2],
 				);
 				await untilValue(
-					'the document types are now only invoice',
+					'the list is now the hint and invoice',
 					() => documentTypes(page),
-					sameList(['invoice']),
+					sameList(['Choose a Document Type', 'invoice']),
 				);
 				await page.keyboard.press('Escape');
 			},
@@ -411,6 +443,10 @@ async function run(context) {
 					if (await ndv.getByText(gone).count()) fail(`the trigger still shows the notice ${gone}`);
 				}
 				await shot(page, 'trigger-fields', ndv.locator('.node-settings'));
+				// the words the README and the Project field's description use for a test listen
+				await visible(ndv.getByText('Execute step', { exact: true }), 'the button "Execute step"');
+				await visible(ndv.getByText('Test this trigger', { exact: true }), 'the link "Test this trigger"');
+				await shot(page, 'trigger-panel', ndv);
 
 				await ndv.getByTestId('resource-locator-project').getByTestId('rlc-input').click();
 				await untilValue(

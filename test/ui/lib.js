@@ -119,6 +119,9 @@ async function iconRendered(scope, what) {
 }
 
 const inputValue = (locator) => locator.locator('input').first().inputValue();
+/** The placeholder of the field's input: what an empty select says ("" when it has none). */
+const inputPlaceholder = async (locator) =>
+	(await locator.locator('input').first().getAttribute('placeholder')) ?? '';
 
 /** Saves a screenshot: of the whole window, or cropped to the union of `regions` (locators). */
 async function shot(page, name, ...regions) {
@@ -390,6 +393,7 @@ module.exports = {
 	visible,
 	iconRendered,
 	inputValue,
+	inputPlaceholder,
 	shot,
 	shotAround,
 	results,

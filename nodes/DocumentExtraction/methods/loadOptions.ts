@@ -2,14 +2,31 @@ import type { ILoadOptionsFunctions, INodePropertyOptions } from 'n8n-workflow';
 
 import { fetchProjects, projectText } from '../../shared/projects';
 
-/** What the Document Type list offers while no project is chosen: a hint, not an error. */
-const CHOOSE_PROJECT_FIRST: INodePropertyOptions = {
-	name: 'Choose a Project First',
+/**
+ * The list's first entry is always a hint with the empty value: an empty Document Type is a
+ * normal state (nothing chosen yet), and n8n's editor marks a value its list lacks with a
+ * warning ("The value "" is not supported!"). Its name is what the empty field shows.
+ */
+const hint = (name: string, description: string): INodePropertyOptions => ({
+	name,
 	value: '',
-	description: 'The document types are those of the project chosen in the Project field',
-};
+	description,
+});
 
-/** The document types of the project chosen in the Project field. */
+const CHOOSE_PROJECT_FIRST = hint(
+	'Choose a Project First',
+	'The document types are those of the project chosen in the Project field',
+);
+const CHOOSE_DOCUMENT_TYPE = hint(
+	'Choose a Document Type',
+	"Pick one of the project's document types below",
+);
+const NO_DOCUMENT_TYPES = hint(
+	'No Document Types for This Project',
+	'The service lists no project with this name or ID, or none of its document types: check the Project field',
+);
+
+/** The document types of the project chosen in the Project field, after a hint. */
 export async function getDocumentTypes(
 	this: ILoadOptionsFunctions,
 ): Promise<INodePropertyOptions[]> {
@@ -27,5 +44,6 @@ export async function getDocumentTypes(
 		(p) => p.id.toLowerCase() === selected || p.name.toLowerCase() === selected,
 	);
 	const names = [...new Set(matches.flatMap((p) => p.documentTypes))].sort();
-	return names.map((name) => ({ name, value: name }));
+	if (!names.length) return [NO_DOCUMENT_TYPES];
+	return [CHOOSE_DOCUMENT_TYPE, ...names.map((name) => ({ name, value: name }))];
 }

@@ -41,6 +41,7 @@ const KEEP = process.env.E2E_KEEP === '1';
 /** Packs the package and installs the tarball as Settings > Community Nodes does. */
 function installPacked(nodesDir) {
 	const tarball = packPackage(state.tmp);
+	state.tarball = tarball;
 	const installed = installPackage(tarball, nodesDir);
 	console.log(`# installed ${installed.name}@${installed.version} from ${path.basename(tarball)}`);
 }

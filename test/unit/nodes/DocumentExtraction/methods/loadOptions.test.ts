@@ -15,12 +15,17 @@ const CHOOSE_PROJECT_FIRST = {
 useOfflineNock();
 
 describe('Document types of the chosen project', () => {
-	it('offers the document types of the chosen project', async () => {
+	it('offers the document types of the chosen project, after a hint with the empty value', async () => {
 		nock(BASE_URL).get('/projects').reply(200, projects);
 		const types = await getDocumentTypes.call(
 			loadOptionsContext({ __rl: true, mode: 'id', value: 'identity' }),
 		);
-		expect(types.map((t) => t.value)).toEqual(['id_card', 'passport']);
+		// the empty value (no type chosen yet) is in the list: n8n's editor warns about a value its list lacks
+		expect(types.map((t) => [t.name, t.value])).toEqual([
+			['Choose a Document Type', ''],
+			['id_card', 'id_card'],
+			['passport', 'passport'],
+		]);
 	});
 
 	it.each([
@@ -48,11 +53,14 @@ describe('Document types of the chosen project', () => {
 		expect(await getDocumentTypes.call(context)).toEqual([CHOOSE_PROJECT_FIRST]);
 	});
 
-	it('offers nothing for a project the service does not know', async () => {
+	it('offers only a hint that names the Project field for a project the service does not know', async () => {
 		nock(BASE_URL).get('/projects').reply(200, projects);
 		const types = await getDocumentTypes.call(
 			loadOptionsContext({ __rl: true, mode: 'id', value: 'Unknown' }),
 		);
-		expect(types).toEqual([]);
+		expect(types).toEqual([
+			expect.objectContaining({ name: 'No Document Types for This Project', value: '' }),
+		]);
+		expect(types[0].description).toMatch(/check the Project field/);
 	});
 });

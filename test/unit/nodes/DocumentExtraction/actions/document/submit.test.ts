@@ -56,6 +56,16 @@ describe('Submit Document', () => {
 		expect(out[0].binary).toBeUndefined();
 	});
 
+	it('fails with the item, sending nothing, when no document type is chosen (the field is optional in the editor)', async () => {
+		const items = [binaryItem(Buffer.from('%PDF-1.7'))];
+		const error = await failureOf(
+			submit.call(createContext({ params: params({ documentType: '' }), items }), items),
+		);
+		expect(error.message).toBe('No document type given');
+		expect(error.description).toMatch(/Choose the document type/);
+		expect(nock.pendingMocks()).toEqual([]);
+	});
+
 	it('outputs the input fields with task_id with Keep Input Fields, and only the task without it', async () => {
 		nock(BASE_URL).post('/process_file').times(2).reply(200, { task_id: 'b1' });
 		const input = binaryItem('ctx');

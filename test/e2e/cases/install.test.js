@@ -1,0 +1,101 @@
+'use strict';
+
+/**
+ * The README's install section, run as written: its install commands (the block after
+ * `<!-- install-from-tarball -->`) in a shell whose HOME is a fresh, empty folder, with the
+ * tarball `npm pack` made; then n8n started on that folder finds both nodes and the credential.
+ */
+
+const assert = require('node:assert/strict');
+const fs = require('node:fs');
+const path = require('node:path');
+const { execFileSync } = require('node:child_process');
+const { test } = require('node:test');
+
+const { login, setupOwner, waitReady } = require('../../../scripts/n8n-local.js');
+const {
+	ROOT,
+	NODE24,
+	N8N_BIN,
+	freePort,
+	n8nProcessEnv,
+	startProcess,
+	stopProcess,
+} = require('../../../harness/n8n.js');
+const { useSuite } = require('../lib/setup.js');
+const state = require('../../../harness/state.js');
+
+useSuite();
+
+const MARKER = '<!-- install-from-tarball -->';
+const PACKAGE = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8'));
+const TARBALL = `${PACKAGE.name}-${PACKAGE.version}.tgz`;
+
+/** The ```sh block that follows the marker in README.md. */
+function readmeInstallCommands() {
+	const readme = fs.readFileSync(path.join(ROOT, 'README.md'), 'utf8');
+	const at = readme.indexOf(MARKER);
+	assert.ok(at >= 0, `README.md has no ${MARKER} before its install commands`);
+	// the block may be indented under a list item: its fence sets the indentation of every line
+	const block = /^([ \t]*)```sh\n([\s\S]*?)\n\1```/m.exec(readme.slice(at));
+	assert.ok(block, `no \`\`\`sh block after ${MARKER} in README.md`);
+	return block[2]
+		.split('\n')
+		.map((line) => (line.startsWith(block[1]) ? line.slice(block[1].length) : line))
+		.join('\n');
+}
+
+/** The node types (or credential types) n8n serves to its editor, by name. */
+async function served(baseUrl, cookie, file) {
+	const res = await fetch(`${baseUrl}/types/${file}`, { headers: { cookie } });
+	assert.equal(res.status, 200, `GET /types/${file}: HTTP ${res.status}`);
+	return new Set((await res.json()).map((type) => type.name));
+}
+
+test('Install from the packed tarball as the README says: a fresh n8n finds both nodes', async (t) => {
+	const commands = readmeInstallCommands();
+	assert.ok(commands.includes(`/path/to/${TARBALL}`), `the README installs /path/to/${TARBALL}`);
+	assert.ok(state.tarball && path.basename(state.tarball) === TARBALL, `npm pack made ${state.tarball}`);
+
+	const home = path.join(state.tmp, 'readme-install');
+	fs.mkdirSync(home);
+	const started = Date.now();
+	execFileSync('bash', ['-euo', 'pipefail', '-c', commands.replaceAll(`/path/to/${TARBALL}`, state.tarball)], {
+		cwd: home,
+		stdio: ['ignore', 'pipe', 'pipe'],
+		env: {
+			PATH: process.env.PATH,
+			HOME: home,
+			// no traffic beyond this machine: the tarball and its (absent) dependencies are local
+			npm_config_offline: 'true',
+			npm_config_audit: 'false',
+			npm_config_fund: 'false',
+			npm_config_update_notifier: 'false',
+			npm_config_cache: path.join(home, '.npm'),
+		},
+	});
+	const installSeconds = (Date.now() - started) / 1000;
+	const nodesDir = path.join(home, '.n8n', 'nodes', 'node_modules');
+	assert.ok(fs.existsSync(path.join(nodesDir, PACKAGE.name, 'package.json')), `not installed in ${nodesDir}`);
+	// n8n-workflow must come from n8n itself: a second copy next to the package would shadow it
+	assert.ok(!fs.existsSync(path.join(nodesDir, 'n8n-workflow')), 'npm installed a second n8n-workflow');
+
+	const port = await freePort();
+	const baseUrl = `http://127.0.0.1:${port}`;
+	const env = await n8nProcessEnv(path.join(home), { N8N_PORT: String(port) });
+	const n8n = startProcess(NODE24, [N8N_BIN, 'start'], env, path.join(state.tmp, 'readme-install-n8n.log'));
+	try {
+		await waitReady(`${baseUrl}/healthz/readiness`, 120000, () => n8n.alive);
+		await waitReady(`${baseUrl}/rest/settings`, 60000, () => n8n.alive);
+		const owner = await setupOwner(baseUrl, path.join(state.tmp, 'readme-install-owner.json'));
+		const cookie = await login(baseUrl, owner);
+		const nodes = await served(baseUrl, cookie, 'nodes.json');
+		for (const name of ['documentExtraction', 'documentExtractionTrigger'])
+			assert.ok(nodes.has(`${PACKAGE.name}.${name}`), `n8n does not offer ${PACKAGE.name}.${name}`);
+		const credentials = await served(baseUrl, cookie, 'credentials.json');
+		assert.ok(credentials.has('documentExtractionApi'), 'n8n does not offer the credential');
+	} finally {
+		await stopProcess(n8n);
+	}
+	t.diagnostic(`README install commands took ${installSeconds.toFixed(1)} s`);
+});
