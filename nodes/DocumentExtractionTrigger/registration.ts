@@ -133,7 +133,6 @@ function registersAgain(this: IHookFunctions): boolean {
 	return options?.registerAgain === true;
 }
 
-
 /**
  * True when the static data holds a registration for exactly the current webhook URL and
  * project. The project is looked up by name only when the field no longer reads as it did
@@ -164,10 +163,14 @@ export async function createRegistration(this: IHookFunctions): Promise<boolean>
 	const url = nodeWebhookUrl.call(this);
 	const project = readProjectField(this);
 	if (!project) {
-		throw new NodeOperationError(this.getNode(), 'No project selected', {
-			description:
-				'Pick the project whose task.completed events should start this workflow, or turn on Use Existing Registration.',
-		});
+		throw new NodeOperationError(
+			this.getNode(),
+			'No project selected: pick the project whose finished documents start this workflow, or turn on Use Existing Registration',
+			{
+				description:
+					'Pick the project whose task.completed events should start this workflow, or turn on Use Existing Registration.',
+			},
+		);
 	}
 	const projectId = await resolveProjectId.call(this, project);
 

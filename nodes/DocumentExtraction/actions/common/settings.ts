@@ -132,16 +132,24 @@ export function readSubmissionSettings(
 	const project = readProjectField(this, itemIndex);
 	const documentType = String(this.getNodeParameter('documentType', itemIndex, '')).trim();
 	if (!project) {
-		throw new NodeOperationError(this.getNode(), 'No project selected', {
-			itemIndex,
-			description: 'Pick a project from the list, or enter its ID or name.',
-		});
+		throw new NodeOperationError(
+			this.getNode(),
+			'No project selected: pick one in Project, from the list or by its ID or name',
+			{
+				itemIndex,
+				description: 'Pick a project from the list, or enter its ID or name.',
+			},
+		);
 	}
 	if (!documentType) {
-		throw new NodeOperationError(this.getNode(), 'No document type given', {
-			itemIndex,
-			description: 'Choose the document type to extract, for example invoice.',
-		});
+		throw new NodeOperationError(
+			this.getNode(),
+			'No document type given: choose one in Document Type, for example invoice',
+			{
+				itemIndex,
+				description: 'Choose the document type to extract, for example invoice.',
+			},
+		);
 	}
 	const fields: SubmissionFields = { project, document_type: documentType };
 	const maxPages = numberOption.call(this, options, {

@@ -61,7 +61,9 @@ describe('Submit Document', () => {
 		const error = await failureOf(
 			submit.call(createContext({ params: params({ documentType: '' }), items }), items),
 		);
-		expect(error.message).toBe('No document type given');
+		expect(error.message).toBe(
+			'No document type given: choose one in Document Type, for example invoice',
+		);
 		expect(error.description).toMatch(/Choose the document type/);
 		expect(nock.pendingMocks()).toEqual([]);
 	});
