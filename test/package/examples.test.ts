@@ -125,8 +125,21 @@ describe('the production workflow (examples/production.json)', () => {
 		const y = (name: string) => (nodeOf(prod, name) as unknown as { position: number[] }).position[1];
 		expect(y('Only Documents with a URL')).toBeLessThan(y('Rows to Send'));
 		expect(y('Rows to Send')).toBeLessThan(y('Rows of This Post'));
-		expect(nodeOf(prod, 'Claim Them All').parameters).toMatchObject({
-			operation: 'insert',
+		// one upsert per document (one transaction: its row, or a new one), then the new rows claimed
+		expect(next('Only Documents with a URL')).toEqual(['Claim Each Document']);
+		expect(nodeOf(prod, 'Claim Each Document').parameters).toMatchObject({
+			operation: 'upsert',
+			filters: { conditions: [{ keyName: 'document_key', condition: 'eq' }] },
+		});
+		expect(next('Claim Each Document')).toEqual(['Fill the New Rows']);
+		expect(nodeOf(prod, 'Fill the New Rows').parameters).toMatchObject({
+			operation: 'update',
+			filters: {
+				conditions: [
+					{ keyName: 'id', condition: 'eq' },
+					{ keyName: 'status', condition: 'isEmpty' },
+				],
+			},
 			columns: { value: { status: 'claimed' } },
 		});
 		expect(nodeOf(prod, 'Mark the Batch Sending').parameters).toMatchObject({
