@@ -27,6 +27,7 @@ const {
 	waitFor,
 	waitPublished,
 	IS_N8N_1,
+	rest,
 } = require('../../../harness/n8n.js');
 const {
 	addFault,
@@ -47,6 +48,8 @@ const {
 	completionWebhookId,
 	createTable,
 	tableRows,
+	updateRow,
+	deleteRow,
 	sinkCalls,
 	callsPerTask,
 	emulatorSettings,
@@ -111,8 +114,15 @@ test('Production: an outage longer than the service’s retries loses nothing; t
 		}),
 	]);
 	await n8nCliOk(['import:workflow', '--separate', `--input=${dir}`]);
-	await n8nCliOk(['publish:workflow', `--id=${PROD.id}`]);
+	if (!IS_N8N_1) await n8nCliOk(['publish:workflow', `--id=${PROD.id}`]);
 	await startN8n(N8N_ENV);
+	if (IS_N8N_1) {
+		// as n8n 1.x's editor does when its Active switch is turned on (docs/production.md, n8n 1.x):
+		// one PATCH with active and the version the editor shows; n8n refuses what it cannot activate
+		const { versionId } = await rest('GET', `/workflows/${PROD.id}`);
+		const activated = await rest('PATCH', `/workflows/${PROD.id}`, { active: true, versionId });
+		assert.equal(activated.active, true, 'the editor’s activation call did not activate');
+	}
 	await waitPublished(PROD.id);
 	prod.table = await createTable();
 	const webhookId = completionWebhookId();
@@ -517,7 +527,12 @@ test('Production: n8n killed while Intake sends 45 documents: after the restart 
 		);
 	};
 	await waitFor(
-		() => `every task to be delivered or shown (${tasks.length} tasks, ${calls.length} delivered)`,
+		() => {
+			const open = tasks
+				.filter((x) => !calls.some((c) => c.body.task_id === x.task_id))
+				.map((x) => `${x.task_id.slice(0, 8)} ${x.status} row ${rows[x.task_id]?.status ?? 'none'}`);
+			return `every task to be delivered or shown (${tasks.length} tasks, ${calls.length} delivered; not yet: ${open.join(', ')})`;
+		},
 		settled,
 		180000,
 		1000,
@@ -577,4 +592,41 @@ test('Production: n8n killed while Intake sends 45 documents: after the restart 
 			.map((r) => `possibly_sent ${r.file_name}`),
 	];
 	assert.deepEqual(unreported, [], 'each unmatched or possibly sent row is reported');
+
+	// the remedy the message gives, carried out on the table as a person would (the REST API the
+	// editor's table view uses): each unmatched task's result names its document; its task_id goes
+	// into that document's possibly_sent row, set to pending; the unmatched row is deleted
+	const unmatchedRows = all.filter(
+		(r) => r.status === 'unmatched' && tasks.some((x) => x.task_id === r.task_id),
+	);
+	const remedied = [];
+	for (const row of unmatchedRows) {
+		const task = tasks.find((x) => x.task_id === row.task_id);
+		const name = files[task.result?.file_sha256 ?? task.file_sha256];
+		const target = possiblySent.find((r) => r.file_name === name);
+		assert.ok(target, `no possibly_sent row for ${name}, the document of unmatched ${row.task_id}`);
+		await updateRow(prod.table, target.id, { task_id: row.task_id, status: 'pending' });
+		await deleteRow(prod.table, row.id);
+		remedied.push(row.task_id);
+	}
+	let after = {};
+	await waitFor(
+		'the catch-up to deliver the remedied rows',
+		async () => {
+			after = await rowsByTask();
+			return remedied.every((id) => after[id]?.status === 'done');
+		},
+		90000,
+		1000,
+	);
+	const remediedCalls = callsPerTask(
+		(await sinkCalls()).filter((c) => remedied.includes(c.body?.task_id)),
+	);
+	assert.ok(
+		remedied.every((id) => remediedCalls[id] === 1),
+		`remedied tasks downstream ${JSON.stringify(remediedCalls)}`,
+	);
+	t.diagnostic(
+		`remedy carried out on the table for ${remedied.length} unmatched rows: each delivered once from its document's row, now done`,
+	);
 });
