@@ -236,10 +236,17 @@ async function pictureCanvas(page, production) {
 		`the canvas shows the workflow's ${production.nodes.length} nodes`,
 		async () => (await nodes.count()) >= production.nodes.length - 1,
 	);
-	await visible(page.getByTestId('zoom-to-fit'), 'the canvas button Zoom to Fit');
-	await page.getByTestId('zoom-to-fit').click();
-	await page.waitForTimeout(800);
-	await shot(page, 'production-canvas');
+	// a taller window than the test's, so that the node names can be read
+	const view = page.viewportSize();
+	await page.setViewportSize({ width: 1400, height: 1300 });
+	try {
+		await visible(page.getByTestId('zoom-to-fit'), 'the canvas button Zoom to Fit');
+		await page.getByTestId('zoom-to-fit').click();
+		await page.waitForTimeout(800);
+		await shot(page, 'production-canvas');
+	} finally {
+		await page.setViewportSize(view);
+	}
 }
 
 const EMULATOR = (process.env.UI_EMULATOR_URL || 'http://127.0.0.1:8790').replace(/\/+$/, '');
