@@ -181,7 +181,7 @@ async function firstHour(context) {
 				const existing = await findTable(page);
 				const before = existing ? (await tableRows(page, existing)).length : 0;
 				// the documented steps, counted: open it from the list, Publish, Publish in the
-				// dialog, close "Workflow published"
+				// dialog, Got it in "Workflow published"
 				let clicks = 0;
 				const click = async (locator, what) => {
 					await (await visible(locator, what)).click();
@@ -198,10 +198,11 @@ async function firstHour(context) {
 						fail(`publishing failed: ${JSON.stringify(status).slice(0, 400)}`);
 					return status.status === 'published' && !status.pendingVersionId;
 				});
-				await page.waitForTimeout(500);
+				const published = page.getByText('Workflow published', { exact: true });
+				await visible(published, 'the dialog "Workflow published"');
 				await shot(page, 'production-published');
-				await page.keyboard.press('Escape');
-				clicks += 1;
+				await click(page.getByRole('button', { name: 'Got it' }), 'Got it in "Workflow published"');
+				await until('the dialog "Workflow published" closes', async () => !(await published.isVisible()));
 				console.log(`        npm start path: ${clicks} clicks and key presses from the workflow list`);
 				try {
 					const ran = shell(command);
