@@ -188,6 +188,7 @@ async function firstHour(context) {
 					clicks += 1;
 				};
 				await page.goto(`${BASE}/home/workflows`);
+				const started = Date.now();
 				await click(page.getByText(production.name, { exact: true }), `"${production.name}" in the list`);
 				await until('the workflow opens', () => new URL(page.url()).pathname.startsWith('/workflow/'));
 				await click(page.getByTestId('workflow-open-publish-modal-button'), 'the Publish button');
@@ -205,6 +206,7 @@ async function firstHour(context) {
 				await until('the dialog "Workflow published" closes', async () => !(await published.isVisible()));
 				console.log(`        npm start path: ${clicks} clicks and key presses from the workflow list`);
 				try {
+					const posted = Date.now();
 					const ran = shell(command);
 					if (!ran.ok)
 						fail(`the curl line of docs/production.md failed: ${ran.output.slice(0, 500)}`);
@@ -217,7 +219,10 @@ async function firstHour(context) {
 						(r) => r.length > 0 && r.every((row) => row.status === 'done'),
 						RUN_WAIT,
 					);
-					console.log(`        ${rows.length} rows done: ${rows.map((r) => r.task_id).join(', ')}`);
+					const seconds = (since) => ((Date.now() - since) / 1000).toFixed(1);
+					console.log(
+						`        ${rows.length} rows done: ${rows.map((r) => r.task_id).join(', ')}; ${seconds(started)} s after the first click, ${seconds(posted)} s after the curl line`,
+					);
 				} finally {
 					await unpublish(page, id);
 				}
