@@ -122,7 +122,8 @@ describe('the production workflow (examples/production.json)', () => {
 			'Rows to Send',
 			'Rows of This Post',
 		]);
-		const y = (name: string) => (nodeOf(prod, name) as unknown as { position: number[] }).position[1];
+		const y = (name: string) =>
+			(nodeOf(prod, name) as unknown as { position: number[] }).position[1];
 		expect(y('Only Documents with a URL')).toBeLessThan(y('Rows to Send'));
 		expect(y('Rows to Send')).toBeLessThan(y('Rows of This Post'));
 		// one upsert per document (one transaction: its row, or a new one), then the new rows claimed

@@ -189,10 +189,18 @@ async function firstHour(context) {
 				};
 				await page.goto(`${BASE}/home/workflows`);
 				const started = Date.now();
-				await click(page.getByText(production.name, { exact: true }), `"${production.name}" in the list`);
-				await until('the workflow opens', () => new URL(page.url()).pathname.startsWith('/workflow/'));
+				await click(
+					page.getByText(production.name, { exact: true }),
+					`"${production.name}" in the list`,
+				);
+				await until('the workflow opens', () =>
+					new URL(page.url()).pathname.startsWith('/workflow/'),
+				);
 				await click(page.getByTestId('workflow-open-publish-modal-button'), 'the Publish button');
-				await click(page.getByTestId('workflow-publish-button'), 'Publish in the Publish workflow dialog');
+				await click(
+					page.getByTestId('workflow-publish-button'),
+					'Publish in the Publish workflow dialog',
+				);
 				await until(`workflow ${id} is published`, async () => {
 					const status = await restCall(page, 'GET', `/workflows/${id}/publication-status`);
 					if (status.status === 'failed')
@@ -203,8 +211,13 @@ async function firstHour(context) {
 				await visible(published, 'the dialog "Workflow published"');
 				await shot(page, 'production-published');
 				await click(page.getByRole('button', { name: 'Got it' }), 'Got it in "Workflow published"');
-				await until('the dialog "Workflow published" closes', async () => !(await published.isVisible()));
-				console.log(`        npm start path: ${clicks} clicks and key presses from the workflow list`);
+				await until(
+					'the dialog "Workflow published" closes',
+					async () => !(await published.isVisible()),
+				);
+				console.log(
+					`        npm start path: ${clicks} clicks and key presses from the workflow list`,
+				);
 				try {
 					const posted = Date.now();
 					const ran = shell(command);

@@ -355,7 +355,12 @@ test('Production: the same 20 documents posted again while the first post is sti
 	let tasksAtRepost;
 	try {
 		const firstPost = intake(n8nBase(), documents);
-		await waitFor('the first post to be sending', async () => (await newTasks()).length >= 5, 60000, 50);
+		await waitFor(
+			'the first post to be sending',
+			async () => (await newTasks()).length >= 5,
+			60000,
+			50,
+		);
 		tasksAtRepost = (await newTasks()).length;
 		second = await intake(n8nBase(), documents);
 		first = await firstPost;
@@ -366,7 +371,8 @@ test('Production: the same 20 documents posted again while the first post is sti
 	let calls = [];
 	const reached = () => new Set(calls.map((c) => c.body.file_name)).size;
 	await waitFor(
-		() => `every document to reach the downstream step (${tasks.length} tasks, ${reached()} documents)`,
+		() =>
+			`every document to reach the downstream step (${tasks.length} tasks, ${reached()} documents)`,
 		async () => {
 			tasks = await newTasks();
 			calls = (await sinkCalls()).filter((c) => tasks.some((x) => x.task_id === c.body?.task_id));
@@ -389,15 +395,21 @@ test('Production: the same 20 documents posted again while the first post is sti
 	};
 	const figures = `${COUNT} documents; ${tasksAtRepost} tasks at the service when the same batch was posted again; tasks created ${tasks.length}; documents downstream twice ${twice.length}; first answer: ${summary(first)}; second answer: ${summary(second)}`;
 	t.diagnostic(figures);
-	t.diagnostic(`first answer: ${JSON.stringify(first.slice(0, 2))}; second answer: ${JSON.stringify(second.slice(0, 2))}`);
+	t.diagnostic(
+		`first answer: ${JSON.stringify(first.slice(0, 2))}; second answer: ${JSON.stringify(second.slice(0, 2))}`,
+	);
 	assert.equal(tasks.length, COUNT, figures);
 	assert.deepEqual(twice, [], figures);
 	assert.equal(Object.keys(perDocument).length, COUNT, figures);
 	// the answer contract: one entry per document in each answer; each document accepted once
 	for (const answer of [first, second]) {
 		assert.equal(answer.length, COUNT, `an answer has ${answer.length} entries: ${figures}`);
-		assert.deepEqual(answer.map((e) => e.key), documents.map((d) => d.key));
-		for (const e of answer) assert.ok(['accepted', 'already_known'].includes(e.state), JSON.stringify(e));
+		assert.deepEqual(
+			answer.map((e) => e.key),
+			documents.map((d) => d.key),
+		);
+		for (const e of answer)
+			assert.ok(['accepted', 'already_known'].includes(e.state), JSON.stringify(e));
 	}
 	for (const [i, doc] of documents.entries()) {
 		const states = [first[i].state, second[i].state];
@@ -413,8 +425,12 @@ test('Production: 5 tasks another client sends to the same project are no alert 
 	const alertsBefore = (await alerts()).length;
 	const ids = [];
 	for (let i = 0; i < 5; i++) ids.push(await submitDirect(FILES.a));
-	await waitFor('the service to deliver the 5 tasks', async () =>
-		(await deliveriesOf(ids)).filter((d) => d.state === 'delivered').length === ids.length ? true : undefined,
+	await waitFor(
+		'the service to deliver the 5 tasks',
+		async () =>
+			(await deliveriesOf(ids)).filter((d) => d.state === 'delivered').length === ids.length
+				? true
+				: undefined,
 		60000,
 	);
 	// a catch-up run passes too (an unknown task is settled there)
@@ -456,12 +472,15 @@ test('Production: tasks delivered before Intake records their task_id are settle
 	let calls = [];
 	let rows = [];
 	await waitFor(
-		() => `the tasks to be delivered and the rows settled (${calls.length} calls; ${rows.map((r) => r.status).join(', ')})`,
+		() =>
+			`the tasks to be delivered and the rows settled (${calls.length} calls; ${rows.map((r) => r.status).join(', ')})`,
 		async () => {
 			calls = (await sinkCalls()).filter((c) => ids.includes(c.body?.task_id));
 			rows = (await tableRows(prod.table)).filter((r) => ids.includes(r.task_id));
-			return ids.every((id) => calls.some((c) => c.body.task_id === id)) &&
-				rows.every((r) => r.status === 'done');
+			return (
+				ids.every((id) => calls.some((c) => c.body.task_id === id)) &&
+				rows.every((r) => r.status === 'done')
+			);
 		},
 		120000,
 		1000,
@@ -472,7 +491,10 @@ test('Production: tasks delivered before Intake records their task_id are settle
 	const figures = `5 documents, the first downloaded in 4 s; tasks recorded as unknown_task before Intake recorded them: ${unknownSeen.size}; rows now ${rows.length} (${[...new Set(rows.map((r) => r.status))].join(', ')}); downstream ${calls.length}; alerts ${told.length}`;
 	t.diagnostic(figures);
 	assert.ok(unknownSeen.size >= 1, `no delivery came before its row was recorded: ${figures}`);
-	assert.ok(Object.values(perTask).every((n) => n === 1), figures);
+	assert.ok(
+		Object.values(perTask).every((n) => n === 1),
+		figures,
+	);
 	assert.equal(rows.length, ids.length, `rows left besides the documents' own: ${figures}`);
 	assert.equal(told.length, 0, figures);
 });
@@ -511,8 +533,7 @@ test('Production: n8n killed while Intake sends 45 documents: after the restart 
 		calls = (await sinkCalls()).filter((c) => tasks.some((x) => x.task_id === c.body?.task_id));
 		const all = await tableRows(prod.table);
 		const open = all.filter(
-			(r) =>
-				['claimed', 'sending'].includes(r.status) && String(r.file_name).startsWith('CRASH-'),
+			(r) => ['claimed', 'sending'].includes(r.status) && String(r.file_name).startsWith('CRASH-'),
 		);
 		return (
 			open.length === 0 &&
@@ -530,7 +551,9 @@ test('Production: n8n killed while Intake sends 45 documents: after the restart 
 		() => {
 			const open = tasks
 				.filter((x) => !calls.some((c) => c.body.task_id === x.task_id))
-				.map((x) => `${x.task_id.slice(0, 8)} ${x.status} row ${rows[x.task_id]?.status ?? 'none'}`);
+				.map(
+					(x) => `${x.task_id.slice(0, 8)} ${x.status} row ${rows[x.task_id]?.status ?? 'none'}`,
+				);
 			return `every task to be delivered or shown (${tasks.length} tasks, ${calls.length} delivered; not yet: ${open.join(', ')})`;
 		},
 		settled,

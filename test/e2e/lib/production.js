@@ -192,7 +192,10 @@ async function updateRow(table, rowId, data) {
 /** Deletes one row through the REST API, as the editor's table view does. */
 async function deleteRow(table, rowId) {
 	const filter = encodeURIComponent(JSON.stringify(byId(rowId)));
-	await rest('DELETE', `/projects/${table.projectId}/data-tables/${table.id}/rows?filter=${filter}`);
+	await rest(
+		'DELETE',
+		`/projects/${table.projectId}/data-tables/${table.id}/rows?filter=${filter}`,
+	);
 }
 
 async function emulatorAdmin(method, urlPath, body) {
