@@ -10,6 +10,9 @@
  * - A Document Extraction node that downloads its document by URL (Input Source: URL) gets
  *   Allow Private Addresses on: the local documents are the emulator's, on 127.0.0.1, which the
  *   download refuses otherwise. The files in examples/ keep it off, as it belongs in production.
+ * - The production workflow (examples/production.json) listens on an emulator project of its own,
+ *   "Invoices EU – Zürich (2025)", and its intake submits there: the tasks the other examples
+ *   create in "Invoices" never reach it, and its own tasks never reach Trigger to CRM.
  *
  *   node scripts/local-examples.js <out dir> <emulator URL>   writes the local copies into <out dir>
  */
@@ -19,6 +22,15 @@ const path = require('node:path');
 
 const EXAMPLES = path.resolve(__dirname, '../examples');
 const DEFAULT_EMULATOR_URL = 'http://127.0.0.1:8790';
+const PRODUCTION_ID = 'DocExtrProduct01';
+/** The emulator's project the local production workflow uses (emulator/lib/fixtures.js). */
+const PRODUCTION_PROJECT = {
+	__rl: true,
+	mode: 'list',
+	value: 'c7e2d1f0-4b3a-4e5d-9f8a-1b2c3d4e5f60',
+	cachedResultName: 'Invoices EU – Zürich (2025)',
+};
+const TRIGGER_TYPE = 'n8n-nodes-document-extraction.documentExtractionTrigger';
 const ACTION_TYPES = [
 	'n8n-nodes-document-extraction.documentExtraction',
 	'n8n-nodes-document-extraction.documentExtractionTool',
@@ -32,6 +44,9 @@ function localExample(workflow, emulatorUrl = DEFAULT_EMULATOR_URL) {
 		if (!ACTION_TYPES.includes(node.type) || node.parameters?.inputSource !== 'url') continue;
 		node.parameters.options = { ...node.parameters.options, allowPrivateAddresses: true };
 	}
+	if (local.id === PRODUCTION_ID)
+		for (const node of local.nodes.filter((n) => n.type === TRIGGER_TYPE))
+			node.parameters.project = { ...PRODUCTION_PROJECT };
 	return local;
 }
 
@@ -50,7 +65,7 @@ function writeLocalExamples(outDir, emulatorUrl) {
 		});
 }
 
-module.exports = { localExample, writeLocalExamples, DEFAULT_EMULATOR_URL };
+module.exports = { localExample, writeLocalExamples, DEFAULT_EMULATOR_URL, PRODUCTION_PROJECT };
 
 if (require.main === module) {
 	const [outDir, emulatorUrl] = process.argv.slice(2);

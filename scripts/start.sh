@@ -240,7 +240,8 @@ cat <<EOF
   examples:    "Document Extraction: Submit and Wait": open it and run it (Execute workflow);
                "Document Extraction: Trigger to CRM record": publish it, then run the first one;
                "Document Extraction: tools for AI agents and MCP clients": an MCP server to publish;
-               the production setup: Intake, Completion, Catch-up and Deliver (docs/production.md).
+               "Document Extraction: Production (intake, completion, catch-up)": publish it, then post the
+               curl line of docs/production.md; its rows are under Overview → Data tables.
                How to run each, with its webhooks and curl lines: docs/development.md#the-examples
   logs:        $LOCAL_DIR/n8n.log, $LOCAL_DIR/emulator.log
 EOF

@@ -3,7 +3,7 @@ import { spawnSync } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 
-/** The example workflows: importable as they are, and the production ones wired to each other. */
+/** The example workflows: importable as they are, and the production workflow as its guarantees need it. */
 const EXAMPLES = path.resolve(__dirname, '../../examples');
 
 interface ExampleNode {
@@ -76,8 +76,14 @@ describe('the examples as npm start imports them (scripts/local-examples.js)', (
 	);
 
 	it.each(files)('%s: every project is picked from the list, with its name shown', (file) => {
+		// a project read from another node's pick (production.json's Submit) is checked there
 		const projects = read(file)
-			.nodes.filter((n) => ACTION.test(n.type) && n.parameters.project)
+			.nodes.filter(
+				(n) =>
+					ACTION.test(n.type) &&
+					n.parameters.project &&
+					!/params\.project/.test(JSON.stringify(n.parameters.project)),
+			)
 			.map((n) => n.parameters.project);
 		if (NON_PRODUCTION.includes(file)) expect(projects.length).toBeGreaterThan(0);
 		for (const project of projects) {
@@ -87,25 +93,73 @@ describe('the examples as npm start imports them (scripts/local-examples.js)', (
 	});
 });
 
-describe('the production examples', () => {
-	const byFile = Object.fromEntries(examples.map(({ file, wf }) => [file, wf]));
-	const deliver = byFile['production-deliver.json'];
+describe('the production workflow (examples/production.json)', () => {
+	const prod = read('production.json');
 	const nodeOf = (wf: Example, name: string) => wf.nodes.find((n) => n.name === name)!;
+	const next = (name: string, output = 0) =>
+		(prod.connections[name]?.main?.[output] ?? []).map((c) => c.node);
 
-	it('Completion and Catch-up call the one shared delivery workflow', () => {
-		for (const file of ['production-completion.json', 'production-catch-up.json']) {
-			const call = nodeOf(byFile[file], 'Deliver the Finished Task');
-			expect(call.type).toBe('n8n-nodes-base.executeWorkflow');
-			expect((call.parameters.workflowId as { value: string }).value).toBe(deliver.id);
-		}
-		const downstream = examples.filter(({ wf }) =>
-			wf.nodes.some((n) => n.name === 'Downstream Step'),
+	it('is the only production file: intake, completion and catch-up in one workflow', () => {
+		expect(files.filter((f) => f.startsWith('production'))).toEqual(['production.json']);
+		const types = prod.nodes.map((n) => n.type);
+		expect(types).toEqual(
+			expect.arrayContaining([
+				'n8n-nodes-base.webhook',
+				'n8n-nodes-document-extraction.documentExtractionTrigger',
+				'n8n-nodes-base.scheduleTrigger',
+			]),
 		);
-		expect(downstream.map(({ file }) => file)).toEqual(['production-deliver.json']);
+		expect(types).not.toContain('n8n-nodes-base.executeWorkflow');
+		expect(types).not.toContain('n8n-nodes-base.executeWorkflowTrigger');
+		expect(next('Document Extraction Trigger')).toEqual(['A Finished Task']);
+		expect(next('By Status', 0)).toEqual(['A Finished Task']);
 	});
 
-	it('claims a row with one conditional update: task_id and status pending, set to processing', () => {
-		const claim = nodeOf(deliver, 'Claim the Pending Row');
+	it('claims every document of a post before any is sent, and each send with one conditional update', () => {
+		// v1 runs the claim branch (top) to its end before the send branch below it
+		expect(next('One Item per Document')).toEqual([
+			'Only Documents with a URL',
+			'Rows to Send',
+			'Rows of This Post',
+		]);
+		const y = (name: string) =>
+			(nodeOf(prod, name) as unknown as { position: number[] }).position[1];
+		expect(y('Only Documents with a URL')).toBeLessThan(y('Rows to Send'));
+		expect(y('Rows to Send')).toBeLessThan(y('Rows of This Post'));
+		// one upsert per document (one transaction: its row, or a new one), then the new rows claimed
+		expect(next('Only Documents with a URL')).toEqual(['Claim Each Document']);
+		expect(nodeOf(prod, 'Claim Each Document').parameters).toMatchObject({
+			operation: 'upsert',
+			filters: { conditions: [{ keyName: 'document_key', condition: 'eq' }] },
+		});
+		expect(next('Claim Each Document')).toEqual(['Fill the New Rows']);
+		expect(nodeOf(prod, 'Fill the New Rows').parameters).toMatchObject({
+			operation: 'update',
+			filters: {
+				conditions: [
+					{ keyName: 'id', condition: 'eq' },
+					{ keyName: 'status', condition: 'isEmpty' },
+				],
+			},
+			columns: { value: { status: 'claimed' } },
+		});
+		expect(nodeOf(prod, 'Mark the Batch Sending').parameters).toMatchObject({
+			operation: 'update',
+			matchType: 'allConditions',
+			filters: {
+				conditions: [
+					{ keyName: 'id', condition: 'eq', keyValue: '={{ $json.id }}' },
+					{ keyName: 'status', condition: 'eq', keyValue: 'claimed' },
+				],
+			},
+			columns: { value: { status: 'sending' } },
+		});
+		expect(next('Loop Over Documents', 1)).toEqual(['Mark the Batch Sending']);
+		expect(next('Mark the Batch Sending')).toEqual(['Submit']);
+	});
+
+	it('claims a finished task’s row with one conditional update: task_id and status pending, set to processing', () => {
+		const claim = nodeOf(prod, 'Claim the Pending Row');
 		expect(claim.parameters).toMatchObject({
 			resource: 'row',
 			operation: 'update',
@@ -120,14 +174,11 @@ describe('the production examples', () => {
 		expect((claim.parameters.columns as { value: object }).value).toMatchObject({
 			status: 'processing',
 		});
-		expect(deliver.connections[claim.name].main[0].map((c) => c.node)).toEqual(['Claimed?']);
-		expect(deliver.connections['Claimed?'].main[0].map((c) => c.node)).toEqual(['Downstream Step']);
+		expect(next('Claim the Pending Row')).toEqual(['Downstream Step']);
 	});
 
-	it('every Data Table node uses the table by name, and Intake creates it with the columns the others use', () => {
-		const tableNodes = examples.flatMap(({ wf }) =>
-			wf.nodes.filter((n) => n.type === 'n8n-nodes-base.dataTable'),
-		);
+	it('every Data Table node uses the table by name, and the workflow creates it with the columns the others use', () => {
+		const tableNodes = prod.nodes.filter((n) => n.type === 'n8n-nodes-base.dataTable');
 		const create = tableNodes.find((n) => n.parameters.operation === 'create')!;
 		const created = (create.parameters.columns as { column: Array<{ name: string }> }).column.map(
 			(c) => c.name,
@@ -151,21 +202,28 @@ describe('the production examples', () => {
 		}
 	});
 
-	it('Intake uses Submit (not Submit and Wait) with Keep Input Fields; Catch-up outputs unknown tasks as items', () => {
-		const submit = nodeOf(byFile['production-intake.json'], 'Submit');
+	it('Submit (not Submit and Wait) keeps input fields and reads the project picked in the trigger; Get Status outputs unknown tasks as items', () => {
+		const submit = nodeOf(prod, 'Submit');
 		expect(submit.parameters).toMatchObject({
 			operation: 'submit',
 			options: { keepInputFields: true },
+			project: {
+				__rl: true,
+				mode: 'id',
+				value: "={{ $('Document Extraction Trigger').params.project.value }}",
+			},
 		});
-		const getStatus = nodeOf(byFile['production-catch-up.json'], 'Get Status');
-		expect(getStatus.parameters).toMatchObject({
+		expect(nodeOf(prod, 'Document Extraction Trigger').parameters.project).toMatchObject({
+			mode: 'list',
+		});
+		expect(nodeOf(prod, 'Get Status').parameters).toMatchObject({
 			operation: 'getStatus',
 			options: { outputNotFoundAsItems: true },
 		});
 	});
 });
 
-describe('the production examples for n8n 1.x (examples/n8n1)', () => {
+describe('the production workflow for n8n 1.x (examples/n8n1)', () => {
 	const N8N1 = path.join(EXAMPLES, 'n8n1');
 	const set = readdirSync(N8N1)
 		.filter((f) => f.endsWith('.json'))
@@ -174,28 +232,25 @@ describe('the production examples for n8n 1.x (examples/n8n1)', () => {
 			wf: JSON.parse(readFileSync(path.join(N8N1, file), 'utf8')) as Example,
 		}));
 
-	it('are what scripts/examples-n8n1.js makes of the 2.x set', () => {
+	it('is what scripts/examples-n8n1.js makes of the 2.x file', () => {
 		const run = spawnSync(process.execPath, ['scripts/examples-n8n1.js', '--check'], {
 			cwd: path.resolve(__dirname, '../..'),
 			encoding: 'utf8',
 		});
 		expect(run.stderr).toBe('');
 		expect(run.status).toBe(0);
-		expect(set.map(({ file }) => file).sort()).toEqual(
-			files.filter((f) => f.startsWith('production-')).sort(),
-		);
+		expect(set.map(({ file }) => file)).toEqual(['production.json']);
 	});
 
-	it('use only the Data table node version 1, by the ID in the Settings node of their workflow', () => {
+	it('uses only the Data table node version 1, by the ID in the Settings node', () => {
 		for (const { file, wf } of set) {
 			const tableNodes = wf.nodes.filter((n) => n.type === 'n8n-nodes-base.dataTable');
-			if (!tableNodes.length) continue;
 			const settings = wf.nodes.find((n) => n.name === 'Settings');
-			expect({ file, settings: Boolean(settings) }).toEqual({ file, settings: true });
 			const assignments = (
 				settings!.parameters.assignments as { assignments: Array<{ name: string }> }
 			).assignments;
 			expect(assignments.map((a) => a.name)).toContain('data_table_id');
+			expect(tableNodes.length).toBeGreaterThan(0);
 			for (const n of tableNodes) {
 				expect({
 					file,
@@ -211,13 +266,14 @@ describe('the production examples for n8n 1.x (examples/n8n1)', () => {
 				expect(n.parameters.dataTableId).toEqual({
 					__rl: true,
 					mode: 'id',
-					value: "={{ $('Settings').first().json.data_table_id }}",
+					value:
+						"={{ $('Settings').params.assignments.assignments.find((a) => a.name === 'data_table_id').value }}",
 				});
 			}
 		}
 	});
 
-	it("use no $('…').item across a Data table insert (1.x pairs each inserted row with the first item then)", () => {
+	it("uses no $('…').item across a Data table insert (1.x pairs each inserted row with the first item then)", () => {
 		const crossings: string[] = [];
 		for (const { file, wf } of set) {
 			const next = (name: string) => (wf.connections[name]?.main ?? []).flat().map((c) => c.node);
@@ -259,7 +315,6 @@ describe('the Execute Workflow nodes of the examples', () => {
 		const calls = examples.flatMap(({ wf }) =>
 			wf.nodes.filter((n) => n.type === 'n8n-nodes-base.executeWorkflow'),
 		) as Array<ExampleNode & { notes?: string; notesInFlow?: boolean }>;
-		expect(calls.length).toBeGreaterThan(0);
 		for (const call of calls) {
 			const target = call.parameters.workflowId as { value: string; cachedResultName: string };
 			expect(target.cachedResultName).toBe(byId[target.value]);

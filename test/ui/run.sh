@@ -86,6 +86,6 @@ for port in "$N8N_PORT" "$EMULATOR_PORT"; do
 done
 
 if [ "${UI_UPDATE_DOCS:-}" = 1 ] && [ "$FAILED" -eq 0 ]; then
-	for name in node-panel email-output project-list submit-and-wait-fields output schema-preview error-output hint-output trigger-fields document-type-hint production-run-once; do cp "$SHOTS/$name.png" docs/; done
+	for name in node-panel email-output project-list submit-and-wait-fields output schema-preview error-output hint-output trigger-fields document-type-hint production-canvas; do cp "$SHOTS/$name.png" docs/; done
 	log "updated the README's screenshots in docs/"
 fi

@@ -15,32 +15,22 @@ const state = require('../../../harness/state.js');
 const { emulatorTasks, servedFiles } = require('./emulator-client.js');
 const { sleep } = require('../../../harness/fixtures.js');
 
-/** n8n 1.x imports the variant of the set in examples/n8n1 (Data table node version 1). */
+/** n8n 1.x imports the variant in examples/n8n1 (Data table node version 1). */
 const EXAMPLES = path.resolve(__dirname, '../../../examples', IS_N8N_1 ? 'n8n1' : '');
+const FILE = 'production.json';
 
-const PROD = {
-	intake: 'DocExtrIntake001',
-	completion: 'DocExtrComplete1',
-	catchUp: 'DocExtrCatchUp01',
-	deliver: 'DocExtrDeliver01',
-};
-
-const FILES = {
-	[PROD.intake]: 'production-intake.json',
-	[PROD.completion]: 'production-completion.json',
-	[PROD.catchUp]: 'production-catch-up.json',
-	[PROD.deliver]: 'production-deliver.json',
-};
+/** The one production workflow: intake, completion and catch-up. */
+const PROD = { id: 'DocExtrProduct01' };
 
 const TABLE = 'document_extraction_tasks';
 const INTAKE_PATH = 'document-extraction-intake';
 const TRIGGER = 'Document Extraction Trigger';
 const SINK_NAME = 'crm';
-/** The sink the example's "Tell Someone" nodes call instead of email or chat. */
+/** The sink the example's "Tell Someone" node calls instead of email or chat. */
 const ALERTS = 'alerts';
 
-function readExample(id) {
-	return JSON.parse(fs.readFileSync(path.join(EXAMPLES, FILES[id]), 'utf8'));
+function readExample() {
+	return JSON.parse(fs.readFileSync(path.join(EXAMPLES, FILE), 'utf8'));
 }
 
 function nodeOf(workflow, name) {
@@ -49,17 +39,26 @@ function nodeOf(workflow, name) {
 	return found;
 }
 
+function settingOf(workflow, name) {
+	const found = nodeOf(workflow, 'Settings').parameters.assignments.assignments.find(
+		(a) => a.name === name,
+	);
+	if (!found) throw new Error(`${workflow.name}: Settings has no ${name}`);
+	return found;
+}
+
 /**
- * The four workflows as the suites import them:
+ * The production workflow as the suites import it:
  *   sinkUrl            the downstream step's URL (the emulator's sink)
  *   catchUpSeconds     the catch-up's schedule, in seconds
  *   pendingMinutes     how old a pending row must be before the catch-up asks for it
- *   claim              false: the control without de-duplication (the shared workflow looks the
- *                      row up by task_id and runs the downstream step for every copy)
+ *   stuckMinutes       how long a row may stay processing or sending before it is reported
+ *   claim              false: the control without de-duplication (the row is looked up by
+ *                      task_id and the downstream step runs for every copy)
  *   batchSize          documents per Intake loop (the example's 5 when absent)
- *   tableId            n8n 1.x: the Data Table's ID, pasted into each workflow's Settings node
+ *   tableId            n8n 1.x: the Data Table's ID, pasted into the Settings node
  */
-function productionWorkflows({
+function productionWorkflow({
 	sinkUrl,
 	catchUpSeconds = 10,
 	pendingMinutes = 0.1,
@@ -68,31 +67,19 @@ function productionWorkflows({
 	batchSize,
 	tableId,
 }) {
-	const intake = readExample(PROD.intake);
-	const completion = readExample(PROD.completion);
-	const catchUp = readExample(PROD.catchUp);
-	const deliver = readExample(PROD.deliver);
+	const wf = readExample();
 	if (IS_N8N_1) {
-		if (!tableId) throw new Error('n8n 1.x: the workflows need the Data Table ID (tableId)');
-		for (const wf of [intake, catchUp, deliver])
-			nodeOf(wf, 'Settings').parameters.assignments.assignments.find(
-				(a) => a.name === 'data_table_id',
-			).value = tableId;
+		if (!tableId) throw new Error('n8n 1.x: the workflow needs the Data Table ID (tableId)');
+		settingOf(wf, 'data_table_id').value = tableId;
 	}
-
-	nodeOf(deliver, 'Downstream Step').parameters.url = sinkUrl;
-	const alertUrl = sinkUrl.replace(/\/sink\/[^/]*$/, `/sink/${ALERTS}`);
-	for (const wf of [deliver, catchUp]) {
-		const tell = wf.nodes.find((n) => n.name === 'Tell Someone');
-		if (tell) tell.parameters.url = alertUrl;
-	}
+	nodeOf(wf, 'Downstream Step').parameters.url = sinkUrl;
+	nodeOf(wf, 'Tell Someone').parameters.url = sinkUrl.replace(/\/sink\/[^/]*$/, `/sink/${ALERTS}`);
 	// the test documents are served by the emulator, on 127.0.0.1
-	const submit = nodeOf(intake, 'Submit');
+	const submit = nodeOf(wf, 'Submit');
 	submit.parameters.options = { ...submit.parameters.options, allowPrivateAddresses: true };
-	if (batchSize !== undefined)
-		nodeOf(intake, 'Loop Over Documents').parameters.batchSize = batchSize;
+	if (batchSize !== undefined) nodeOf(wf, 'Loop Over Documents').parameters.batchSize = batchSize;
 	if (!claim) {
-		const lookup = nodeOf(deliver, 'Claim the Pending Row');
+		const lookup = nodeOf(wf, 'Claim the Pending Row');
 		lookup.parameters = {
 			resource: 'row',
 			operation: 'get',
@@ -104,31 +91,28 @@ function productionWorkflows({
 			returnAll: true,
 		};
 	}
-	const schedule = catchUp.nodes.find((n) => n.type === 'n8n-nodes-base.scheduleTrigger');
+	const schedule = wf.nodes.find((n) => n.type === 'n8n-nodes-base.scheduleTrigger');
 	schedule.parameters.rule = { interval: [{ field: 'seconds', secondsInterval: catchUpSeconds }] };
-	const settings = nodeOf(catchUp, 'Settings').parameters.assignments.assignments;
-	settings.find((a) => a.name === 'pending_minutes').value = pendingMinutes;
-	const stuck = settings.find((a) => a.name === 'stuck_minutes');
-	if (stuck) stuck.value = stuckMinutes;
-	return [intake, completion, catchUp, deliver];
+	settingOf(wf, 'pending_minutes').value = pendingMinutes;
+	settingOf(wf, 'stuck_minutes').value = stuckMinutes;
+	return wf;
 }
 
 /**
- * A second Completion and shared delivery workflow (ids and webhook id of their own) for the
- * control without de-duplication: the row is looked up by task_id, whatever its status, and
- * the downstream step runs for every copy that starts a run.
+ * A copy of the workflow for the control without de-duplication: an id, trigger webhook id and
+ * intake path of its own; the row is looked up by task_id, whatever its status, and the
+ * downstream step runs for every copy that starts a run.
  */
-function controlWorkflows({ sinkUrl }) {
-	const suffix = 'C';
-	const [, completion, , deliver] = productionWorkflows({ sinkUrl, claim: false });
-	deliver.id = `${PROD.deliver.slice(0, -1)}${suffix}`;
-	deliver.name = `${deliver.name} (control, no de-duplication)`;
-	completion.id = `${PROD.completion.slice(0, -1)}${suffix}`;
-	completion.name = `${completion.name} (control, no de-duplication)`;
-	const trigger = nodeOf(completion, TRIGGER);
+function controlWorkflow(options) {
+	const wf = productionWorkflow({ ...options, claim: false });
+	wf.id = `${PROD.id.slice(0, -1)}C`;
+	wf.name = `${wf.name} (control, no de-duplication)`;
+	const trigger = nodeOf(wf, TRIGGER);
 	trigger.webhookId = `${trigger.webhookId.slice(0, -1)}c`;
-	nodeOf(completion, 'Deliver the Finished Task').parameters.workflowId.value = deliver.id;
-	return { completion, deliver };
+	const receive = nodeOf(wf, 'Receive Documents');
+	receive.webhookId = `${receive.webhookId.slice(0, -1)}c`;
+	receive.parameters.path = `${INTAKE_PATH}-control`;
+	return wf;
 }
 
 /** Writes the workflows into a folder of their own under the work folder; returns it. */
@@ -140,9 +124,9 @@ function writeWorkflows(workflows, folderName = 'production-workflows') {
 	return dir;
 }
 
-/** The webhook id of the Completion workflow's trigger (its registration URL contains it). */
+/** The webhook id of the workflow's Document Extraction Trigger (its registration URL contains it). */
 function completionWebhookId() {
-	return nodeOf(readExample(PROD.completion), TRIGGER).webhookId;
+	return nodeOf(readExample(), TRIGGER).webhookId;
 }
 
 /** The Data Table, once it exists: {id, projectId, name}. */
@@ -159,7 +143,7 @@ async function findTable() {
 async function createTableN8n1() {
 	const found = await findTable();
 	if (found) return found;
-	const source = path.resolve(__dirname, '../../../examples', FILES[PROD.intake]);
+	const source = path.resolve(__dirname, '../../../examples', FILE);
 	const create = nodeOf(JSON.parse(fs.readFileSync(source, 'utf8')), 'Create the Table If Missing');
 	const { id: projectId } = await rest('GET', '/projects/personal');
 	const columns = create.parameters.columns.column.map(({ name, type }) => ({ name, type }));
@@ -173,7 +157,7 @@ async function createTableN8n1() {
  */
 async function createTable() {
 	if (IS_N8N_1) return await createTableN8n1();
-	await rest('POST', `/workflows/${PROD.intake}/run`, {
+	await rest('POST', `/workflows/${PROD.id}/run`, {
 		triggerToStartFrom: { name: 'Create the Table (Run Once)' },
 	});
 	return await waitFor(`the Data Table ${TABLE} to be created`, findTable, 60000);
@@ -190,6 +174,28 @@ async function tableRows(table) {
 		rows.push(...data.data);
 		if (data.data.length === 0 || rows.length >= data.count) return rows;
 	}
+}
+
+const byId = (rowId) => ({
+	type: 'and',
+	filters: [{ columnName: 'id', condition: 'eq', value: rowId }],
+});
+
+/** Changes one row through the REST API, as the editor's table view does: {column: value}. */
+async function updateRow(table, rowId, data) {
+	await rest('PATCH', `/projects/${table.projectId}/data-tables/${table.id}/rows`, {
+		filter: byId(rowId),
+		data,
+	});
+}
+
+/** Deletes one row through the REST API, as the editor's table view does. */
+async function deleteRow(table, rowId) {
+	const filter = encodeURIComponent(JSON.stringify(byId(rowId)));
+	await rest(
+		'DELETE',
+		`/projects/${table.projectId}/data-tables/${table.id}/rows?filter=${filter}`,
+	);
 }
 
 async function emulatorAdmin(method, urlPath, body) {
@@ -232,16 +238,18 @@ function intakeDocuments(count, tag) {
 }
 
 /**
- * POSTs documents to the Intake's production webhook at `baseUrl`; returns the recorded rows.
+ * POSTs documents to the Intake's production webhook at `baseUrl` (`intakePath`, the example's
+ * when absent); returns its answer: one entry per document ({key, file_name, state, status,
+ * task_id, reason}).
  * While the webhook is not registered yet (404: n8n 1.x activates workflows after it reports
  * ready, and starts no run for such a request), the POST is repeated for up to 60 s.
  */
-async function intake(baseUrl, documents) {
+async function intake(baseUrl, documents, intakePath = INTAKE_PATH) {
 	const deadline = Date.now() + 60000;
 	let res;
 	let text;
 	for (;;) {
-		res = await fetch(`${baseUrl}/webhook/${INTAKE_PATH}`, {
+		res = await fetch(`${baseUrl}/webhook/${intakePath}`, {
 			method: 'POST',
 			headers: { 'content-type': 'application/json' },
 			body: JSON.stringify({ documents }),
@@ -251,8 +259,8 @@ async function intake(baseUrl, documents) {
 		await sleep(500);
 	}
 	if (res.status !== 200) throw new Error(`Intake answered ${res.status}: ${text.slice(0, 500)}`);
-	const rows = JSON.parse(text);
-	return Array.isArray(rows) ? rows : [rows];
+	const answer = JSON.parse(text);
+	return Array.isArray(answer) ? answer : [answer];
 }
 
 /**
@@ -276,13 +284,15 @@ module.exports = {
 	TABLE,
 	TRIGGER,
 	INTAKE_PATH,
-	productionWorkflows,
-	controlWorkflows,
+	productionWorkflow,
+	controlWorkflow,
 	writeWorkflows,
 	completionWebhookId,
 	findTable,
 	createTable,
 	tableRows,
+	updateRow,
+	deleteRow,
 	sinkCalls,
 	callsPerTask,
 	emulatorSettings,

@@ -1,14 +1,14 @@
 'use strict';
 
 /**
- * The production setup of examples/production-*.json at scale: two n8n webhook processes behind
- * nginx (round-robin, 127.0.0.1), two workers, PostgreSQL and Redis. Intake records the tasks as
- * pending Data Table rows; then every task's task.completed delivery is sent twice, the second
+ * The production workflow of examples/production.json at scale: two n8n webhook processes behind
+ * nginx (round-robin, 127.0.0.1), two workers, PostgreSQL and Redis. Its intake records the tasks
+ * as pending Data Table rows; then every task's task.completed delivery is sent twice, the second
  * copy 1 s after the first as the service's retry does, through nginx, so that copies land on
  * both webhook processes. The trigger's duplicate check lives in each process, so a copy that
- * lands on the other process starts a second run; the shared delivery workflow's conditional
- * update (pending → processing, one UPDATE … RETURNING in PostgreSQL) lets one run through. The
- * same deliveries to a control without that claim show copies reaching the downstream step.
+ * lands on the other process starts a second run; the tail's conditional update (pending →
+ * processing, one UPDATE … RETURNING in PostgreSQL) lets one run through. The same deliveries to
+ * a control copy of the workflow without that claim show copies reaching the downstream step.
  */
 
 const assert = require('node:assert/strict');
@@ -29,8 +29,8 @@ const {
 const {
 	PROD,
 	TRIGGER,
-	productionWorkflows,
-	controlWorkflows,
+	productionWorkflow,
+	controlWorkflow,
 	createTable,
 	tableRows,
 	sinkCalls,
@@ -167,40 +167,41 @@ test('Production: 200 deliveries, each twice 1 s apart, through nginx to two web
 	await emulatorSettings({ processing_ms: 30 * 60 * 1000 });
 	try {
 		const sink = (name) => `${state.emulatorUrl}/_emulator/sink/${name}`;
-		const [intakeWf, completion, , deliver] = productionWorkflows({
+		const production = productionWorkflow({
 			sinkUrl: sink('crm'),
 			batchSize: INTAKE_BATCH,
+			catchUpSeconds: 50,
 		});
-		const control = controlWorkflows({ sinkUrl: sink('crm-control') });
-		await importAndPublish(stack, [
-			deliver,
-			control.deliver,
-			intakeWf,
-			completion,
-			control.completion,
-		]);
+		const control = controlWorkflow({ sinkUrl: sink('crm-control'), catchUpSeconds: 50 });
+		await importAndPublish(stack, [production, control]);
 		const table = await createTable();
 
 		// Intake through nginx: the tasks and their context as pending rows
 		const intakeStart = Date.now();
-		const rows = await intake(proxy.url, intakeDocuments(DELIVERIES, 'QP'));
+		const documents = intakeDocuments(DELIVERIES, 'QP');
+		const rows = await intake(proxy.url, documents);
 		const controlRows = await intake(proxy.url, intakeDocuments(DELIVERIES, 'QC'));
 		const intakeS = (Date.now() - intakeStart) / 1000;
-		assert.equal(rows.length, DELIVERIES);
-		assert.equal(controlRows.length, DELIVERIES);
+		for (const answer of [rows, controlRows]) {
+			assert.equal(answer.length, DELIVERIES);
+			assert.ok(
+				answer.every((e) => e.state === 'accepted' && e.task_id),
+				JSON.stringify(answer.find((e) => e.state !== 'accepted' || !e.task_id)),
+			);
+		}
 		const taskIds = rows.map((r) => r.task_id);
 		const controlIds = controlRows.map((r) => r.task_id);
 
 		// with the claim
-		const hook = await triggerOf(completion);
-		const runsBefore = await executionTotal(PROD.completion);
+		const hook = await triggerOf(production);
+		const runsBefore = await executionTotal(PROD.id);
 		const answered = checkAnswers(
 			await sendTwice(`${proxy.url}${hook.path}`, taskIds, hook.secret),
 			proxy,
 		);
-		const calls = await settle('crm', taskIds, DELIVERIES, [PROD.completion, PROD.deliver]);
+		const calls = await settle('crm', taskIds, DELIVERIES, [PROD.id]);
 		const where = landing(stack, hook.path, taskIds);
-		const runs = (await executionTotal(PROD.completion)) - runsBefore;
+		const runs = (await executionTotal(PROD.id)) - runsBefore;
 		const perTask = callsPerTask(calls);
 		const twice = Object.entries(perTask).filter(([, n]) => n > 1);
 		assert.ok(
@@ -226,7 +227,7 @@ test('Production: 200 deliveries, each twice 1 s apart, through nginx to two web
 			const i = taskIds.indexOf(call.body.task_id);
 			assert.equal(
 				call.body.customer,
-				rows[i].customer,
+				documents[i].customer,
 				'the downstream step got the wrong context',
 			);
 		}
@@ -235,18 +236,15 @@ test('Production: 200 deliveries, each twice 1 s apart, through nginx to two web
 		assert.deepEqual(notDone, [], 'rows not marked done');
 
 		// the control: the same deliveries without the claim
-		const controlHook = await triggerOf(control.completion);
-		const controlRunsBefore = await executionTotal(control.completion.id);
+		const controlHook = await triggerOf(control);
+		const controlRunsBefore = await executionTotal(control.id);
 		const controlAnswered = checkAnswers(
 			await sendTwice(`${proxy.url}${controlHook.path}`, controlIds, controlHook.secret),
 			proxy,
 		);
-		const controlCalls = await settle('crm-control', controlIds, DELIVERIES, [
-			control.completion.id,
-			control.deliver.id,
-		]);
+		const controlCalls = await settle('crm-control', controlIds, DELIVERIES, [control.id]);
 		const controlWhere = landing(stack, controlHook.path, controlIds);
-		const controlRuns = (await executionTotal(control.completion.id)) - controlRunsBefore;
+		const controlRuns = (await executionTotal(control.id)) - controlRunsBefore;
 		const duplicates = controlCalls.length - new Set(controlCalls.map((c) => c.body.task_id)).size;
 		assert.ok(
 			duplicates > 0,
