@@ -123,7 +123,11 @@ function fileNodes(files) {
 }
 
 /** A text file attached to an email beside its invoices: not a document, never sent. */
-const EMAIL_NOTE = { name: 'notes.txt', mimeType: 'text/plain', bytes: Buffer.from('See the invoices attached.\n') };
+const EMAIL_NOTE = {
+	name: 'notes.txt',
+	mimeType: 'text/plain',
+	bytes: Buffer.from('See the invoices attached.\n'),
+};
 
 /**
  * One item as n8n's email triggers output an email: each file in binary field attachment_<n>
@@ -234,6 +238,23 @@ function submitAndWaitWorkflow(id, name, files, options, extra) {
 /** A URL of a sample file the emulator serves (see emulator/lib/files.js for the query). */
 function fileUrl(emulatorUrl, name, query = '') {
 	return `${emulatorUrl}/_emulator/files/${encodeURIComponent(name)}${query}`;
+}
+
+/** Set (raw JSON) -> Split Out: one item per document, with the URL of a file the emulator serves. */
+function urlDocumentNodes(emulatorUrl, names) {
+	return [
+		node('Documents', 'n8n-nodes-base.set', 3.4, {
+			mode: 'raw',
+			jsonOutput: JSON.stringify({
+				documents: names.map((name) => ({ url: fileUrl(emulatorUrl, name) })),
+			}),
+			options: {},
+		}),
+		node('One Item per Document', 'n8n-nodes-base.splitOut', 1, {
+			fieldToSplitOut: 'documents',
+			options: {},
+		}),
+	];
 }
 
 /**
@@ -452,17 +473,7 @@ function buildWorkflows({ statusTaskId, emulatorUrl }) {
 		),
 		workflow(WF.retryUrl, 'e2e: Submit and Wait by URL with Retry On Fail, four documents', [
 			manual(),
-			node('Documents', 'n8n-nodes-base.set', 3.4, {
-				mode: 'raw',
-				jsonOutput: JSON.stringify({
-					documents: RETRY_URL_NAMES.map((name) => ({ url: fileUrl(emulatorUrl, name) })),
-				}),
-				options: {},
-			}),
-			node('One Item per Document', 'n8n-nodes-base.splitOut', 1, {
-				fieldToSplitOut: 'documents',
-				options: {},
-			}),
+			...urlDocumentNodes(emulatorUrl, RETRY_URL_NAMES),
 			submitAndWaitUrl('Submit and Wait', '={{ $json.url }}', {}, RETRY_ON_FAIL),
 		]),
 		workflow(WF.emailAll, 'e2e: an email with two invoices and a text file, every attachment', [
@@ -489,17 +500,7 @@ function buildWorkflows({ statusTaskId, emulatorUrl }) {
 			'e2e: four documents by URL and webhook, one failing, retried from the list',
 			[
 				webhook(RETRY_LIST_PATHS[WF.retryListUrl]),
-				node('Documents', 'n8n-nodes-base.set', 3.4, {
-					mode: 'raw',
-					jsonOutput: JSON.stringify({
-						documents: RETRY_URL_NAMES.map((name) => ({ url: fileUrl(emulatorUrl, name) })),
-					}),
-					options: {},
-				}),
-				node('One Item per Document', 'n8n-nodes-base.splitOut', 1, {
-					fieldToSplitOut: 'documents',
-					options: {},
-				}),
+				...urlDocumentNodes(emulatorUrl, RETRY_URL_NAMES),
 				submitAndWaitUrl('Submit and Wait', '={{ $json.url }}'),
 			],
 		),

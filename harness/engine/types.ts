@@ -1,4 +1,3 @@
- 
 /** The harness's public types. */
 import type {
 	ExecutionError,

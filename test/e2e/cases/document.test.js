@@ -12,7 +12,13 @@ const {
 	UUID_RE,
 	sha256,
 } = require('../../../harness/fixtures.js');
-const { execute, expectSuccess, expectFailure, nodeItems, pairedIndex } = require('../../../harness/n8n.js');
+const {
+	execute,
+	expectSuccess,
+	expectFailure,
+	nodeItems,
+	pairedIndex,
+} = require('../../../harness/n8n.js');
 const {
 	waitTask,
 	emulatorTask,

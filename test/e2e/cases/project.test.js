@@ -5,7 +5,13 @@
 const assert = require('node:assert/strict');
 const { test } = require('node:test');
 
-const { FILES, IDENTITY_ID, INVOICES_ID, REGISTERED_HOOK_URL, sha256 } = require('../../../harness/fixtures.js');
+const {
+	FILES,
+	IDENTITY_ID,
+	INVOICES_ID,
+	REGISTERED_HOOK_URL,
+	sha256,
+} = require('../../../harness/fixtures.js');
 const { execute, expectSuccess, nodeItems } = require('../../../harness/n8n.js');
 const { registeredWebhooks } = require('../lib/emulator-client.js');
 const { SPACED_PROJECT_NAME, WF } = require('../../../harness/workflows.js');
@@ -18,7 +24,13 @@ test('List Projects', async (t) => {
 	expectSuccess(res);
 	const items = nodeItems(res.run, 'List Projects').map((i) => i.json);
 	const text = JSON.stringify(items);
-	for (const needle of [INVOICES_ID, IDENTITY_ID, 'Invoices', 'Identity', 'Invoices EU – Zürich (2025)'])
+	for (const needle of [
+		INVOICES_ID,
+		IDENTITY_ID,
+		'Invoices',
+		'Identity',
+		'Invoices EU – Zürich (2025)',
+	])
 		assert.ok(text.includes(needle), `${needle} missing in ${text}`);
 	assert.equal(items.length, 3, `expected one item per project, got ${items.length}`);
 	t.diagnostic(`${items.length} projects`);

@@ -22,7 +22,6 @@ const {
 	executionsOf,
 	executionData,
 	waitFor,
-	waitPublished,
 } = require('../../../harness/n8n.js');
 const { requestCount, tasksCreatedDuring } = require('../lib/emulator-client.js');
 const {
@@ -31,6 +30,7 @@ const {
 	RETRY_URL_NAMES,
 	RETRY_LIST_PATHS,
 } = require('../../../harness/workflows.js');
+const { publish, callProductionWebhook } = require('../lib/publishing.js');
 const { useSuite } = require('../lib/setup.js');
 const state = require('../../../harness/state.js');
 
@@ -40,19 +40,8 @@ const FAILED = /Extraction failed: the document could not be read/;
 
 /** Publishes the workflow as the editor does and starts it once through its production webhook. */
 async function publishAndStart(workflowId) {
-	const wf = await rest('GET', `/workflows/${workflowId}`);
-	await rest('POST', `/workflows/${workflowId}/activate`, { versionId: wf.versionId });
-	await waitPublished(workflowId, wf.versionId);
-	const url = `http://127.0.0.1:${state.n8nPort}/webhook/${RETRY_LIST_PATHS[workflowId]}`;
-	await waitFor(`${url} to start the workflow`, async () => {
-		const res = await fetch(url, {
-			method: 'POST',
-			body: '{}',
-			headers: { 'content-type': 'application/json' },
-		});
-		await res.text();
-		return res.status === 200;
-	});
+	await publish(workflowId);
+	await callProductionWebhook(RETRY_LIST_PATHS[workflowId]);
 	return await waitFor(
 		`the execution of ${workflowId} to fail`,
 		async () => (await executionsOf(workflowId)).find((e) => e.status === 'error'),

@@ -26,7 +26,13 @@ const {
 	startN8n,
 	stopN8n,
 } = require('../../../harness/n8n.js');
-const { docex, manual, node, submitAndWaitUrl, workflow } = require('../../../harness/workflows.js');
+const {
+	docex,
+	manual,
+	node,
+	submitAndWaitUrl,
+	workflow,
+} = require('../../../harness/workflows.js');
 const { useSuite } = require('../lib/setup.js');
 const state = require('../../../harness/state.js');
 

@@ -10,7 +10,13 @@ const assert = require('node:assert/strict');
 const { test } = require('node:test');
 
 const { FILES, sha256 } = require('../../../harness/fixtures.js');
-const { execute, expectSuccess, expectFailure, nodeItems, nodeRun } = require('../../../harness/n8n.js');
+const {
+	execute,
+	expectSuccess,
+	expectFailure,
+	nodeItems,
+	nodeRun,
+} = require('../../../harness/n8n.js');
 const {
 	tasksCreatedDuring,
 	addFault,

@@ -11,7 +11,7 @@ const assert = require('node:assert/strict');
 const { test } = require('node:test');
 
 const { sleep } = require('../../../harness/fixtures.js');
-const { startN8n, rest, executionsOf, waitFor, waitPublished } = require('../../../harness/n8n.js');
+const { startN8n, rest, executionsOf, waitFor } = require('../../../harness/n8n.js');
 const {
 	addFault,
 	clearFaults,
@@ -19,6 +19,7 @@ const {
 	emulatorTasks,
 } = require('../lib/emulator-client.js');
 const { WF, CANCEL_PATH } = require('../../../harness/workflows.js');
+const { publish, callProductionWebhook } = require('../lib/publishing.js');
 const { useSuite } = require('../lib/setup.js');
 const state = require('../../../harness/state.js');
 
@@ -29,22 +30,11 @@ const execution = async (id) =>
 
 test('Stop: stopping a running Submit and Wait aborts its request in flight at once and sends nothing more', async (t) => {
 	if (!state.n8n?.alive) await startN8n();
-	const wf = await rest('GET', `/workflows/${WF.cancel}`);
-	await rest('POST', `/workflows/${WF.cancel}/activate`, { versionId: wf.versionId });
-	await waitPublished(WF.cancel, wf.versionId);
+	await publish(WF.cancel);
 	const before = new Set((await emulatorTasks()).map((task) => task.task_id));
 	try {
 		await addFault({ endpoint: 'task_status', mode: 'hang', count: 1000 });
-		const url = `http://127.0.0.1:${state.n8nPort}/webhook/${CANCEL_PATH}`;
-		await waitFor(`${url} to start the workflow`, async () => {
-			const res = await fetch(url, {
-				method: 'POST',
-				body: '{}',
-				headers: { 'content-type': 'application/json' },
-			});
-			await res.text();
-			return res.status === 200;
-		});
+		await callProductionWebhook(CANCEL_PATH);
 		// the document is submitted and its first status request hangs
 		const task = await waitFor('the document to be submitted', async () =>
 			(await emulatorTasks()).find((candidate) => !before.has(candidate.task_id)),

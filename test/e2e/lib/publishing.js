@@ -1,6 +1,9 @@
 'use strict';
 
-/** Editing, publishing and unpublishing the example trigger workflow through n8n's REST API. */
+/**
+ * Editing, publishing and unpublishing workflows through n8n's REST API, as the editor does, and
+ * starting a published workflow through its production webhook.
+ */
 
 const assert = require('node:assert/strict');
 
@@ -49,4 +52,25 @@ async function unpublishAndPublish() {
 	await waitPublished(EXAMPLE_TRIGGER_ID, state.triggerVersionId);
 }
 
-module.exports = { editTriggerAndPublish, unpublishAndPublish };
+/** Publishes the workflow as the editor does (its current version). */
+async function publish(workflowId) {
+	const wf = await rest('GET', `/workflows/${workflowId}`);
+	await rest('POST', `/workflows/${workflowId}/activate`, { versionId: wf.versionId });
+	await waitPublished(workflowId, wf.versionId);
+}
+
+/** POSTs `{}` to the production webhook /webhook/<path> until it answers 200 (a run started). */
+async function callProductionWebhook(path) {
+	const url = `http://127.0.0.1:${state.n8nPort}/webhook/${path}`;
+	await waitFor(`${url} to start the workflow`, async () => {
+		const res = await fetch(url, {
+			method: 'POST',
+			body: '{}',
+			headers: { 'content-type': 'application/json' },
+		});
+		await res.text();
+		return res.status === 200;
+	});
+}
+
+module.exports = { editTriggerAndPublish, unpublishAndPublish, publish, callProductionWebhook };

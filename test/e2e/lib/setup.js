@@ -17,7 +17,13 @@ const { before, after } = require('node:test');
 
 const { installPackage, waitReady } = require('../../../scripts/n8n-local.js');
 const { localExample } = require('../../../scripts/local-examples.js');
-const { CRED, CRED_INACTIVE, FILES, GOOD_KEY, INACTIVE_KEY } = require('../../../harness/fixtures.js');
+const {
+	CRED,
+	CRED_INACTIVE,
+	FILES,
+	GOOD_KEY,
+	INACTIVE_KEY,
+} = require('../../../harness/fixtures.js');
 const {
 	ROOT,
 	N8N_BIN,
