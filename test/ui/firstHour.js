@@ -476,4 +476,16 @@ async function closeNdv(page) {
 	await until('the node settings close', async () => !(await page.getByTestId('ndv').isVisible()));
 }
 
-module.exports = { firstHour, openWorkflowByName, runWholeWorkflow, closeNdv };
+module.exports = {
+	firstHour,
+	openWorkflowByName,
+	runWholeWorkflow,
+	closeNdv,
+	EMULATOR,
+	restCall,
+	docBlock,
+	shell,
+	findTable,
+	tableRows,
+	unpublish,
+};
