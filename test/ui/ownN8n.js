@@ -9,26 +9,15 @@ const fs = require('fs');
 const os = require('os');
 const path = require('path');
 
-const {
-	ROOT,
-	BASE,
-	RUN_WAIT,
-	fail,
-	until,
-	untilValue,
-	visible,
-	shot,
-	scenario,
-	freshPage,
-} = require('./lib.js');
+const { ROOT, BASE, fail, until, visible, shot, scenario, freshPage } = require('./lib.js');
 const {
 	EMULATOR,
 	restCall,
 	docBlock,
-	shell,
 	findTable,
-	tableRows,
 	unpublish,
+	publishByClicking,
+	postUntilDone,
 } = require('./firstHour.js');
 const { localExample } = require('../../scripts/local-examples.js');
 
@@ -177,28 +166,10 @@ async function ownN8n(context) {
 				await act(ndv.getByTestId('ndv-close-button'), 'the × of the settings of "Submit"');
 				await until('the settings of "Submit" close', async () => !(await ndv.isVisible()));
 
-				// 6. Publish, Publish in the dialog, Got it
-				await act(page.getByTestId('workflow-open-publish-modal-button'), 'the Publish button');
-				await act(
-					page.getByTestId('workflow-publish-button'),
-					'Publish in the Publish workflow dialog',
-				);
+				// 5. Publish, Publish in the dialog, Got it
 				const id = new URL(page.url()).pathname.split('/').pop();
 				try {
-					await until(`the workflow is published`, async () => {
-						const status = await restCall(page, 'GET', `/workflows/${id}/publication-status`);
-						if (status.status === 'failed')
-							fail(`publishing failed: ${JSON.stringify(status).slice(0, 400)}`);
-						return status.status === 'published' && !status.pendingVersionId;
-					});
-					const published = page.getByText('Workflow published', { exact: true });
-					await visible(published, 'the dialog "Workflow published"');
-					await shot(page, 'own-n8n-published');
-					await act(page.getByRole('button', { name: 'Got it' }), 'Got it in "Workflow published"');
-					await until(
-						'the dialog "Workflow published" closes',
-						async () => !(await published.isVisible()),
-					);
+					await publishByClicking(page, id, act, 'own-n8n-published');
 					console.log(
 						`        own n8n path: ${clicks} clicks and key presses from the workflow list`,
 					);
@@ -225,18 +196,7 @@ async function ownN8n(context) {
 						fail(`the own n8n path took ${clicks} clicks and key presses (at most 20)`);
 
 					const posted = Date.now();
-					const ran = shell(command);
-					if (!ran.ok)
-						fail(`the curl line of docs/production.md failed: ${ran.output.slice(0, 500)}`);
-					if (!/"state":\s*"accepted"/.test(ran.output))
-						fail(`Intake answered: ${ran.output.slice(0, 300)}`);
-					const table = await until('the Data Table exists', () => findTable(page));
-					const rows = await untilValue(
-						'the rows of the documents sent are done',
-						() => tableRows(page, table),
-						(r) => r.length > 0 && r.every((row) => row.status === 'done'),
-						RUN_WAIT,
-					);
+					const rows = await postUntilDone(page, command);
 					const seconds = (since) => ((Date.now() - since) / 1000).toFixed(1);
 					console.log(
 						`        ${rows.length} rows done; ${seconds(started)} s after the first click, ${seconds(posted)} s after the curl line`,
