@@ -109,6 +109,7 @@ async function ownN8n(context) {
 				]);
 				await chooser.setFiles(file);
 				clicks += 1;
+				fs.rmSync(path.dirname(file), { recursive: true, force: true });
 				const nodes = page.getByTestId('canvas-node');
 				await until(
 					`the canvas shows the workflow's nodes`,
