@@ -158,6 +158,27 @@ describe('the production workflow (examples/production.json)', () => {
 		expect(next('Mark the Batch Sending')).toEqual(['Submit']);
 	});
 
+	it('sends rows left claimed only after stuck_minutes, so that the catch-up does not take the rows of a post still sending', () => {
+		// pending_minutes (2) is shorter than a long post takes to send its later batches: rows the
+		// post claimed and has not reached yet would be sent by the catch-up and answered
+		// already_known to the caller that brought them
+		expect(next('Rows Left Claimed')).toEqual(['Loop Over Documents']);
+		expect(nodeOf(prod, 'Rows Left Claimed').parameters).toMatchObject({
+			operation: 'get',
+			matchType: 'allConditions',
+			filters: {
+				conditions: [
+					{ keyName: 'status', condition: 'eq', keyValue: 'claimed' },
+					{
+						keyName: 'updatedAt',
+						condition: 'lt',
+						keyValue: "={{ $now.minus({ minutes: $('Settings').first().json.stuck_minutes }).toISO() }}",
+					},
+				],
+			},
+		});
+	});
+
 	it('claims a finished task’s row with one conditional update: task_id and status pending, set to processing', () => {
 		const claim = nodeOf(prod, 'Claim the Pending Row');
 		expect(claim.parameters).toMatchObject({
