@@ -62,6 +62,7 @@ const {
 } = require('./lib.js');
 const { firstHour } = require('./firstHour.js');
 const { emailExample } = require('./emailExample.js');
+const { ownN8n } = require('./ownN8n.js');
 
 async function main() {
 	if (!EMAIL || !PASSWORD)
@@ -445,7 +446,10 @@ async function run(context) {
 				await shot(page, 'trigger-fields', ndv.locator('.node-settings'));
 				// the words the README and the Project field's description use for a test listen
 				await visible(ndv.getByText('Execute step', { exact: true }), 'the button "Execute step"');
-				await visible(ndv.getByText('Test this trigger', { exact: true }), 'the link "Test this trigger"');
+				await visible(
+					ndv.getByText('Test this trigger', { exact: true }),
+					'the link "Test this trigger"',
+				);
 				await shot(page, 'trigger-panel', ndv);
 
 				await ndv.getByTestId('resource-locator-project').getByTestId('rlc-input').click();
@@ -483,6 +487,9 @@ async function run(context) {
 			},
 		],
 	]);
+
+	// last: it deletes npm start's credential, as one's own n8n does not have it
+	await ownN8n(context);
 }
 
 main()

@@ -196,42 +196,13 @@ async function firstHour(context) {
 				await until('the workflow opens', () =>
 					new URL(page.url()).pathname.startsWith('/workflow/'),
 				);
-				await click(page.getByTestId('workflow-open-publish-modal-button'), 'the Publish button');
-				await click(
-					page.getByTestId('workflow-publish-button'),
-					'Publish in the Publish workflow dialog',
-				);
-				await until(`workflow ${id} is published`, async () => {
-					const status = await restCall(page, 'GET', `/workflows/${id}/publication-status`);
-					if (status.status === 'failed')
-						fail(`publishing failed: ${JSON.stringify(status).slice(0, 400)}`);
-					return status.status === 'published' && !status.pendingVersionId;
-				});
-				const published = page.getByText('Workflow published', { exact: true });
-				await visible(published, 'the dialog "Workflow published"');
-				await shot(page, 'production-published');
-				await click(page.getByRole('button', { name: 'Got it' }), 'Got it in "Workflow published"');
-				await until(
-					'the dialog "Workflow published" closes',
-					async () => !(await published.isVisible()),
-				);
+				await publishByClicking(page, id, click, 'production-published');
 				console.log(
 					`        npm start path: ${clicks} clicks and key presses from the workflow list`,
 				);
 				try {
 					const posted = Date.now();
-					const ran = shell(command);
-					if (!ran.ok)
-						fail(`the curl line of docs/production.md failed: ${ran.output.slice(0, 500)}`);
-					if (!/"state":\s*"accepted"/.test(ran.output))
-						fail(`Intake answered: ${ran.output.slice(0, 300)}`);
-					const table = await until('the Data Table exists', () => findTable(page));
-					const rows = await untilValue(
-						'the rows of the documents sent are done',
-						async () => (await tableRows(page, table)).slice(before),
-						(r) => r.length > 0 && r.every((row) => row.status === 'done'),
-						RUN_WAIT,
-					);
+					const rows = await postUntilDone(page, command, before);
 					const seconds = (since) => ((Date.now() - since) / 1000).toFixed(1);
 					console.log(
 						`        ${rows.length} rows done: ${rows.map((r) => r.task_id).join(', ')}; ${seconds(started)} s after the first click, ${seconds(posted)} s after the curl line`,
@@ -242,6 +213,47 @@ async function firstHour(context) {
 			},
 		],
 	]);
+}
+
+/**
+ * The last step of both production paths in docs/production.md, clicked (`click` counts each):
+ * Publish, Publish in the Publish workflow dialog, Got it in "Workflow published".
+ */
+async function publishByClicking(page, id, click, shotName) {
+	await click(page.getByTestId('workflow-open-publish-modal-button'), 'the Publish button');
+	await click(
+		page.getByTestId('workflow-publish-button'),
+		'Publish in the Publish workflow dialog',
+	);
+	await until(`workflow ${id} is published`, async () => {
+		const status = await restCall(page, 'GET', `/workflows/${id}/publication-status`);
+		if (status.status === 'failed')
+			fail(`publishing failed: ${JSON.stringify(status).slice(0, 400)}`);
+		return status.status === 'published' && !status.pendingVersionId;
+	});
+	const published = page.getByText('Workflow published', { exact: true });
+	await visible(published, 'the dialog "Workflow published"');
+	await shot(page, shotName);
+	await click(page.getByRole('button', { name: 'Got it' }), 'Got it in "Workflow published"');
+	await until('the dialog "Workflow published" closes', async () => !(await published.isVisible()));
+}
+
+/**
+ * Runs the curl line of docs/production.md (`command`); waits until the table's rows after the
+ * first `before` are all `done`, and returns them.
+ */
+async function postUntilDone(page, command, before = 0) {
+	const ran = shell(command);
+	if (!ran.ok) fail(`the curl line of docs/production.md failed: ${ran.output.slice(0, 500)}`);
+	if (!/"state":\s*"accepted"/.test(ran.output))
+		fail(`Intake answered: ${ran.output.slice(0, 300)}`);
+	const table = await until('the Data Table exists', () => findTable(page));
+	return await untilValue(
+		'the rows of the documents sent are done',
+		async () => (await tableRows(page, table)).slice(before),
+		(r) => r.length > 0 && r.every((row) => row.status === 'done'),
+		RUN_WAIT,
+	);
 }
 
 /**
@@ -476,4 +488,16 @@ async function closeNdv(page) {
 	await until('the node settings close', async () => !(await page.getByTestId('ndv').isVisible()));
 }
 
-module.exports = { firstHour, openWorkflowByName, runWholeWorkflow, closeNdv };
+module.exports = {
+	firstHour,
+	openWorkflowByName,
+	runWholeWorkflow,
+	closeNdv,
+	EMULATOR,
+	restCall,
+	docBlock,
+	findTable,
+	unpublish,
+	publishByClicking,
+	postUntilDone,
+};
