@@ -109,12 +109,16 @@ async function ownN8n(context) {
 				]);
 				await chooser.setFiles(file);
 				clicks += 1;
-				fs.rmSync(path.dirname(file), { recursive: true, force: true });
 				const nodes = page.getByTestId('canvas-node');
-				await until(
-					`the canvas shows the workflow's nodes`,
-					async () => (await nodes.count()) >= workflow.nodes.length - 1,
-				);
+				// the editor reads the file after the pick: it stays on disk until the nodes are shown
+				try {
+					await until(
+						`the canvas shows the workflow's nodes`,
+						async () => (await nodes.count()) >= workflow.nodes.length - 1,
+					);
+				} finally {
+					fs.rmSync(path.dirname(file), { recursive: true, force: true });
+				}
 				// no credential to pick: n8n drops the file's (this n8n has no credential with its ID)
 				// and puts the user's in each node that needs one, and says so
 				await visible(

@@ -55,13 +55,19 @@ async function storedError(executionId) {
 	return data?.resultData?.error?.message ?? '';
 }
 
-/** Restarts n8n (as an upgrade, a redeploy or a crash recovery does) and retries the execution. */
-async function restartAndRetry(executionId, loadWorkflow) {
+/**
+ * Restarts n8n (as an upgrade, a redeploy or a crash recovery does), then retries each execution
+ * with the editor's option `loadWorkflow`; resolves to {workflowId: the retry}.
+ */
+async function restartAndRetry(runs, loadWorkflow) {
 	await stopN8n();
 	await startN8n();
-	const retried = await rest('POST', `/executions/${executionId}/retry`, { loadWorkflow });
-	assert.equal(retried.retryOf, String(executionId));
-	return retried;
+	const retries = {};
+	for (const [workflowId, { id }] of Object.entries(runs)) {
+		retries[workflowId] = await rest('POST', `/executions/${id}/retry`, { loadWorkflow });
+		assert.equal(retries[workflowId].retryOf, String(id));
+	}
+	return retries;
 }
 
 test('Retry from the Executions list after a restart, both options, binary and URL input: one task per document', async (t) => {
@@ -72,15 +78,13 @@ test('Retry from the Executions list after a restart, both options, binary and U
 	const uploadsBefore = await requestCount('process_file');
 	const runs = {};
 	const created = await tasksCreatedDuring(async () => {
-		for (const id of [WF.retryListBinary, WF.retryListUrl]) runs[id] = await publishAndStart(id);
+		const first = {};
+		for (const id of [WF.retryListBinary, WF.retryListUrl]) first[id] = await publishAndStart(id);
+		Object.assign(runs, first);
 		// n8n restarts, then the owner clicks Retry → Retry with original workflow
-		runs.original = {};
-		for (const id of [WF.retryListBinary, WF.retryListUrl])
-			runs.original[id] = await restartAndRetry(runs[id].id, false);
+		runs.original = await restartAndRetry(first, false);
 		// and again after another restart: Retry → Retry with currently saved workflow
-		runs.saved = {};
-		for (const id of [WF.retryListBinary, WF.retryListUrl])
-			runs.saved[id] = await restartAndRetry(runs[id].id, true);
+		runs.saved = await restartAndRetry(first, true);
 	});
 	const uploads = (await requestCount('process_file')) - uploadsBefore;
 
