@@ -33,11 +33,15 @@ const SETTINGS_NOTE =
 /** The 2.x nodes n8n 1.x has no counterpart for. */
 const TABLE_NODES = ['Create the Table If Missing', 'Create the Table (Run Once)'];
 
-/** What the note says about the table, in the 2.x file and in this one. */
+/** What the note says about the table and the credential, in the 2.x file and in this one. */
 const NOTE = [
 	[
 		'The table is created by the first post, or by **Create the Table (Run Once)**.',
 		'First create the Data table document_extraction_tasks under **Overview → Data tables** and paste its ID into **Settings** (docs/production.md, n8n 1.x).',
+	],
+	[
+		'On import, n8n puts your Document Extraction credential into **Document Extraction Trigger**, **Submit** and **Get Status**: check it there.',
+		'Pick your credential in **Document Extraction Trigger**, **Submit** and **Get Status**: n8n 1.x does not put it in on import.',
 	],
 ];
 
