@@ -80,7 +80,6 @@ test('Retry from the Executions list after a restart, both options, binary and U
 	const created = await tasksCreatedDuring(async () => {
 		const first = {};
 		for (const id of [WF.retryListBinary, WF.retryListUrl]) first[id] = await publishAndStart(id);
-		Object.assign(runs, first);
 		// n8n restarts, then the owner clicks Retry → Retry with original workflow
 		runs.original = await restartAndRetry(first, false);
 		// and again after another restart: Retry → Retry with currently saved workflow
