@@ -172,7 +172,8 @@ describe('the production workflow (examples/production.json)', () => {
 					{
 						keyName: 'updatedAt',
 						condition: 'lt',
-						keyValue: "={{ $now.minus({ minutes: $('Settings').first().json.stuck_minutes }).toISO() }}",
+						keyValue:
+							"={{ $now.minus({ minutes: $('Settings').first().json.stuck_minutes }).toISO() }}",
 					},
 				],
 			},
