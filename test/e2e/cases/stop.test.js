@@ -11,13 +11,7 @@ const assert = require('node:assert/strict');
 const { test } = require('node:test');
 
 const { sleep } = require('../../../harness/fixtures.js');
-const {
-	startN8n,
-	rest,
-	executionsOf,
-	executionData,
-	waitFor,
-} = require('../../../harness/n8n.js');
+const { startN8n, rest, executionsOf, waitFor } = require('../../../harness/n8n.js');
 const {
 	addFault,
 	clearFaults,
@@ -77,12 +71,7 @@ test('Stop: stopping a running Submit and Wait aborts its request in flight at o
 		assert.equal(ended.status, 'canceled', `execution ${running.id} is ${ended.status}`);
 		assert.ok(abortedMs < 3000, `the request in flight was aborted ${abortedMs} ms after the stop`);
 		assert.equal(polls, 1, `${polls} status requests for task ${task.task_id}`);
-		const stored = await executionData(running.id);
-		const nodeRuns = stored.data?.resultData?.runData?.['Submit and Wait'] ?? [];
-		const nodeError = nodeRuns.find((run) => run.error)?.error ?? stored.data?.resultData?.error;
-		t.diagnostic(
-			`request aborted ${abortedMs} ms after the stop; execution ${ended.status}; stored error: ${JSON.stringify(nodeError)?.slice(0, 400)}`,
-		);
+		t.diagnostic(`request aborted ${abortedMs} ms after the stop; execution ${ended.status}`);
 	} finally {
 		await clearFaults();
 		await rest('POST', `/workflows/${WF.cancel}/deactivate`, {}).catch(() => {});
