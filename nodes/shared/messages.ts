@@ -3,28 +3,52 @@ import type { IDataObject } from 'n8n-workflow';
 import { displayUrl, parseHttpUrl } from './urls';
 
 /**
- * What the package tells the user, each sentence written once: the messages of its errors, the
- * advice that more than one error gives (check the dashboard, lower Max Concurrent Requests,
- * raise Max Wait, set WEBHOOK_URL), and the message and description of each HTTP status. n8n
- * shows only a message in places (a failed publication, an error workflow, an MCP tool error),
- * so each message carries the cause and the fix.
+ * What the shared code and the transport tell the user, each sentence written once: the errors
+ * of the credential and of the Project field, the advice that more than one error gives (check
+ * the dashboard before sending again, set WEBHOOK_URL), and the message and description of each
+ * HTTP status. Each node's own messages are in its messages module
+ * (../DocumentExtraction/messages, ../DocumentExtractionTrigger/messages). n8n shows only a
+ * message in places (a failed publication, an error workflow, an MCP tool error), so each
+ * message carries the cause and the fix.
  */
 
 /** Fixed messages of errors, by what happened. */
 export const ERRORS = {
 	stopped: 'The execution was stopped',
-	noTimeToDownload:
-		'No time was left to download the document before Max Wait ran out. Raise Max Wait, or send fewer items per run',
-	noTaskId: 'The service accepted the document but returned no task_id',
-	noTask: (taskId: string) => `The service returned no task for ${taskId}`,
-	notATaskId: (taskId: string) => `"${taskId}" is not a task ID`,
-	taskIdFormat:
-		'A task ID is the UUID returned by Submit Document, for example 0b8f2f9e-4a8c-4d1e-9f3a-2c6b7d8e9f01. Map the task_id field of the submitting node into "Task ID".',
-	noEvent: {
-		message: 'No event selected',
-		description: 'Select Task Completed: it is the only event the service can deliver.',
-	},
 } as const;
+
+/** Where the API key goes, for a Base URL that seems to hold it. */
+const KEY_FIELD = 'the API key belongs in the API Key field.';
+
+/** What is wrong with the credential: its Base URL (each ending the sentence it starts) or its key. */
+export const CREDENTIAL = {
+	baseUrl: (reason: string) => `The Base URL of the Document Extraction API credential ${reason}`,
+	notHttp:
+		'must start with http:// or https:// followed by a host. Enter the address of the service, for example https://api.example.com.',
+	userInfo: (shown: string) =>
+		`must not contain a user name or password (shown here without them: ${shown}). Remove the part before "@"; ${KEY_FIELD}`,
+	query: (shown: string) =>
+		`must not contain a query (shown here without it: ${shown}). Remove the "?" and what follows it; ${KEY_FIELD}`,
+	fragment: (shown: string) =>
+		`must not contain a fragment (shown here without it: ${shown}). Remove the "#" and what follows it.`,
+	unencrypted: (host: string, option: string) =>
+		`uses http:// for ${host}: the API key would travel unencrypted. Use https://, or turn on "${option}" in the credential if the host is a trusted gateway on your own network.`,
+	keyFormat:
+		'The API key of the Document Extraction API credential has the wrong format: keys look like vnd_… Copy the key from the web dashboard of the Document Extraction Service (or ask your account administrator for one) and paste it into the credential.',
+};
+
+/** An unknown name in the Project field, and the projects the account has. */
+export function noSuchProject(name: string, known: string) {
+	return {
+		message: `No project named "${name}"`,
+		description: known
+			? `The projects of this account are: ${known}. Pick one from the list or enter its ID.`
+			: 'The account has no projects. Create one in the web dashboard first.',
+	};
+}
+
+/** How an error for an empty Project field starts; each node says what to pick. */
+export const NO_PROJECT_SELECTED = 'No project selected';
 
 /** What a request was about, for its messages. */
 export interface RequestWording {
@@ -63,14 +87,6 @@ export const RETRY_LATER_ADVICE: RateLimitAdvice = {
 	timeRanOut: 'the time the request had ran out',
 };
 
-/** The rate-limit advice of the document operations: their options. */
-export const DOCUMENT_RATE_LIMIT_ADVICE: RateLimitAdvice = {
-	message: 'Lower Max Concurrent Requests or send fewer items per run',
-	description:
-		'Lower "Max Concurrent Requests", send fewer items per run (for example with Loop Over Items and a Wait node), raise "Max Wait" (Submit and Wait), or ask the service for a higher rate limit.',
-	timeRanOut: 'the time the request had (Max Wait for Submit and Wait) ran out',
-};
-
 /** What to do before sending again a document the service may have received. */
 export const CHECK_BEFORE_RESENDING =
 	'Check the tasks of the project in the web dashboard, or wait for its task.completed webhook, before you send it again.';
@@ -91,80 +107,6 @@ export function outOfSlots(limit: number) {
 		message: `No time was left to send the request before Max Wait ran out: all ${limit} request slots stayed busy. Raise Max Wait or Max Concurrent Requests, or send fewer items per run`,
 		description: `The node sends at most ${limit} requests at once (Max Concurrent Requests), and the requests of other items held every slot until this item's Max Wait ran out. Nothing was sent for it.`,
 	};
-}
-
-/** Counted words: "1 item", "2 items". */
-export const plural = (count: number, one: string, many: string) => (count === 1 ? one : many);
-
-/** The lines a failed run adds to its error: the tasks already created, and what was not sent. */
-export function failedRunLines({
-	ownTask,
-	otherTasks,
-	notStarted,
-}: {
-	ownTask?: string;
-	otherTasks: Array<{ itemIndex: number; taskId: string }>;
-	notStarted: number;
-}): string[] {
-	const lines: string[] = [];
-	if (ownTask) lines.push(`This item's task: ${ownTask} (${FETCH_WITH_GET_STATUS.it}).`);
-	if (otherTasks.length) {
-		const list = otherTasks
-			.map(({ itemIndex, taskId }) => `item ${itemIndex}: ${taskId}`)
-			.join(', ');
-		lines.push(
-			`Tasks submitted for other items in this run (${FETCH_WITH_GET_STATUS.them}): ${list}`,
-		);
-	}
-	if (notStarted) {
-		lines.push(
-			`${notStarted} ${plural(notStarted, 'item was', 'items were')} not submitted because of this failure.`,
-		);
-	}
-	return lines;
-}
-
-/** How a task whose result is not in the output is fetched later. */
-export const FETCH_WITH_GET_STATUS = {
-	it: 'fetch it with Get Status',
-	them: 'fetch them with Get Status',
-	later: 'Fetch it later with Get Status and this task_id',
-} as const;
-
-/** The error of a task that ended with status failed (Submit and Wait). */
-export function taskFailed(taskId: string, error: unknown) {
-	const reason = typeof error === 'string' && error ? error : 'no error text was given';
-	return {
-		// The service's own text may already say so; the message says it once.
-		message: /^extraction failed\b/i.test(reason) ? reason : `Extraction failed: ${reason}`,
-		description: `Task ${taskId} ended with status failed. Check the document, or turn on "Output Failed Tasks as Items" to pass failed tasks on as items.`,
-	};
-}
-
-/** Why Max Wait ran out before a task's result came. */
-export type TimedOutReason = 'running' | 'unanswered' | 'noSlot' | 'noTimeLeft';
-
-/** The message of a Submit and Wait output item whose task outlived Max Wait. */
-export function timedOutMessage({
-	maxWaitS,
-	slots,
-	why,
-}: {
-	maxWaitS: number;
-	slots: number;
-	why: TimedOutReason;
-}): string {
-	const within = `within Max Wait (${maxWaitS} s)`;
-	switch (why) {
-		case 'running':
-			return `The task was still running after ${maxWaitS} s. ${FETCH_WITH_GET_STATUS.later}.`;
-		case 'unanswered':
-			return `No status check was answered ${within}, so the task's status is not known. ${FETCH_WITH_GET_STATUS.later}.`;
-		case 'noSlot':
-			return `No status check could be made ${within}: all ${slots} request slots stayed busy. The task's status is not known: ${FETCH_WITH_GET_STATUS.later.toLowerCase()}, or raise Max Wait or Max Concurrent Requests.`;
-		case 'noTimeLeft':
-			return `The document was accepted, but no time was left for a status check ${within}: sending it took that long (for example while the service was rate-limiting). ${FETCH_WITH_GET_STATUS.later}, or raise Max Wait.`;
-	}
 }
 
 /** Whole seconds for a message, at least 1. */
@@ -223,7 +165,7 @@ export function describeStatus(
 	attempts = 1,
 ) {
 	const { subject } = wording;
-	const action = wording.action ?? 'the request';
+	const refused = `The Document Extraction Service refused ${wording.action ?? 'the request'}`;
 	const detailText = formatValidationDetail(detail);
 	const advice =
 		status >= 400 && status < 500 && wording.refusalAdvice ? ` ${wording.refusalAdvice}` : '';
@@ -245,8 +187,8 @@ export function describeStatus(
 			};
 		case 422:
 			return {
-				message: `The Document Extraction Service refused ${action} as invalid (422)${withDetail(detail)}${advice ? `.${advice}` : ''}`,
-				description: `The Document Extraction Service refused ${action} as invalid (422):\n${detailText || 'Validation failed.'}\nFix the fields named above and run again.${advice}`,
+				message: `${refused} as invalid (422)${withDetail(detail)}${advice ? `.${advice}` : ''}`,
+				description: `${refused} as invalid (422):\n${detailText || 'Validation failed.'}\nFix the fields named above and run again.${advice}`,
 			};
 		default:
 			if (status >= 300 && status < 400) {
@@ -262,7 +204,7 @@ export function describeStatus(
 				};
 			}
 			return {
-				message: `The Document Extraction Service refused ${action} with status ${status}${withDetail(detail)}${advice ? `.${advice}` : ''}`,
+				message: `${refused} with status ${status}${withDetail(detail)}${advice ? `.${advice}` : ''}`,
 				description: `${detailText || 'No detail was given.'}${advice}`,
 			};
 	}

@@ -8,6 +8,7 @@ import type {
 import type { ApiContext } from './transport/runCredential';
 import { listProjects } from './transport/service';
 import { isUuid } from './uuid';
+import { noSuchProject } from './messages';
 import { nodeError } from './transport/errors';
 
 /** One project as the nodes use it, whatever the service calls its fields. */
@@ -100,12 +101,8 @@ export async function resolveProjectId(
 		projects.find((p) => p.name.toLowerCase() === wanted.toLowerCase());
 	if (match) return match.id;
 	const known = projects.map((p) => `${p.name} (${p.id})`).join(', ');
-	throw nodeError(this, 'not_found', `No project named "${wanted}"`, {
-		itemIndex,
-		description: known
-			? `The projects of this account are: ${known}. Pick one from the list or enter its ID.`
-			: 'The account has no projects. Create one in the web dashboard first.',
-	});
+	const { message, description } = noSuchProject(wanted, known);
+	throw nodeError(this, 'not_found', message, { itemIndex, description });
 }
 
 /** The value of the Project field (read with extractValue) as trimmed text: an ID or a name. */
