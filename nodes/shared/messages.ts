@@ -1,5 +1,4 @@
-import type { IDataObject } from 'n8n-workflow';
-
+import { detailForMessage, formatValidationDetail } from './transport/detail';
 import { displayUrl, parseHttpUrl } from './urls';
 
 /**
@@ -112,43 +111,78 @@ export function outOfSlots(limit: number) {
 /** Whole seconds for a message, at least 1. */
 export const seconds = (ms: number) => Math.max(1, Math.round(ms / 1000));
 
-/** Renders a 422 detail list (`[{loc, msg}]`) as readable `field: message` lines. */
-export function formatValidationDetail(detail: unknown): string {
-	if (Array.isArray(detail)) {
-		return detail
-			.map((entry) => {
-				if (entry && typeof entry === 'object') {
-					const { loc, msg, message } = entry as IDataObject;
-					const path = Array.isArray(loc)
-						? loc.filter((part) => part !== 'body').join('.')
-						: typeof loc === 'string'
-							? loc
-							: '';
-					const text = String(msg ?? message ?? JSON.stringify(entry));
-					return path ? `${path}: ${text}` : text;
-				}
-				return String(entry);
-			})
-			.join('\n');
-	}
-	if (detail && typeof detail === 'object') return JSON.stringify(detail);
-	return detail === undefined ? '' : String(detail);
-}
-
-/** The longest part of a message taken from the service's detail. */
-const MAX_DETAIL_IN_MESSAGE = 400;
-
-/** The service's detail on one line, for an error message: several lines joined by "; ". */
-export function detailForMessage(detail: unknown): string {
-	const text = formatValidationDetail(detail)
-		.split('\n')
-		.map((line) => line.trim())
-		.filter(Boolean)
-		.join('; ');
-	return text.length > MAX_DETAIL_IN_MESSAGE
-		? `${text.slice(0, MAX_DETAIL_IN_MESSAGE - 1)}…`
-		: text;
-}
+/** The messages of the failures of a request (transport/failures.ts), by kind. */
+export const FAILURES = {
+	rateLimited: ({
+		count,
+		sinceMs,
+		upload,
+		why,
+		advice,
+	}: {
+		/** 429 answers in a row; 0 when the request could not even start for the pace. */
+		count: number;
+		sinceMs: number;
+		/** What was not sent (a POST), or undefined for a GET. */
+		upload?: string;
+		/** Why waiting ended. */
+		why: string;
+		advice: RateLimitAdvice;
+	}) => ({
+		message: `${
+			count
+				? `The Document Extraction Service kept rate-limiting the requests (429 Too Many Requests, ${count === 1 ? 'once' : `${count} times`} in ${seconds(sinceMs)} s)`
+				: 'The Document Extraction Service is rate-limiting the requests of this credential (429 Too Many Requests to other requests)'
+		};${upload ? ` ${upload} was not sent` : ' it was given up'}. ${advice.message}`,
+		description: `The service limits how many requests it takes per second, and it answered "429 Too Many Requests". The node waited as the service asked and slowed all its requests down, but ${why}. ${advice.description}`,
+	}),
+	/** Why waiting for rate limits ended when their own budget ran out. */
+	rateLimitBudget: (budgetMs: number) =>
+		`the node waits out rate limits for at most ${seconds(budgetMs)} s a request`,
+	noAnswer: ({
+		reason,
+		shownReason,
+		timedOutAfterMs,
+		attempts,
+		shownBaseUrl,
+	}: {
+		reason: string;
+		/** The reason as a message shows it. */
+		shownReason: string;
+		timedOutAfterMs?: number;
+		attempts: number;
+		shownBaseUrl: string;
+	}) => {
+		const tries = `${attempts} attempt${attempts > 1 ? 's' : ''}`;
+		return {
+			message:
+				timedOutAfterMs !== undefined
+					? `The Document Extraction Service did not answer within ${seconds(timedOutAfterMs)} s (${tries})`
+					: `Could not reach the Document Extraction Service after ${tries}: ${shownReason}`,
+			description: `${reason}. Check the Base URL in the credential (${shownBaseUrl}) and that the service is reachable from n8n.`,
+		};
+	},
+	/** Why no answer came: the request's own timeout, or a gateway's error. */
+	noCompleteAnswer: (timeoutMs: number) => `No complete answer within ${seconds(timeoutMs)} s`,
+	gatewayAnswered: (status: number) => `A gateway answered ${status}`,
+	mayHaveArrived: (
+		how: 'timeout' | 'broken' | 'gateway',
+		what: string,
+		reason: string,
+		status?: number,
+	) => ({
+		message: `${
+			{
+				timeout: 'The Document Extraction Service did not answer in time',
+				broken: 'The connection to the Document Extraction Service broke off',
+				gateway: `A gateway in front of the Document Extraction Service answered ${status}`,
+			}[how]
+		}; it may have received ${what}, so it was not sent again. Check the project's tasks before sending it again`,
+		description: `${reason}. The service may have received ${what} and started work on it, so it was not sent again (sending it again ${SECOND_CHARGE}). ${CHECK_BEFORE_RESENDING}`,
+	}),
+	outOfTime: (action: string) => `No time was left to send ${action} before the wait ran out`,
+	paced: 'The request could not be sent in time: the service is rate-limiting',
+};
 
 /** ": detail" for a message, or '' without a detail. */
 const withDetail = (detail: unknown) => {
