@@ -1,155 +1,26 @@
 import type { INodeProperties } from 'n8n-workflow';
 
 import { projectLocator } from '../shared/descriptions';
-import {
-	ALLOW_PRIVATE_ADDRESSES_OPTION,
-	DEFAULT_DOWNLOAD_TIMEOUT_S,
-	DEFAULT_FILE_TYPES,
-	DEFAULT_MAX_CONCURRENCY,
-	DEFAULT_MAX_DOWNLOAD_MB,
-} from './constants';
+import { DEFAULT_MAX_CONCURRENCY } from './constants';
 import { TASK_COMPLETED } from '../shared/transport/service';
+import {
+	allowPrivateAddressesOption,
+	binaryPropertyField,
+	binaryPropertyNamesField,
+	documentUrlField,
+	downloadTimeoutOption,
+	fileTypesOption,
+	filesToSendField,
+	includeDownloadedFileOption,
+	inputSourceField,
+	maxDownloadSizeOption,
+} from './input/descriptions';
 
 /**
  * Field descriptions of the Document Extraction node. The fields both nodes use (Project,
- * Options) are in ../shared/descriptions. Nothing here runs at execution time.
+ * Options) are in ../shared/descriptions, those of the document's source (binary fields or a URL)
+ * in ./input/descriptions. Nothing here runs at execution time.
  */
-
-export const inputSourceField: INodeProperties = {
-	displayName: 'Input Source',
-	name: 'inputSource',
-	type: 'options',
-	noDataExpression: true,
-	default: 'binary',
-	options: [
-		{
-			name: 'Binary File',
-			value: 'binary',
-			description: 'A PDF or image in a binary field of the input item',
-		},
-		{
-			name: 'URL',
-			value: 'url',
-			description:
-				'A public http(s) address of a PDF or image: the node downloads the file and sends it',
-		},
-	],
-	description: 'The source of the document to extract',
-};
-
-export const binaryPropertyField: INodeProperties = {
-	displayName: 'Input Binary Field',
-	name: 'binaryPropertyName',
-	type: 'string',
-	default: 'data',
-	required: true,
-	placeholder: 'e.g. data',
-	hint: 'The name of the input binary field holding the PDF or image to process',
-	displayOptions: { show: { inputSource: ['binary'], filesToSend: ['field'] } },
-};
-
-export const filesToSendField: INodeProperties = {
-	displayName: 'Files to Send',
-	name: 'filesToSend',
-	type: 'options',
-	default: 'field',
-	options: [
-		{
-			name: 'All Binary Fields',
-			value: 'all',
-			description:
-				'Every file of the item that File Types counts, each its own document and output item: the attachments of an email (attachment_0, attachment_1, …)',
-		},
-		{
-			name: 'Input Binary Field',
-			value: 'field',
-			description: 'The file in one binary field: one document per item',
-		},
-		{
-			name: 'Listed Binary Fields',
-			value: 'list',
-			description:
-				'The files in the binary fields you name, separated by commas, each its own document and output item',
-		},
-	],
-	description:
-		'Which files of each input item to extract. With several, each file is sent as its own document and gives its own output item, paired with its input item and naming its binary field and file name.',
-	displayOptions: { show: { inputSource: ['binary'] } },
-};
-
-export const binaryPropertyNamesField: INodeProperties = {
-	displayName: 'Input Binary Fields',
-	name: 'binaryPropertyNames',
-	type: 'string',
-	default: '',
-	required: true,
-	placeholder: 'e.g. attachment_0, attachment_1',
-	hint: 'The names of the input binary fields holding the PDFs or images, separated by commas',
-	displayOptions: { show: { inputSource: ['binary'], filesToSend: ['list'] } },
-};
-
-export const fileTypesOption: INodeProperties = {
-	displayName: 'File Types',
-	name: 'fileTypes',
-	type: 'string',
-	default: DEFAULT_FILE_TYPES,
-	placeholder: 'e.g. application/pdf, image/*, .pdf',
-	description:
-		'Which files count as documents, by MIME type (image/* for every image) or file extension (.pdf), separated by commas. A file sent as application/octet-stream is judged by its extension. Other files are not sent and are named in the run’s hint; an item with no file that counts fails.',
-	displayOptions: { show: { '/inputSource': ['binary'], '/filesToSend': ['all', 'list'] } },
-};
-
-export const documentUrlField: INodeProperties = {
-	displayName: 'Document URL',
-	name: 'documentUrl',
-	type: 'string',
-	default: '',
-	required: true,
-	placeholder: 'e.g. https://example.com/invoices/2024-001.pdf',
-	description:
-		'The full http:// or https:// address of the document file itself: a PDF or an image (JPEG, PNG, TIFF, WebP). Not a web page that shows or links to it. Redirects are followed.',
-	displayOptions: { show: { inputSource: ['url'] } },
-};
-
-export const allowPrivateAddressesOption: INodeProperties = {
-	displayName: ALLOW_PRIVATE_ADDRESSES_OPTION,
-	name: 'allowPrivateAddresses',
-	type: 'boolean',
-	default: false,
-	description:
-		'Whether to download from loopback, private network, link-local and shared addresses (an intranet server). Off, such a URL fails the item before anything connects to it; keep it off when the URL can come from an AI agent or from a document.',
-	displayOptions: { show: { '/inputSource': ['url'] } },
-};
-
-export const maxDownloadSizeOption: INodeProperties = {
-	displayName: 'Max Download Size (MB)',
-	name: 'maxDownloadSize',
-	type: 'number',
-	typeOptions: { minValue: 1 },
-	default: DEFAULT_MAX_DOWNLOAD_MB,
-	description: 'The largest document accepted from a URL. A larger file fails the item.',
-	displayOptions: { show: { '/inputSource': ['url'] } },
-};
-
-export const downloadTimeoutOption: INodeProperties = {
-	displayName: 'Download Timeout (Seconds)',
-	name: 'downloadTimeout',
-	type: 'number',
-	typeOptions: { minValue: 1 },
-	default: DEFAULT_DOWNLOAD_TIMEOUT_S,
-	description: 'How long downloading the document from its URL may take in all',
-	displayOptions: { show: { '/inputSource': ['url'] } },
-};
-
-export const includeDownloadedFileOption: INodeProperties = {
-	displayName: 'Include Downloaded File',
-	name: 'includeDownloadedFile',
-	type: 'boolean',
-	default: false,
-	description:
-		'Whether to output the downloaded document as binary field "data", so a later node can archive it',
-	displayOptions: { show: { '/inputSource': ['url'] } },
-};
 
 /**
  * Not `required`: empty is the normal state until a type is chosen, and n8n's editor marks an

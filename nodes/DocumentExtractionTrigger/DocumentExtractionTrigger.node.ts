@@ -13,7 +13,6 @@ import { readProjectField } from '../shared/projects';
 import { searchProjects } from '../shared/listSearch';
 import { TASK_COMPLETED } from '../shared/transport/service';
 import {
-	addErrorDetails,
 	DEFAULT_TIMESTAMP_TOLERANCE_MINUTES,
 	deliveryItem,
 	deliveryKey,
@@ -22,6 +21,8 @@ import {
 	refuseByTimestamp,
 	type StatusFilter,
 } from './delivery';
+import { addErrorDetails } from './errorDetails';
+import { MESSAGES } from './messages';
 import { claimDelivery, settleWhenAnswered, type WebhookResponse } from './recentDeliveries';
 import {
 	createRegistration,
@@ -193,11 +194,11 @@ export class DocumentExtractionTrigger implements INodeType {
 		}
 		const rawBody = Buffer.isBuffer(req.rawBody) ? req.rawBody : undefined;
 		if (!verifySignature(rawBody, req.headers?.[SIGNATURE_HEADER], secret)) {
-			return reply(res, 401, { error: 'invalid signature' });
+			return reply(res, 401, { error: MESSAGES.answers.invalidSignature });
 		}
 
 		const payload = parseDeliveryBody(rawBody as Buffer);
-		if (!payload) return reply(res, 400, { error: 'body is not a JSON object' });
+		if (!payload) return reply(res, 400, { error: MESSAGES.answers.notJson });
 
 		// A signed delivery is also a dated one: an old copy replayed later starts nothing.
 		const options = this.getNodeParameter('options', {}) as IDataObject;
@@ -205,12 +206,12 @@ export class DocumentExtractionTrigger implements INodeType {
 		if (stale) return reply(res, stale.status, stale.body);
 
 		if (payload.event !== TASK_COMPLETED) {
-			return reply(res, 200, { received: true, ignored: 'event not handled' });
+			return reply(res, 200, { received: true, ignored: MESSAGES.answers.otherEvent });
 		}
 
 		const statusFilter = (options.statusFilter as StatusFilter | undefined) ?? 'both';
 		if (!passesStatusFilter(payload.status, statusFilter)) {
-			return reply(res, 200, { received: true, ignored: 'status filtered out' });
+			return reply(res, 200, { received: true, ignored: MESSAGES.answers.filteredOut });
 		}
 
 		// The service retries a delivery it thinks failed: emit each task outcome once. Nothing is
@@ -220,12 +221,10 @@ export class DocumentExtractionTrigger implements INodeType {
 			const key = scopedKey.call(this, outcomeKey);
 			const claim = await claimDelivery(key);
 			if (claim === 'duplicate') {
-				return reply(res, 200, { received: true, ignored: 'duplicate delivery' });
+				return reply(res, 200, { received: true, ignored: MESSAGES.answers.duplicate });
 			}
 			if (claim === 'busy') {
-				return reply(res, 503, {
-					error: 'an earlier copy of this delivery is still being processed; send it again later',
-				});
+				return reply(res, 503, { error: MESSAGES.answers.busy });
 			}
 			settleWhenAnswered(res, key);
 		}

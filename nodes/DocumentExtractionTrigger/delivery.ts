@@ -1,7 +1,6 @@
 import type { IDataObject, IWebhookFunctions } from 'n8n-workflow';
 
-import { ServiceError } from '../shared/transport/errors';
-import { getTask, lookupLimits } from '../shared/transport/service';
+import { MESSAGES } from './messages';
 
 /** The documented fields of a task.completed delivery, in the order they are output. */
 export const DELIVERY_FIELDS = [
@@ -151,7 +150,7 @@ export function timestampAnswer(
 		return {
 			status: 400,
 			body: {
-				error: `timestamp ${check.reason}: a delivery must carry its signed ISO 8601 timestamp`,
+				error: MESSAGES.answers.noTimestamp(check.reason),
 			},
 		};
 	}
@@ -159,7 +158,11 @@ export function timestampAnswer(
 		status: 200,
 		body: {
 			received: true,
-			ignored: `timestamp ${check.reason}: ${duration(check.differenceMs)} ${check.reason === 'too old' ? 'before' : 'after'} n8n's clock, more than the tolerance of ${duration(toleranceMs)}`,
+			ignored: MESSAGES.answers.outsideTolerance(
+				check.reason,
+				duration(check.differenceMs),
+				duration(toleranceMs),
+			),
 		},
 	};
 }
@@ -189,37 +192,9 @@ export function refuseByTimestamp(
 	if (check.ok) return undefined;
 	const answer = timestampAnswer(check, toleranceMs);
 	const reason = answer.body.error ?? answer.body.ignored;
-	this.logger?.warn(`Document Extraction Trigger refused a signed delivery: ${String(reason)}`, {
+	this.logger?.warn(MESSAGES.refusedLog(String(reason)), {
 		workflowId: this.getWorkflow().id,
 		node: this.getNode().name,
 	});
 	return answer;
-}
-
-/**
- * Adds the error message of a failed task from GET /task_status; never loses the delivery.
- * The lookup's own deadline (lookupLimits: LOOKUP_BUDGET_MS) ends it whatever the service
- * answers (slowly, 429 with a long Retry-After, or not at all), so the run starts in time.
- */
-export async function addErrorDetails(this: IWebhookFunctions, item: IDataObject): Promise<void> {
-	const taskId = item.task_id;
-	if (typeof taskId !== 'string' || taskId === '') {
-		item.errorDetailsUnavailable = 'The delivery names no task_id to look the error up by';
-		return;
-	}
-	try {
-		const task = (await getTask.call(this, taskId, undefined, lookupLimits())) as
-			| IDataObject
-			| undefined;
-		const error = task && typeof task === 'object' ? task.error : undefined;
-		if (typeof error === 'string' && error !== '') {
-			item.error = error;
-		} else {
-			item.errorDetailsUnavailable = 'The service gave no error message for this task';
-		}
-	} catch (error) {
-		item.errorDetailsUnavailable = `Could not fetch the error message: ${(error as Error).message}`;
-		const detail = error instanceof ServiceError ? error.detail : undefined;
-		if (detail !== undefined && detail !== null) item.errorLookupDetail = detail as IDataObject;
-	}
 }

@@ -8,6 +8,7 @@ import {
 	WEBHOOK_EVENTS,
 } from '../shared/transport/service';
 import { nodeError } from '../shared/transport/errors';
+import { MESSAGES } from './messages';
 
 /** How many earlier registrations are remembered so that publishing again can reuse them. */
 export const MAX_RETIRED_REGISTRATIONS = 10;
@@ -122,7 +123,7 @@ function withoutSecrets(value: unknown): IDataObject | undefined {
 function nodeWebhookUrl(this: IHookFunctions): string {
 	const url = this.getNodeWebhookUrl('default');
 	if (!url) {
-		throw nodeError(this, 'invalid_input', 'n8n did not provide a webhook URL for this node');
+		throw nodeError(this, 'invalid_input', MESSAGES.noWebhookUrl);
 	}
 	return url;
 }
@@ -163,15 +164,8 @@ export async function createRegistration(this: IHookFunctions): Promise<boolean>
 	const url = nodeWebhookUrl.call(this);
 	const project = readProjectField(this);
 	if (!project) {
-		throw nodeError(
-			this,
-			'invalid_input',
-			'No project selected: pick the project whose finished documents start this workflow, or turn on Use Existing Registration',
-			{
-				description:
-					'Pick the project whose task.completed events should start this workflow, or turn on Use Existing Registration.',
-			},
-		);
+		const { message, description } = MESSAGES.noProject;
+		throw nodeError(this, 'invalid_input', message, { description });
 	}
 	const projectId = await resolveProjectId.call(this, project);
 

@@ -1,4 +1,5 @@
 import { classifyHost } from './addresses';
+import { CREDENTIAL } from './messages';
 import { displayUrl, parseHttpUrl } from './urls';
 
 /**
@@ -39,7 +40,7 @@ export function displayBaseUrl(raw: unknown): string {
 }
 
 function invalid(reason: string): Error {
-	return new Error(`The Base URL of the Document Extraction API credential ${reason}`);
+	return new Error(CREDENTIAL.baseUrl(reason));
 }
 
 /**
@@ -51,33 +52,23 @@ export function normalizeBaseUrl(raw: unknown, options: BaseUrlOptions = {}): st
 	const value = trimBaseUrl(raw);
 	const url = /^https?:\/\//i.test(value) ? parseHttpUrl(value) : undefined;
 	if (!url) {
-		throw invalid(
-			'must start with http:// or https:// followed by a host. Enter the address of the service, for example https://api.example.com.',
-		);
+		throw invalid(CREDENTIAL.notHttp);
 	}
 	if (url.username || url.password) {
-		throw invalid(
-			`must not contain a user name or password (shown here without them: ${safeParts(url)}). Remove the part before "@"; the API key belongs in the API Key field.`,
-		);
+		throw invalid(CREDENTIAL.userInfo(safeParts(url)));
 	}
 	if (url.search || value.includes('?')) {
-		throw invalid(
-			`must not contain a query (shown here without it: ${safeParts(url)}). Remove the "?" and what follows it; the API key belongs in the API Key field.`,
-		);
+		throw invalid(CREDENTIAL.query(safeParts(url)));
 	}
 	if (url.hash || value.includes('#')) {
-		throw invalid(
-			`must not contain a fragment (shown here without it: ${safeParts(url)}). Remove the "#" and what follows it.`,
-		);
+		throw invalid(CREDENTIAL.fragment(safeParts(url)));
 	}
 	if (
 		url.protocol === 'http:' &&
 		classifyHost(url.hostname) !== 'loopback' &&
 		options.allowUnencryptedHttp !== true
 	) {
-		throw invalid(
-			`uses http:// for ${url.host}: the API key would travel unencrypted. Use https://, or turn on "${ALLOW_HTTP_OPTION}" in the credential if the host is a trusted gateway on your own network.`,
-		);
+		throw invalid(CREDENTIAL.unencrypted(url.host, ALLOW_HTTP_OPTION));
 	}
 	return `${url.protocol}//${url.host}${url.pathname.replace(/\/+$/, '')}`;
 }

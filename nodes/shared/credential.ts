@@ -1,4 +1,5 @@
 import { readBaseUrl } from './baseUrl';
+import { CREDENTIAL } from './messages';
 
 /**
  * The Document Extraction API credential as the nodes and the credential itself read it: the
@@ -17,11 +18,7 @@ export const API_KEY_PREFIX = 'vnd_';
 export function assertApiKeyFormat(apiKey: unknown): string {
 	const key = typeof apiKey === 'string' ? apiKey.trim() : '';
 	if (!key.startsWith(API_KEY_PREFIX) || key.length <= API_KEY_PREFIX.length) {
-		throw new Error(
-			'The API key of the Document Extraction API credential has the wrong format: keys look like vnd_… ' +
-				'Copy the key from the web dashboard of the Document Extraction Service (or ask your account administrator for one) ' +
-				'and paste it into the credential.',
-		);
+		throw new Error(CREDENTIAL.keyFormat);
 	}
 	return key;
 }

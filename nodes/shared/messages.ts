@@ -1,30 +1,53 @@
-import type { IDataObject } from 'n8n-workflow';
-
+import { detailForMessage, formatValidationDetail } from './transport/detail';
 import { displayUrl, parseHttpUrl } from './urls';
 
 /**
- * What the package tells the user, each sentence written once: the messages of its errors, the
- * advice that more than one error gives (check the dashboard, lower Max Concurrent Requests,
- * raise Max Wait, set WEBHOOK_URL), and the message and description of each HTTP status. n8n
- * shows only a message in places (a failed publication, an error workflow, an MCP tool error),
- * so each message carries the cause and the fix.
+ * What the shared code and the transport tell the user, each sentence written once: the errors
+ * of the credential and of the Project field, the advice that more than one error gives (check
+ * the dashboard before sending again, set WEBHOOK_URL), and the message and description of each
+ * HTTP status. Each node's own messages are in its messages module
+ * (../DocumentExtraction/messages, ../DocumentExtractionTrigger/messages). n8n shows only a
+ * message in places (a failed publication, an error workflow, an MCP tool error), so each
+ * message carries the cause and the fix.
  */
 
 /** Fixed messages of errors, by what happened. */
 export const ERRORS = {
 	stopped: 'The execution was stopped',
-	noTimeToDownload:
-		'No time was left to download the document before Max Wait ran out. Raise Max Wait, or send fewer items per run',
-	noTaskId: 'The service accepted the document but returned no task_id',
-	noTask: (taskId: string) => `The service returned no task for ${taskId}`,
-	notATaskId: (taskId: string) => `"${taskId}" is not a task ID`,
-	taskIdFormat:
-		'A task ID is the UUID returned by Submit Document, for example 0b8f2f9e-4a8c-4d1e-9f3a-2c6b7d8e9f01. Map the task_id field of the submitting node into "Task ID".',
-	noEvent: {
-		message: 'No event selected',
-		description: 'Select Task Completed: it is the only event the service can deliver.',
-	},
 } as const;
+
+/** Where the API key goes, for a Base URL that seems to hold it. */
+const KEY_FIELD = 'the API key belongs in the API Key field.';
+
+/** What is wrong with the credential: its Base URL (each ending the sentence it starts) or its key. */
+export const CREDENTIAL = {
+	baseUrl: (reason: string) => `The Base URL of the Document Extraction API credential ${reason}`,
+	notHttp:
+		'must start with http:// or https:// followed by a host. Enter the address of the service, for example https://api.example.com.',
+	userInfo: (shown: string) =>
+		`must not contain a user name or password (shown here without them: ${shown}). Remove the part before "@"; ${KEY_FIELD}`,
+	query: (shown: string) =>
+		`must not contain a query (shown here without it: ${shown}). Remove the "?" and what follows it; ${KEY_FIELD}`,
+	fragment: (shown: string) =>
+		`must not contain a fragment (shown here without it: ${shown}). Remove the "#" and what follows it.`,
+	unencrypted: (host: string, option: string) =>
+		`uses http:// for ${host}: the API key would travel unencrypted. Use https://, or turn on "${option}" in the credential if the host is a trusted gateway on your own network.`,
+	keyFormat:
+		'The API key of the Document Extraction API credential has the wrong format: keys look like vnd_… Copy the key from the web dashboard of the Document Extraction Service (or ask your account administrator for one) and paste it into the credential.',
+};
+
+/** An unknown name in the Project field, and the projects the account has. */
+export function noSuchProject(name: string, known: string) {
+	return {
+		message: `No project named "${name}"`,
+		description: known
+			? `The projects of this account are: ${known}. Pick one from the list or enter its ID.`
+			: 'The account has no projects. Create one in the web dashboard first.',
+	};
+}
+
+/** How an error for an empty Project field starts; each node says what to pick. */
+export const NO_PROJECT_SELECTED = 'No project selected';
 
 /** What a request was about, for its messages. */
 export interface RequestWording {
@@ -63,14 +86,6 @@ export const RETRY_LATER_ADVICE: RateLimitAdvice = {
 	timeRanOut: 'the time the request had ran out',
 };
 
-/** The rate-limit advice of the document operations: their options. */
-export const DOCUMENT_RATE_LIMIT_ADVICE: RateLimitAdvice = {
-	message: 'Lower Max Concurrent Requests or send fewer items per run',
-	description:
-		'Lower "Max Concurrent Requests", send fewer items per run (for example with Loop Over Items and a Wait node), raise "Max Wait" (Submit and Wait), or ask the service for a higher rate limit.',
-	timeRanOut: 'the time the request had (Max Wait for Submit and Wait) ran out',
-};
-
 /** What to do before sending again a document the service may have received. */
 export const CHECK_BEFORE_RESENDING =
 	'Check the tasks of the project in the web dashboard, or wait for its task.completed webhook, before you send it again.';
@@ -93,120 +108,81 @@ export function outOfSlots(limit: number) {
 	};
 }
 
-/** Counted words: "1 item", "2 items". */
-export const plural = (count: number, one: string, many: string) => (count === 1 ? one : many);
-
-/** The lines a failed run adds to its error: the tasks already created, and what was not sent. */
-export function failedRunLines({
-	ownTask,
-	otherTasks,
-	notStarted,
-}: {
-	ownTask?: string;
-	otherTasks: Array<{ itemIndex: number; taskId: string }>;
-	notStarted: number;
-}): string[] {
-	const lines: string[] = [];
-	if (ownTask) lines.push(`This item's task: ${ownTask} (${FETCH_WITH_GET_STATUS.it}).`);
-	if (otherTasks.length) {
-		const list = otherTasks
-			.map(({ itemIndex, taskId }) => `item ${itemIndex}: ${taskId}`)
-			.join(', ');
-		lines.push(
-			`Tasks submitted for other items in this run (${FETCH_WITH_GET_STATUS.them}): ${list}`,
-		);
-	}
-	if (notStarted) {
-		lines.push(
-			`${notStarted} ${plural(notStarted, 'item was', 'items were')} not submitted because of this failure.`,
-		);
-	}
-	return lines;
-}
-
-/** How a task whose result is not in the output is fetched later. */
-export const FETCH_WITH_GET_STATUS = {
-	it: 'fetch it with Get Status',
-	them: 'fetch them with Get Status',
-	later: 'Fetch it later with Get Status and this task_id',
-} as const;
-
-/** The error of a task that ended with status failed (Submit and Wait). */
-export function taskFailed(taskId: string, error: unknown) {
-	const reason = typeof error === 'string' && error ? error : 'no error text was given';
-	return {
-		// The service's own text may already say so; the message says it once.
-		message: /^extraction failed\b/i.test(reason) ? reason : `Extraction failed: ${reason}`,
-		description: `Task ${taskId} ended with status failed. Check the document, or turn on "Output Failed Tasks as Items" to pass failed tasks on as items.`,
-	};
-}
-
-/** Why Max Wait ran out before a task's result came. */
-export type TimedOutReason = 'running' | 'unanswered' | 'noSlot' | 'noTimeLeft';
-
-/** The message of a Submit and Wait output item whose task outlived Max Wait. */
-export function timedOutMessage({
-	maxWaitS,
-	slots,
-	why,
-}: {
-	maxWaitS: number;
-	slots: number;
-	why: TimedOutReason;
-}): string {
-	const within = `within Max Wait (${maxWaitS} s)`;
-	switch (why) {
-		case 'running':
-			return `The task was still running after ${maxWaitS} s. ${FETCH_WITH_GET_STATUS.later}.`;
-		case 'unanswered':
-			return `No status check was answered ${within}, so the task's status is not known. ${FETCH_WITH_GET_STATUS.later}.`;
-		case 'noSlot':
-			return `No status check could be made ${within}: all ${slots} request slots stayed busy. The task's status is not known: ${FETCH_WITH_GET_STATUS.later.toLowerCase()}, or raise Max Wait or Max Concurrent Requests.`;
-		case 'noTimeLeft':
-			return `The document was accepted, but no time was left for a status check ${within}: sending it took that long (for example while the service was rate-limiting). ${FETCH_WITH_GET_STATUS.later}, or raise Max Wait.`;
-	}
-}
-
 /** Whole seconds for a message, at least 1. */
 export const seconds = (ms: number) => Math.max(1, Math.round(ms / 1000));
 
-/** Renders a 422 detail list (`[{loc, msg}]`) as readable `field: message` lines. */
-export function formatValidationDetail(detail: unknown): string {
-	if (Array.isArray(detail)) {
-		return detail
-			.map((entry) => {
-				if (entry && typeof entry === 'object') {
-					const { loc, msg, message } = entry as IDataObject;
-					const path = Array.isArray(loc)
-						? loc.filter((part) => part !== 'body').join('.')
-						: typeof loc === 'string'
-							? loc
-							: '';
-					const text = String(msg ?? message ?? JSON.stringify(entry));
-					return path ? `${path}: ${text}` : text;
-				}
-				return String(entry);
-			})
-			.join('\n');
-	}
-	if (detail && typeof detail === 'object') return JSON.stringify(detail);
-	return detail === undefined ? '' : String(detail);
-}
-
-/** The longest part of a message taken from the service's detail. */
-const MAX_DETAIL_IN_MESSAGE = 400;
-
-/** The service's detail on one line, for an error message: several lines joined by "; ". */
-export function detailForMessage(detail: unknown): string {
-	const text = formatValidationDetail(detail)
-		.split('\n')
-		.map((line) => line.trim())
-		.filter(Boolean)
-		.join('; ');
-	return text.length > MAX_DETAIL_IN_MESSAGE
-		? `${text.slice(0, MAX_DETAIL_IN_MESSAGE - 1)}…`
-		: text;
-}
+/** The messages of the failures of a request (transport/failures.ts), by kind. */
+export const FAILURES = {
+	rateLimited: ({
+		count,
+		sinceMs,
+		upload,
+		why,
+		advice,
+	}: {
+		/** 429 answers in a row; 0 when the request could not even start for the pace. */
+		count: number;
+		sinceMs: number;
+		/** What was not sent (a POST), or undefined for a GET. */
+		upload?: string;
+		/** Why waiting ended. */
+		why: string;
+		advice: RateLimitAdvice;
+	}) => ({
+		message: `${
+			count
+				? `The Document Extraction Service kept rate-limiting the requests (429 Too Many Requests, ${count === 1 ? 'once' : `${count} times`} in ${seconds(sinceMs)} s)`
+				: 'The Document Extraction Service is rate-limiting the requests of this credential (429 Too Many Requests to other requests)'
+		};${upload ? ` ${upload} was not sent` : ' it was given up'}. ${advice.message}`,
+		description: `The service limits how many requests it takes per second, and it answered "429 Too Many Requests". The node waited as the service asked and slowed all its requests down, but ${why}. ${advice.description}`,
+	}),
+	/** Why waiting for rate limits ended when their own budget ran out. */
+	rateLimitBudget: (budgetMs: number) =>
+		`the node waits out rate limits for at most ${seconds(budgetMs)} s a request`,
+	noAnswer: ({
+		reason,
+		shownReason,
+		timedOutAfterMs,
+		attempts,
+		shownBaseUrl,
+	}: {
+		reason: string;
+		/** The reason as a message shows it. */
+		shownReason: string;
+		timedOutAfterMs?: number;
+		attempts: number;
+		shownBaseUrl: string;
+	}) => {
+		const tries = `${attempts} attempt${attempts > 1 ? 's' : ''}`;
+		return {
+			message:
+				timedOutAfterMs !== undefined
+					? `The Document Extraction Service did not answer within ${seconds(timedOutAfterMs)} s (${tries})`
+					: `Could not reach the Document Extraction Service after ${tries}: ${shownReason}`,
+			description: `${reason}. Check the Base URL in the credential (${shownBaseUrl}) and that the service is reachable from n8n.`,
+		};
+	},
+	/** Why no answer came: the request's own timeout, or a gateway's error. */
+	noCompleteAnswer: (timeoutMs: number) => `No complete answer within ${seconds(timeoutMs)} s`,
+	gatewayAnswered: (status: number) => `A gateway answered ${status}`,
+	mayHaveArrived: (
+		how: 'timeout' | 'broken' | 'gateway',
+		what: string,
+		reason: string,
+		status?: number,
+	) => ({
+		message: `${
+			{
+				timeout: 'The Document Extraction Service did not answer in time',
+				broken: 'The connection to the Document Extraction Service broke off',
+				gateway: `A gateway in front of the Document Extraction Service answered ${status}`,
+			}[how]
+		}; it may have received ${what}, so it was not sent again. Check the project's tasks before sending it again`,
+		description: `${reason}. The service may have received ${what} and started work on it, so it was not sent again (sending it again ${SECOND_CHARGE}). ${CHECK_BEFORE_RESENDING}`,
+	}),
+	outOfTime: (action: string) => `No time was left to send ${action} before the wait ran out`,
+	paced: 'The request could not be sent in time: the service is rate-limiting',
+};
 
 /** ": detail" for a message, or '' without a detail. */
 const withDetail = (detail: unknown) => {
@@ -223,7 +199,7 @@ export function describeStatus(
 	attempts = 1,
 ) {
 	const { subject } = wording;
-	const action = wording.action ?? 'the request';
+	const refused = `The Document Extraction Service refused ${wording.action ?? 'the request'}`;
 	const detailText = formatValidationDetail(detail);
 	const advice =
 		status >= 400 && status < 500 && wording.refusalAdvice ? ` ${wording.refusalAdvice}` : '';
@@ -245,8 +221,8 @@ export function describeStatus(
 			};
 		case 422:
 			return {
-				message: `The Document Extraction Service refused ${action} as invalid (422)${withDetail(detail)}${advice ? `.${advice}` : ''}`,
-				description: `The Document Extraction Service refused ${action} as invalid (422):\n${detailText || 'Validation failed.'}\nFix the fields named above and run again.${advice}`,
+				message: `${refused} as invalid (422)${withDetail(detail)}${advice ? `.${advice}` : ''}`,
+				description: `${refused} as invalid (422):\n${detailText || 'Validation failed.'}\nFix the fields named above and run again.${advice}`,
 			};
 		default:
 			if (status >= 300 && status < 400) {
@@ -262,7 +238,7 @@ export function describeStatus(
 				};
 			}
 			return {
-				message: `The Document Extraction Service refused ${action} with status ${status}${withDetail(detail)}${advice ? `.${advice}` : ''}`,
+				message: `${refused} with status ${status}${withDetail(detail)}${advice ? `.${advice}` : ''}`,
 				description: `${detailText || 'No detail was given.'}${advice}`,
 			};
 	}

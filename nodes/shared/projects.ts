@@ -8,6 +8,7 @@ import type {
 import type { ApiContext } from './transport/runCredential';
 import { listProjects } from './transport/service';
 import { isUuid } from './uuid';
+import { noSuchProject } from './messages';
 import { nodeError } from './transport/errors';
 
 /** One project as the nodes use it, whatever the service calls its fields. */
@@ -83,8 +84,37 @@ export async function fetchProjects(
 }
 
 /**
+ * How a project answers to what the user typed, its ID or its name: exactly, differing only in
+ * case, or as a part of either (a search).
+ */
+export type ProjectMatch = 'exact' | 'ignoringCase' | 'part';
+
+/**
+ * The one rule by which a project answers to a text (the Project field, or a search in its
+ * list): by its ID or its name, exactly, then ignoring case, then as a part. Every project
+ * answers to an empty text as a part.
+ */
+export function matchProject(project: ProjectSummary, text: string): ProjectMatch | undefined {
+	const wanted = text.trim();
+	if (project.id === wanted || project.name === wanted) return 'exact';
+	const lower = wanted.toLowerCase();
+	const [id, name] = [project.id.toLowerCase(), project.name.toLowerCase()];
+	if (id === lower || name === lower) return 'ignoringCase';
+	if (id.includes(lower) || name.includes(lower)) return 'part';
+	return undefined;
+}
+
+/** The project a Project field names: the first that answers exactly, else ignoring case. */
+export function findProject(projects: ProjectSummary[], text: string): ProjectSummary | undefined {
+	return (
+		projects.find((p) => matchProject(p, text) === 'exact') ??
+		projects.find((p) => matchProject(p, text) === 'ignoringCase')
+	);
+}
+
+/**
  * Turns the Project field into a project_id. A UUID is taken as it is; a name is looked up
- * in GET /projects (case-insensitively), and an unknown name is an error listing the projects.
+ * in GET /projects (findProject), and an unknown name is an error listing the projects.
  */
 export async function resolveProjectId(
 	this: ApiContext,
@@ -95,17 +125,11 @@ export async function resolveProjectId(
 	const wanted = project.trim();
 	if (isUuid(wanted)) return wanted;
 	const projects = await fetchProjects.call(this, itemIndex, signal);
-	const match =
-		projects.find((p) => p.id === wanted || p.name === wanted) ??
-		projects.find((p) => p.name.toLowerCase() === wanted.toLowerCase());
+	const match = findProject(projects, wanted);
 	if (match) return match.id;
 	const known = projects.map((p) => `${p.name} (${p.id})`).join(', ');
-	throw nodeError(this, 'not_found', `No project named "${wanted}"`, {
-		itemIndex,
-		description: known
-			? `The projects of this account are: ${known}. Pick one from the list or enter its ID.`
-			: 'The account has no projects. Create one in the web dashboard first.',
-	});
+	const { message, description } = noSuchProject(wanted, known);
+	throw nodeError(this, 'not_found', message, { itemIndex, description });
 }
 
 /** The value of the Project field (read with extractValue) as trimmed text: an ID or a name. */

@@ -1,11 +1,13 @@
 import * as workflow from 'n8n-workflow';
 
+import { ERRORS } from './messages';
+
 type SleepFn = (ms: number, signal?: AbortSignal) => Promise<void>;
 
 /** Thrown when the execution was stopped while the node waited or was about to send a request. */
 export class CancelledError extends Error {
 	constructor() {
-		super('The execution was stopped');
+		super(ERRORS.stopped);
 		this.name = 'CancelledError';
 	}
 }

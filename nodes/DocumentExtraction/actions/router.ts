@@ -6,6 +6,7 @@ import * as document from './document/Document.resource';
 import type { NodeMap } from './node.type';
 import * as project from './project/Project.resource';
 import { nodeError } from '../../shared/transport/errors';
+import { MESSAGES } from '../messages';
 
 export interface OperationModule {
 	/** Runs the operation on the run's items; what the user must know goes to `run.report`. */
@@ -55,23 +56,12 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 	const operation = this.getNodeParameter('operation', 0) as string;
 	if (NOT_FOR_TOOLS.some(([r, o]) => r === resource && o === operation) && isToolRun.call(this)) {
 		// Hiding the option in the editor does not stop a tool node saved with it.
-		throw nodeError(
-			this,
-			'invalid_input',
-			'Register Webhook is not available when the node is used as a tool',
-			{
-				description:
-					'Registering a webhook creates a signing secret, which must not reach an AI agent or MCP client. Register webhooks in a regular workflow, or use the Document Extraction Trigger.',
-			},
-		);
+		const { message, description } = MESSAGES.notForTools;
+		throw nodeError(this, 'invalid_input', message, { description });
 	}
 	const handler = findOperation(resource, operation);
 	if (!handler) {
-		throw nodeError(
-			this,
-			'invalid_input',
-			`The operation "${operation}" of "${resource}" is not supported`,
-		);
+		throw nodeError(this, 'invalid_input', MESSAGES.unsupported(operation, resource));
 	}
 	const run = new NodeRun(this);
 	const output = await handler.execute.call(this, run);

@@ -1,8 +1,8 @@
 import type { IBinaryData, IExecuteFunctions } from 'n8n-workflow';
 
-import { ERRORS } from '../../shared/messages';
 import { canStart } from '../../shared/transport/deadline';
 import { KindError, nodeError } from '../../shared/transport/errors';
+import { MESSAGES } from '../messages';
 import { downloadDocument } from './download';
 import type { DocumentSource } from './requestBody';
 import { readUrlField } from './urlField';
@@ -26,13 +26,6 @@ export interface DocumentInput {
 	source: DocumentSource;
 	downloaded?: IBinaryData;
 }
-
-/** How the Document URL field is read: what its errors say. */
-export const DOCUMENT_URL_FIELD = {
-	whenEmpty: 'No document URL given',
-	description:
-		'Document URL must be a full http:// or https:// address of a PDF or image, for example https://example.com/invoice.pdf.',
-};
 
 /**
  * A source for the request body built from binary data, stored (sent as a stream) or in memory
@@ -66,29 +59,19 @@ export async function readBinaryField(
 	const item = this.getInputData()[itemIndex];
 	const available = Object.keys(item?.binary ?? {});
 	if (!available.includes(binaryPropertyName)) {
-		const description = available.length
-			? `This item has these binary fields: ${available.map((name) => `"${name}"`).join(', ')}. Set "Input Binary Field" to one of them.`
-			: 'This item has no binary data at all. Put a node that reads the file before this one (for example Read/Write Files from Disk, or HTTP Request with the response format set to File).';
-		throw nodeError(
-			this,
-			'invalid_input',
-			`No binary field "${binaryPropertyName}" on item ${itemIndex}`,
-			{ itemIndex, description },
+		const { message, description } = MESSAGES.noInputBinaryField(
+			binaryPropertyName,
+			itemIndex,
+			available,
 		);
+		throw nodeError(this, 'invalid_input', message, { itemIndex, description });
 	}
 
 	const binaryData: IBinaryData = this.helpers.assertBinaryData(itemIndex, binaryPropertyName);
 	const source = await documentSourceOf.call(this, binaryData);
 	if (!source.bodyBytes) {
-		throw nodeError(
-			this,
-			'invalid_input',
-			`The file in binary field "${binaryPropertyName}" is empty`,
-			{
-				itemIndex,
-				description: `${binaryData.fileName ? `"${binaryData.fileName}" has 0 bytes. ` : ''}Pass a PDF or image file with content.`,
-			},
-		);
+		const { message, description } = MESSAGES.emptyFile(binaryPropertyName, binaryData.fileName);
+		throw nodeError(this, 'invalid_input', message, { itemIndex, description });
 	}
 	return source;
 }
@@ -99,7 +82,7 @@ export async function readBinaryField(
  */
 function downloadTimeoutMs(timeoutMs: number, deadline: number | undefined): number {
 	if (deadline === undefined) return timeoutMs;
-	if (!canStart(deadline)) throw new KindError('out_of_time', ERRORS.noTimeToDownload);
+	if (!canStart(deadline)) throw new KindError('out_of_time', MESSAGES.noTimeToDownload);
 	return Math.min(timeoutMs, deadline - Date.now());
 }
 
@@ -118,7 +101,7 @@ export async function readDocumentInput(
 	if (!source.urlInput) {
 		return { source: await readBinaryField.call(this, itemIndex, source.binaryPropertyName) };
 	}
-	const url = readUrlField.call(this, source.documentUrl, itemIndex, DOCUMENT_URL_FIELD);
+	const url = readUrlField.call(this, source.documentUrl, itemIndex, MESSAGES.documentUrlField);
 	const downloaded = await downloadDocument.call(this, url, {
 		itemIndex,
 		maxBytes: source.maxBytes,

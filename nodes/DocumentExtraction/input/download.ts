@@ -10,6 +10,7 @@ import {
 	type ResponseHeaders,
 } from './downloadedFile';
 import { KindError, nodeError, stoppedError } from '../../shared/transport/errors';
+import { MESSAGES } from '../messages';
 
 /**
  * Downloads a document from a URL given to the node (URL input source). This is the only
@@ -78,24 +79,11 @@ async function fetchFollowingRedirects(
 		if (response.statusCode < 300 || response.statusCode >= 400 || !location) return response;
 		if (response.body && typeof response.body.destroy === 'function') response.body.destroy();
 		const next = parseHttpUrl(location, target);
-		if (!next) {
-			throw nodeError(
-				this,
-				'download_failed',
-				`The document URL ${displayUrl(url)} redirected to an address that is not http(s)`,
-				{ itemIndex, description: 'Give the address of the file itself.' },
-			);
-		}
+		const refuse = ({ message, description }: { message: string; description: string }) =>
+			nodeError(this, 'download_failed', message, { itemIndex, description });
+		if (!next) throw refuse(MESSAGES.redirectNotHttp(displayUrl(url)));
 		if (hop + 1 > MAX_DOWNLOAD_REDIRECTS) {
-			throw nodeError(
-				this,
-				'download_failed',
-				`The document URL ${displayUrl(url)} redirected more than ${MAX_DOWNLOAD_REDIRECTS} times`,
-				{
-					itemIndex,
-					description: 'Give the address of the file itself, or one with fewer redirects.',
-				},
-			);
+			throw refuse(MESSAGES.tooManyRedirects(displayUrl(url), MAX_DOWNLOAD_REDIRECTS));
 		}
 		target = next;
 	}
@@ -127,16 +115,12 @@ export async function downloadDocument(
 	}: DownloadOptions,
 ): Promise<IBinaryData> {
 	const shown = displayUrl(url);
-	const fail = (message: string, description: string) =>
+	const fail = ({ message, description }: { message: string; description: string }) =>
 		nodeError(this, 'download_failed', message, { itemIndex, description });
 
 	const timeout = AbortSignal.timeout(timeoutMs);
 	const signal = cancel ? AbortSignal.any([timeout, cancel]) : timeout;
-	const timedOut = () =>
-		fail(
-			`Downloading the document from ${shown} took longer than ${timeoutMs / 1000} s`,
-			'The host did not send the whole file in time. Check the URL, or raise the "Download Timeout" option.',
-		);
+	const timedOut = () => fail(MESSAGES.downloadTimedOut(shown, timeoutMs));
 
 	let response: StreamResponse | undefined;
 	let failure: unknown;
@@ -156,16 +140,10 @@ export async function downloadDocument(
 		if (timeout.aborted) throw timedOut();
 		if (cancel?.aborted) throw stoppedError(this, itemIndex);
 		if (isInstanceSsrfBlock(failure)) {
-			throw fail(
-				`n8n's SSRF protection blocked the download from ${shown}: ${(failure as Error).message}`,
-				'This n8n instance restricts the addresses nodes may reach (N8N_SSRF_PROTECTION_ENABLED). Ask the n8n administrator to add the host to N8N_SSRF_ALLOWED_HOSTNAMES or its range to N8N_SSRF_ALLOWED_IP_RANGES, or use a public URL.',
-			);
+			throw fail(MESSAGES.ssrfBlocked(shown, (failure as Error).message));
 		}
 		const reason = (failure as Error)?.message || 'network error';
-		throw fail(
-			`Could not download the document from ${shown}`,
-			`${reason}. Check that the URL is right and that the host is reachable from n8n.`,
-		);
+		throw fail(MESSAGES.unreachable(shown, reason));
 	}
 
 	const body = response.body;
@@ -176,25 +154,13 @@ export async function downloadDocument(
 	if (status < 200 || status >= 300) {
 		discard();
 		const text = `${status}${response.statusMessage ? ` ${response.statusMessage}` : ''}`;
-		throw fail(
-			`The document could not be downloaded from ${shown}: the host answered ${text}`,
-			status === 404
-				? 'There is no file at this address. Check the URL.'
-				: status >= 300 && status < 400
-					? 'The host redirected without saying where to (no Location header).'
-					: status === 401 || status === 403
-						? 'The host refused access. Use a public URL, or a pre-signed one that is still valid.'
-						: 'Check the URL, or try again later.',
-		);
+		throw fail(MESSAGES.downloadRefused(shown, status, text));
 	}
 
 	const { fileName, mimeType, declaredType } = describeDownload(url, response.headers);
 	if (!isDocumentType(mimeType)) {
 		discard();
-		throw fail(
-			`The URL ${shown} did not return a PDF or an image (content type ${declaredType || 'unknown'})`,
-			'Give the address of the file itself (application/pdf or image/*), not of a web page that shows or links to it.',
-		);
+		throw fail(MESSAGES.notADocument(shown, declaredType));
 	}
 
 	const declaredLength = Number(responseHeader(response.headers, 'content-length'));
@@ -204,17 +170,11 @@ export async function downloadDocument(
 	) {
 		if (declaredLength > maxBytes) {
 			discard();
-			throw fail(
-				`The document at ${shown} is too large: ${megabytes(declaredLength)}, the limit is ${megabytes(maxBytes)}`,
-				'Raise the "Max Download Size" option, or use a smaller file.',
-			);
+			throw fail(MESSAGES.tooLarge(shown, megabytes(maxBytes), megabytes(declaredLength)));
 		}
 		if (declaredLength === 0) {
 			discard();
-			throw fail(
-				`The document at ${shown} is empty (0 bytes)`,
-				'The host sent no content. Check the URL.',
-			);
+			throw fail(MESSAGES.emptyDownload(shown));
 		}
 	}
 
@@ -233,25 +193,14 @@ export async function downloadDocument(
 	} catch (error) {
 		discard();
 		if (error instanceof DownloadTooLarge || received > maxBytes) {
-			throw fail(
-				`The document at ${shown} is too large: more than ${megabytes(maxBytes)}`,
-				'Raise the "Max Download Size" option, or use a smaller file.',
-			);
+			throw fail(MESSAGES.tooLarge(shown, megabytes(maxBytes)));
 		}
 		if (timeout.aborted) throw timedOut();
 		if (cancel?.aborted) throw stoppedError(this, itemIndex);
-		throw fail(
-			`Downloading the document from ${shown} failed`,
-			`${(error as Error).message || 'the connection broke'}. Try again.`,
-		);
+		throw fail(MESSAGES.downloadBroke(shown, (error as Error).message));
 	}
 
-	if (received === 0) {
-		throw fail(
-			`The document at ${shown} is empty (0 bytes)`,
-			'The host sent no content. Check the URL.',
-		);
-	}
+	if (received === 0) throw fail(MESSAGES.emptyDownload(shown));
 	binary.fileName = fileName;
 	binary.mimeType = mimeType;
 	return binary;

@@ -7,8 +7,8 @@ import {
 	isRestricted,
 	type RestrictedAddressClass,
 } from '../../shared/addresses';
-import { ALLOW_PRIVATE_ADDRESSES_OPTION } from '../constants';
 import { nodeError } from '../../shared/transport/errors';
+import { MESSAGES } from '../messages';
 
 /**
  * Which addresses a download may reach: by default only public ones, judged before anything
@@ -86,15 +86,8 @@ export async function checkDownloadAddress(
 ): Promise<void> {
 	const refuse = (kind: RestrictedAddressClass, resolvedTo?: string) => {
 		const target = `${redirected ? 'was redirected to' : 'points to'} ${url.host}${resolvedTo ? `, which resolves to ${resolvedTo}` : ''}`;
-		return nodeError(
-			this,
-			'download_failed',
-			`The document URL ${target}: ${ADDRESS_CLASS_NAMES[kind]}. Downloads from such addresses are refused unless "${ALLOW_PRIVATE_ADDRESSES_OPTION}" is on`,
-			{
-				itemIndex,
-				description: `Nothing was sent to this address. A URL can come from an AI agent or from a document, so by default the node reaches only public addresses. For a document on an intranet server, turn on the "${ALLOW_PRIVATE_ADDRESSES_OPTION}" option of this node.`,
-			},
-		);
+		const { message, description } = MESSAGES.privateAddress(target, ADDRESS_CLASS_NAMES[kind]);
+		return nodeError(this, 'download_failed', message, { itemIndex, description });
 	};
 	const kind = classifyHost(url.hostname);
 	if (isRestricted(kind)) throw refuse(kind);

@@ -1,6 +1,7 @@
 import type { IBinaryKeyData } from 'n8n-workflow';
 
 import { DEFAULT_FILE_TYPES } from '../constants';
+import { MESSAGES } from '../messages';
 import { extensionOf, fileType } from './downloadedFile';
 
 /**
@@ -9,17 +10,13 @@ import { extensionOf, fileType } from './downloadedFile';
  * - `all`: every binary field of the item (an email's attachment_0, attachment_1, …);
  * - `list`: the binary fields named in Input Binary Fields, separated by commas.
  * With `all` and `list`, only the files File Types counts are sent; the others are skipped and
- * named in the run's hint. Pure: no n8n context, so that every rule is tested on its own.
+ * named in the run's hint (hints.ts). Pure: no n8n context, so that every rule is tested on its own.
  */
 
 export type FilesToSend = 'field' | 'all' | 'list';
 
 /** How many files an error message names before "and N more". */
 const LISTED_AT_MOST = 10;
-
-/** What a message says when an item has no binary data. */
-export const NO_BINARY_DESCRIPTION =
-	'This item has no binary data at all. Put a node that reads the file before this one: an email trigger with Download Attachments on, Read/Write Files from Disk, or HTTP Request with the response format set to File.';
 
 /** What selects the files of one item. */
 export interface FileSelection {
@@ -47,11 +44,11 @@ export interface SelectedFiles {
 
 /** A selection that cannot be made; the caller throws it as the item's error. */
 export class FileSelectionError extends Error {
-	constructor(
-		message: string,
-		readonly description: string,
-	) {
+	readonly description: string;
+
+	constructor({ message, description }: { message: string; description: string }) {
 		super(message);
+		this.description = description;
 		this.name = 'FileSelectionError';
 	}
 }
@@ -82,10 +79,7 @@ export function parseNameList(text: string): string[] {
 export function parseFileTypes(text: string | undefined): FileTypeRules {
 	const entries = parseNameList(text ?? DEFAULT_FILE_TYPES).map((entry) => entry.toLowerCase());
 	if (!entries.length) {
-		throw new FileSelectionError(
-			`File Types is empty: enter MIME types or file extensions, for example ${DEFAULT_FILE_TYPES}, .pdf`,
-			'File Types decides which files of the item are sent as documents. Its default sends PDFs and images, the files the service reads.',
-		);
+		throw new FileSelectionError(MESSAGES.noFileTypes);
 	}
 	const rules: FileTypeRules = { any: false, mimeTypes: [], extensions: [], label: '' };
 	for (const entry of entries) {
@@ -94,10 +88,7 @@ export function parseFileTypes(text: string | undefined): FileTypeRules {
 		else if (MIME_PATTERN.test(entry)) rules.mimeTypes.push(entry);
 		else if (extension) rules.extensions.push(extension[2]);
 		else {
-			throw new FileSelectionError(
-				`File Types: "${entry}" is neither a MIME type nor a file extension. Write it like application/pdf, image/* or .pdf`,
-				`File Types is "${String(text)}". Separate its entries with commas.`,
-			);
+			throw new FileSelectionError(MESSAGES.badFileType(entry, String(text)));
 		}
 	}
 	rules.label = entries.join(', ');
@@ -122,21 +113,20 @@ export function describeFile(file: ItemFile): string {
 	return `${file.field} (${file.fileName ? `"${file.fileName}", ` : ''}${type})`;
 }
 
-/** The files as a message lists them, the first few and "and N more". */
-export function describeFiles(files: ItemFile[]): string {
-	const shown = files.slice(0, LISTED_AT_MOST).map(describeFile).join(', ');
+/** The files as a message lists them (each as `describe` names it), the first few and "and N more". */
+export function describeFiles<F extends ItemFile>(
+	files: F[],
+	describe: (file: F) => string = describeFile,
+): string {
+	const shown = files.slice(0, LISTED_AT_MOST).map(describe).join(', ');
 	const more = files.length - LISTED_AT_MOST;
 	return more > 0 ? `${shown} and ${more} more` : shown;
 }
 
 /** What File Types means in a message: "PDF or image" for the default, else its entries. */
 function wantedKind(rules: FileTypeRules): string {
-	return rules.label === parseFileTypes(DEFAULT_FILE_TYPES).label
-		? 'PDF or image'
-		: `file of the types in File Types (${rules.label})`;
+	return MESSAGES.wantedKind(rules.label === parseFileTypes(DEFAULT_FILE_TYPES).label, rules.label);
 }
-
-const plural = (count: number, one: string, many: string) => (count === 1 ? one : many);
 
 /** The item's binary fields as ItemFiles, in the item's order. */
 export function itemFiles(binary: IBinaryKeyData | undefined): ItemFile[] {
@@ -170,55 +160,31 @@ export function selectFiles(
 	if (selection.filesToSend === 'list') {
 		const names = parseNameList(selection.binaryPropertyNames ?? '');
 		if (!names.length) {
-			throw new FileSelectionError(
-				'No binary field names given in Input Binary Fields: enter them separated by commas, for example attachment_0, attachment_1',
-				'Or set Files to Send to All Binary Fields to send every file of the item.',
-			);
+			throw new FileSelectionError(MESSAGES.noFieldNames);
 		}
 		const missing = names.filter((name) => !available.some((file) => file.field === name));
 		if (missing.length) {
 			const what = missing.map((name) => `"${name}"`).join(', ');
 			throw new FileSelectionError(
-				`No binary field ${what} on item ${itemIndex}: set Input Binary Fields to fields the item has, or Files to Send to All Binary Fields`,
-				available.length
-					? `This item has these binary fields: ${describeFiles(available)}.`
-					: NO_BINARY_DESCRIPTION,
+				MESSAGES.missingFields(what, itemIndex, describeFiles(available)),
 			);
 		}
 		candidates = names.map((name) => available.find((file) => file.field === name)!);
 	}
 	if (!candidates.length) {
-		throw new FileSelectionError(
-			`No binary data on item ${itemIndex}: there is no file to send`,
-			NO_BINARY_DESCRIPTION,
-		);
+		throw new FileSelectionError(MESSAGES.noBinaryData(itemIndex));
 	}
 	const files = candidates.filter((file) => countsAsDocument(file, rules));
 	const skipped = candidates.filter((file) => !files.includes(file));
 	if (!files.length) {
-		const kind = wantedKind(rules);
-		const count = candidates.length;
 		throw new FileSelectionError(
-			`No ${kind} on item ${itemIndex}: its ${plural(count, 'file is', `${count} files are`)} ${describeFiles(candidates)}`,
-			`Only a ${kind} is sent to the service. Add the type of the file to File Types if it is a document after all (for example .pdf for a PDF sent as another type), or leave such items out before this node (an If node on the item's binary data).`,
+			MESSAGES.noDocumentFile(
+				wantedKind(rules),
+				itemIndex,
+				candidates.length,
+				describeFiles(candidates),
+			),
 		);
 	}
 	return { files, skipped };
-}
-
-/** A file left out, with its item. */
-export interface SkippedFile extends ItemFile {
-	itemIndex: number;
-}
-
-/** The run's hint for the files File Types left out, naming them; undefined when none was. */
-export function skippedFilesHint(skipped: SkippedFile[]): string | undefined {
-	if (!skipped.length) return undefined;
-	const count = skipped.length;
-	const shown = skipped
-		.slice(0, LISTED_AT_MOST)
-		.map((file) => `item ${file.itemIndex} ${describeFile(file)}`)
-		.join(', ');
-	const more = count - LISTED_AT_MOST;
-	return `${count} ${plural(count, 'file was', 'files were')} not sent, File Types not counting ${plural(count, 'it', 'them')} as a document: ${shown}${more > 0 ? ` and ${more} more` : ''}. Add ${plural(count, 'its type', 'their types')} to File Types to send ${plural(count, 'it', 'them')}`;
 }

@@ -2,6 +2,7 @@ import type { IExecuteFunctions } from 'n8n-workflow';
 
 import { parseHttpUrl } from '../../shared/urls';
 import { nodeError } from '../../shared/transport/errors';
+import { MESSAGES } from '../messages';
 
 /**
  * The http(s) address in a URL field of an item (Document URL, the webhook's URL), or a clear
@@ -20,7 +21,7 @@ export function readUrlField(
 		throw nodeError(
 			this,
 			'invalid_input',
-			text || !whenEmpty ? `"${text.slice(0, 200)}" is not an http(s) URL` : whenEmpty,
+			text || !whenEmpty ? MESSAGES.notAUrl(text) : whenEmpty,
 			{ itemIndex, description },
 		);
 	}

@@ -1,6 +1,6 @@
 import type { ILoadOptionsFunctions, INodePropertyOptions } from 'n8n-workflow';
 
-import { fetchProjects, projectText } from '../../shared/projects';
+import { fetchProjects, findProject, projectText } from '../../shared/projects';
 
 /**
  * The list's first entry is always a hint with the empty value: an empty Document Type is a
@@ -37,13 +37,11 @@ export async function getDocumentTypes(
 		// an unfinished Project value (a mode without a value yet) is not chosen yet
 		return [CHOOSE_PROJECT_FIRST];
 	}
-	const selected = projectText(chosen).toLowerCase();
+	const selected = projectText(chosen);
 	if (!selected) return [CHOOSE_PROJECT_FIRST];
-	const projects = await fetchProjects.call(this);
-	const matches = projects.filter(
-		(p) => p.id.toLowerCase() === selected || p.name.toLowerCase() === selected,
-	);
-	const names = [...new Set(matches.flatMap((p) => p.documentTypes))].sort();
+	// the project Submit would send to: the same rule as resolving the field
+	const project = findProject(await fetchProjects.call(this), selected);
+	const names = [...new Set(project?.documentTypes ?? [])].sort();
 	if (!names.length) return [NO_DOCUMENT_TYPES];
 	return [CHOOSE_DOCUMENT_TYPE, ...names.map((name) => ({ name, value: name }))];
 }

@@ -1,14 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { type NodeContext, ServiceError } from './errors';
-import {
-	CHECK_BEFORE_RESENDING,
-	describeStatus,
-	RETRY_LATER_ADVICE,
-	type RequestWording,
-	SECOND_CHARGE,
-	seconds,
-} from '../messages';
+import { describeStatus, FAILURES, RETRY_LATER_ADVICE, type RequestWording } from '../messages';
 import { inMessage } from './network';
 
 /**
@@ -77,20 +70,17 @@ export function rateLimited(
 	{ count, since, budgetEnded, budgetMs }: Throttling,
 ): ServiceError {
 	const advice = wording.rateLimitAdvice ?? RETRY_LATER_ADVICE;
-	const upload =
-		wording.method !== 'GET' ? ` ${wording.sending ?? 'the request'} was not sent` : '';
-	const times = count === 1 ? 'once' : `${count} times`;
-	const why = budgetEnded
-		? `the node waits out rate limits for at most ${seconds(budgetMs)} s a request`
-		: advice.timeRanOut;
+	const { message, description } = FAILURES.rateLimited({
+		count,
+		sinceMs: Date.now() - since,
+		upload: wording.method !== 'GET' ? (wording.sending ?? 'the request') : undefined,
+		why: budgetEnded ? FAILURES.rateLimitBudget(budgetMs) : advice.timeRanOut,
+		advice,
+	});
 	return new ServiceError(ctx.getNode(), {
 		kind: 'rate_limited',
-		message: `${
-			count
-				? `The Document Extraction Service kept rate-limiting the requests (429 Too Many Requests, ${times} in ${seconds(Date.now() - since)} s)`
-				: 'The Document Extraction Service is rate-limiting the requests of this credential (429 Too Many Requests to other requests)'
-		};${upload || ' it was given up'}. ${advice.message}`,
-		description: `The service limits how many requests it takes per second, and it answered "429 Too Many Requests". The node waited as the service asked and slowed all its requests down, but ${why}. ${advice.description}`,
+		message,
+		description,
 		status: 429,
 		detail: 'Too Many Requests',
 		itemIndex: wording.itemIndex,
@@ -108,14 +98,17 @@ export function noAnswer(
 		shownBaseUrl,
 	}: { reason: string; timedOutAfterMs?: number; attempts: number; shownBaseUrl: string },
 ): ServiceError {
-	const tries = `${attempts} attempt${attempts > 1 ? 's' : ''}`;
+	const { message, description } = FAILURES.noAnswer({
+		reason,
+		shownReason: inMessage(reason),
+		timedOutAfterMs,
+		attempts,
+		shownBaseUrl,
+	});
 	return new ServiceError(ctx.getNode(), {
 		kind: 'no_answer',
-		message:
-			timedOutAfterMs !== undefined
-				? `The Document Extraction Service did not answer within ${seconds(timedOutAfterMs)} s (${tries})`
-				: `Could not reach the Document Extraction Service after ${tries}: ${inMessage(reason)}`,
-		description: `${reason}. Check the Base URL in the credential (${shownBaseUrl}) and that the service is reachable from n8n.`,
+		message,
+		description,
 		status: null,
 		detail: reason,
 		itemIndex: wording.itemIndex,
@@ -134,15 +127,11 @@ export function mayHaveArrived(
 	status?: number,
 ): ServiceError {
 	const what = wording.sending ?? 'the request';
-	const headline = {
-		timeout: 'The Document Extraction Service did not answer in time',
-		broken: 'The connection to the Document Extraction Service broke off',
-		gateway: `A gateway in front of the Document Extraction Service answered ${status}`,
-	}[how];
+	const { message, description } = FAILURES.mayHaveArrived(how, what, reason, status);
 	return new ServiceError(ctx.getNode(), {
 		kind: 'may_have_arrived',
-		message: `${headline}; it may have received ${what}, so it was not sent again. Check the project's tasks before sending it again`,
-		description: `${reason}. The service may have received ${what} and started work on it, so it was not sent again (sending it again ${SECOND_CHARGE}). ${CHECK_BEFORE_RESENDING}`,
+		message,
+		description,
 		status: status ?? null,
 		detail: reason,
 		itemIndex: wording.itemIndex,
@@ -153,7 +142,7 @@ export function mayHaveArrived(
 export function outOfTime(ctx: NodeContext, wording: RequestWording): ServiceError {
 	return new ServiceError(ctx.getNode(), {
 		kind: 'out_of_time',
-		message: `No time was left to send ${wording.action ?? 'the request'} before the wait ran out`,
+		message: FAILURES.outOfTime(wording.action ?? 'the request'),
 		itemIndex: wording.itemIndex,
 	});
 }

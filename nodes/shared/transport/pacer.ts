@@ -1,5 +1,6 @@
 import { createHash } from 'crypto';
 
+import { FAILURES } from '../messages';
 import { wait } from '../wait';
 
 /**
@@ -35,7 +36,7 @@ export const MAX_BACKOFF_MS = 30_000;
 /** Thrown when a request could not start before its deadline because of the pace. */
 export class PaceDeadlineError extends Error {
 	constructor(readonly startsAt: number) {
-		super('The request could not be sent in time: the service is rate-limiting');
+		super(FAILURES.paced);
 		this.name = 'PaceDeadlineError';
 	}
 }

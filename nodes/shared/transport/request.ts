@@ -1,7 +1,7 @@
 import type { IDataObject, IHttpRequestMethods, IHttpRequestOptions } from 'n8n-workflow';
 
 import { displayBaseUrl } from '../baseUrl';
-import { type RequestWording, seconds } from '../messages';
+import { FAILURES, type RequestWording } from '../messages';
 import { attemptSignal, throwIfCancelled, wait } from '../wait';
 import { type ApiContext, runCredential } from './runCredential';
 import { latestStart, MIN_ATTEMPT_TIMEOUT_MS } from './deadline';
@@ -195,7 +195,7 @@ export async function apiRequest<T = unknown>(
 				const code = networkErrorCode(failure);
 				const timedOut = clock.timedOut() || isTimeoutCode(code);
 				const reason = timedOut
-					? `No complete answer within ${seconds(attemptTimeout)} s`
+					? FAILURES.noCompleteAnswer(attemptTimeout)
 					: networkReason(code, failure);
 				if (!isGet && !provablyNotSent(code)) {
 					throw mayHaveArrived(this, options, reason, timedOut ? 'timeout' : 'broken');
@@ -212,7 +212,7 @@ export async function apiRequest<T = unknown>(
 				if (status >= 200 && status < 300) return response.body as T;
 				if (status < 500) throw statusError(this, response, options);
 				if (!isGet && GATEWAY_STATUSES.includes(status)) {
-					throw mayHaveArrived(this, options, `A gateway answered ${status}`, 'gateway', status);
+					throw mayHaveArrived(this, options, FAILURES.gatewayAnswered(status), 'gateway', status);
 				}
 				lastError = statusError(this, response, options, failures);
 				delay = parseRetryAfter(response.headers?.['retry-after']) ?? delay;

@@ -1,8 +1,19 @@
 import type { IExecuteFunctions, NodeExecutionHint } from 'n8n-workflow';
 
-import { skippedFilesHint, type SkippedFile } from '../../input/inputFiles';
+import { describeFile, describeFiles, type ItemFile } from '../../input/inputFiles';
+import { HINTS } from '../../messages';
 
-const plural = (count: number, one: string, many: string) => (count === 1 ? one : many);
+/** A file left out, with its item. */
+export interface SkippedFile extends ItemFile {
+	itemIndex: number;
+}
+
+/** The run's hint for the files File Types left out, naming them; undefined when none was. */
+export function skippedFilesHint(skipped: SkippedFile[]): string | undefined {
+	if (!skipped.length) return undefined;
+	const list = describeFiles(skipped, (file) => `item ${file.itemIndex} ${describeFile(file)}`);
+	return HINTS.skippedFiles(skipped.length, list);
+}
 
 /**
  * What a run of an operation met that the user must know, recorded by the operation and its
@@ -29,41 +40,15 @@ export class RunReport {
  */
 export function outputHints(report: RunReport): NodeExecutionHint[] {
 	const hints: NodeExecutionHint[] = [];
+	const warn = (message: string) =>
+		hints.push({ type: 'warning', location: 'outputPane', message });
 	const timedOut = report.timedOut.length;
 	if (timedOut) {
-		// A task none of whose status checks was answered may have finished: it is not "running".
-		const unknown = report.timedOut.filter((checked) => !checked).length;
-		const what =
-			unknown === 0
-				? `${plural(timedOut, 'task was', 'tasks were')} still running after Max Wait`
-				: unknown === timedOut
-					? `${plural(timedOut, 'task has', 'tasks have')} no known status: no status check was answered within Max Wait`
-					: `${plural(timedOut, 'task', 'tasks')} did not finish within Max Wait (${unknown} without any status answer)`;
-		hints.push({
-			type: 'warning',
-			location: 'outputPane',
-			message: `${timedOut} ${what}; ${plural(timedOut, 'its task_id is', 'their task_ids are')} in the output: fetch ${plural(timedOut, 'it', 'them')} later with Get Status, or raise Max Wait`,
-		});
+		warn(HINTS.timedOut(timedOut, report.timedOut.filter((checked) => !checked).length));
 	}
-	const { failedTasks } = report;
-	if (failedTasks) {
-		hints.push({
-			type: 'warning',
-			location: 'outputPane',
-			message: `${failedTasks} ${plural(failedTasks, 'task', 'tasks')} failed at the service; ${plural(failedTasks, 'it is', 'they are')} output with status "failed" and the service's error text`,
-		});
-	}
+	if (report.failedTasks) warn(HINTS.failedTasks(report.failedTasks));
 	const count = report.errorItems.length;
-	if (count) {
-		const withTask = report.errorItems.filter(Boolean).length;
-		let message = `${count} ${plural(count, 'item', 'items')} failed and ${plural(count, 'is', 'are')} output as ${plural(count, 'an error item', 'error items')} (On Error → Continue), with the reason in "error"`;
-		if (withTask === count) {
-			message += `; ${plural(count, 'it carries its', 'they carry their')} task_id: fetch ${plural(count, 'it', 'them')} with Get Status`;
-		} else if (withTask) {
-			message += `; ${withTask} of them had been submitted and ${plural(withTask, 'carries its', 'carry their')} task_id: fetch ${plural(withTask, 'it', 'them')} with Get Status`;
-		}
-		hints.push({ type: 'warning', location: 'outputPane', message });
-	}
+	if (count) warn(HINTS.errorItems(count, report.errorItems.filter(Boolean).length));
 	const skipped = skippedFilesHint(report.skippedFiles);
 	if (skipped) hints.push({ type: 'info', location: 'outputPane', message: skipped });
 	return hints;

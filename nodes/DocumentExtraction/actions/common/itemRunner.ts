@@ -1,6 +1,6 @@
 import type { IBinaryData, IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 
-import { failedRunLines } from '../../../shared/messages';
+import { failedRunLines, MESSAGES } from '../../messages';
 import { asNodeError, errorDetail } from '../../../shared/transport/errors';
 import { RequestSlots } from '../../../shared/transport/slots';
 import type { ItemFile } from '../../input/inputFiles';
@@ -26,7 +26,7 @@ export interface Unit {
 /** Thrown for a unit that was not started because another unit had already failed the run. */
 export class NotStartedError extends Error {
 	constructor() {
-		super('Not submitted: another item had already failed');
+		super(MESSAGES.notStarted);
 		this.name = 'NotStartedError';
 	}
 }

@@ -1,6 +1,6 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
-import { timedOutMessage } from '../../../shared/messages';
+import { timedOutMessage } from '../../messages';
 import { latestStart } from '../../../shared/transport/deadline';
 import { asNodeError, errorDetail, failureKind, mayPass } from '../../../shared/transport/errors';
 import { isTerminal } from '../../../shared/transport/service';

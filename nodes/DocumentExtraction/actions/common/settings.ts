@@ -10,6 +10,7 @@ import type { FileSelection, FilesToSend } from '../../input/inputFiles';
 import type { SubmissionFields } from '../../input/requestBody';
 import { readProjectField } from '../../../shared/projects';
 import { nodeError } from '../../../shared/transport/errors';
+import { MESSAGES } from '../../messages';
 
 /**
  * The node's fields and options, read into typed settings: once per run for what holds for the
@@ -56,16 +57,12 @@ export function numberOption(
 	if (raw === undefined || raw === null || raw === '') return undefined;
 	const value = Number(raw);
 	if (!Number.isFinite(value) || value < minimum) {
-		throw nodeError(this, 'invalid_input', `${label} must be a number of at least ${minimum}`, {
-			itemIndex,
-			description: `Got "${String(raw)}". Change the "${label}" option.`,
-		});
+		const { message, description } = MESSAGES.notANumber(label, minimum, raw);
+		throw nodeError(this, 'invalid_input', message, { itemIndex, description });
 	}
 	if (integer && !Number.isInteger(value)) {
-		throw nodeError(this, 'invalid_input', `${label} must be a whole number`, {
-			itemIndex,
-			description: `Got ${value}. Enter a whole number, ${minimum} or more.`,
-		});
+		const { message, description } = MESSAGES.notWhole(label, minimum, value);
+		throw nodeError(this, 'invalid_input', message, { itemIndex, description });
 	}
 	return value;
 }
@@ -128,26 +125,16 @@ export function readSubmissionSettings(
 	const project = readProjectField(this, itemIndex);
 	const documentType = String(this.getNodeParameter('documentType', itemIndex, '')).trim();
 	if (!project) {
-		throw nodeError(
-			this,
-			'invalid_input',
-			'No project selected: pick one in Project, from the list or by its ID or name',
-			{
-				itemIndex,
-				description: 'Pick a project from the list, or enter its ID or name.',
-			},
-		);
+		throw nodeError(this, 'invalid_input', MESSAGES.noProject.message, {
+			itemIndex,
+			description: MESSAGES.noProject.description,
+		});
 	}
 	if (!documentType) {
-		throw nodeError(
-			this,
-			'invalid_input',
-			'No document type given: choose one in Document Type, for example invoice',
-			{
-				itemIndex,
-				description: 'Choose the document type to extract, for example invoice.',
-			},
-		);
+		throw nodeError(this, 'invalid_input', MESSAGES.noDocumentType.message, {
+			itemIndex,
+			description: MESSAGES.noDocumentType.description,
+		});
 	}
 	const fields: SubmissionFields = { project, document_type: documentType };
 	const maxPages = numberOption.call(this, options, {

@@ -1,10 +1,10 @@
 import type { IBinaryData, IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 
-import { DOCUMENT_RATE_LIMIT_ADVICE, ERRORS } from '../../../shared/messages';
 import { asNodeError, nodeError } from '../../../shared/transport/errors';
 import { submitDocument } from '../../../shared/transport/service';
 import { RequestSlots } from '../../../shared/transport/slots';
 import { readDocumentInput } from '../../input/documentInput';
+import { MESSAGES } from '../../messages';
 import { submissionBodyFactory } from '../../input/requestBody';
 import { type NodeRun, NotStartedError, outputItem, runUnits, type Unit } from './itemRunner';
 import { selectItemFiles } from './perFile';
@@ -94,7 +94,7 @@ async function submitUnit(
 			try {
 				answer = (await submitDocument.call(this, body, fields, itemIndex, input.source.bodyBytes, {
 					deadline,
-					rateLimitAdvice: DOCUMENT_RATE_LIMIT_ADVICE,
+					rateLimitAdvice: MESSAGES.rateLimitAdvice,
 					signal,
 				})) as IDataObject | undefined;
 			} catch (error) {
@@ -114,9 +114,9 @@ async function submitUnit(
 	);
 	const taskId = response?.task_id;
 	if (typeof taskId !== 'string' || !taskId) {
-		throw nodeError(this, 'unexpected', ERRORS.noTaskId, {
+		throw nodeError(this, 'unexpected', MESSAGES.noTaskId, {
 			itemIndex,
-			description: `Response: ${JSON.stringify(response)}`,
+			description: MESSAGES.response(response),
 		});
 	}
 	return { taskId, settings, downloaded };

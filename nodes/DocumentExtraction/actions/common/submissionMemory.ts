@@ -2,7 +2,7 @@ import { createHash } from 'crypto';
 import type { IContextObject, IExecuteFunctions } from 'n8n-workflow';
 
 import { failureKind, nodeError } from '../../../shared/transport/errors';
-import { CHECK_BEFORE_RESENDING, SECOND_CHARGE } from '../../../shared/messages';
+import { MESSAGES } from '../../messages';
 import type { DocumentSource, SubmissionFields } from '../../input/requestBody';
 
 /**
@@ -119,16 +119,11 @@ export function submissionMemory(this: IExecuteFunctions, key: DocumentKey): Sub
 				return sent === fingerprint ? taskId : undefined;
 			}
 			if (entry?.fingerprint === fingerprint && entry.execution === execution) {
-				throw nodeError(
-					{ getNode: () => node },
-					'may_have_arrived',
-					`Not sent again: an earlier try of this node in this execution may have delivered the document to the service (${entry.message})`,
-					{
-						itemIndex,
-						description:
-							`${entry.description ?? ''}\nRetry On Fail does not send a document again when its earlier try may have reached the service: that ${SECOND_CHARGE}. ${CHECK_BEFORE_RESENDING}`.trim(),
-					},
-				);
+				const { message, description } = MESSAGES.notSentAgain(entry);
+				throw nodeError({ getNode: () => node }, 'may_have_arrived', message, {
+					itemIndex,
+					description,
+				});
 			}
 			return undefined;
 		},

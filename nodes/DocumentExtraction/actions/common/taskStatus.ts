@@ -1,10 +1,10 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
-import { DOCUMENT_RATE_LIMIT_ADVICE, ERRORS } from '../../../shared/messages';
 import { nodeError } from '../../../shared/transport/errors';
 import { getTask } from '../../../shared/transport/service';
 import type { RequestSlots } from '../../../shared/transport/slots';
 import { isUuid } from '../../../shared/uuid';
+import { MESSAGES } from '../../messages';
 
 /**
  * Reading tasks: the Task ID field, a task's status within the run's request slots, and the
@@ -15,10 +15,8 @@ import { isUuid } from '../../../shared/uuid';
 export function readTaskId(this: IExecuteFunctions, itemIndex: number): string {
 	const taskId = String(this.getNodeParameter('taskId', itemIndex, '') ?? '').trim();
 	if (!isUuid(taskId)) {
-		throw nodeError(this, 'invalid_input', ERRORS.notATaskId(taskId), {
-			itemIndex,
-			description: ERRORS.taskIdFormat,
-		});
+		const { message, description } = MESSAGES.notATaskId(taskId);
+		throw nodeError(this, 'invalid_input', message, { itemIndex, description });
 	}
 	return taskId;
 }
@@ -45,7 +43,7 @@ export async function fetchTask(
 	const task = await slots.run(
 		async () =>
 			await getTask.call(this, taskId, itemIndex, {
-				rateLimitAdvice: DOCUMENT_RATE_LIMIT_ADVICE,
+				rateLimitAdvice: MESSAGES.rateLimitAdvice,
 				deadline,
 				signal,
 			}),
@@ -53,9 +51,9 @@ export async function fetchTask(
 		{ priority: 'high', deadline },
 	);
 	if (!task || typeof task !== 'object' || Array.isArray(task)) {
-		throw nodeError(this, 'unexpected', ERRORS.noTask(taskId), {
+		throw nodeError(this, 'unexpected', MESSAGES.noTask(taskId), {
 			itemIndex,
-			description: `Response: ${JSON.stringify(task)}`,
+			description: MESSAGES.response(task),
 		});
 	}
 	return { task_id: taskId, ...(task as IDataObject) };

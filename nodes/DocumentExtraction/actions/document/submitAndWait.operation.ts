@@ -15,8 +15,8 @@ import {
 	submissionOptions,
 } from '../../descriptions';
 import { optionsCollection } from '../../../shared/descriptions';
-import { taskFailed } from '../../../shared/messages';
 import { nodeError } from '../../../shared/transport/errors';
+import { MESSAGES } from '../../messages';
 import type { NodeRun } from '../common/itemRunner';
 import { timedOutItem, waitForTask } from '../common/polling';
 import { numberOptionOr } from '../common/settings';
@@ -134,7 +134,7 @@ export async function execute(
 			json = timedOutItem(taskId, outcome, { maxWaitS, waitedMs, slots: slots.limit });
 			report.timedOut.push(outcome.task !== undefined);
 		} else if (task.status === 'failed' && !outputFailedAsItems) {
-			const { message, description } = taskFailed(taskId, task.error);
+			const { message, description } = MESSAGES.taskFailed(taskId, task.error);
 			throw nodeError(this, 'task_failed', message, { itemIndex, description });
 		} else {
 			if (task.status === 'failed') report.failedTasks++;

@@ -15,7 +15,7 @@ import {
 	WEBHOOK_EVENTS,
 } from '../../../shared/transport/service';
 import { readUrlField } from '../../input/urlField';
-import { ERRORS } from '../../../shared/messages';
+import { MESSAGES } from '../../messages';
 import { nodeError } from '../../../shared/transport/errors';
 import { type NodeRun, runItems } from '../common/itemRunner';
 
@@ -50,10 +50,7 @@ export const description = updateDisplayOptions(displayOptions, properties);
 /** The URL field: the address the service is to deliver events to, as entered (trimmed). */
 function readTargetUrl(this: IExecuteFunctions, itemIndex: number): string {
 	const url = String(this.getNodeParameter('webhookUrl', itemIndex, '')).trim();
-	readUrlField.call(this, url, itemIndex, {
-		description:
-			'Enter the full address of the endpoint that receives the events, for example https://example.com/hooks/extraction.',
-	});
+	readUrlField.call(this, url, itemIndex, { description: MESSAGES.webhookUrlDescription });
 	return url;
 }
 
@@ -69,9 +66,9 @@ async function registerFor(
 		this.getNodeParameter('events', itemIndex, [...WEBHOOK_EVENTS]) as string[]
 	).filter((e) => WEBHOOK_EVENTS.includes(e));
 	if (!events.length) {
-		throw nodeError(this, 'invalid_input', ERRORS.noEvent.message, {
+		throw nodeError(this, 'invalid_input', MESSAGES.noEvent.message, {
 			itemIndex,
-			description: ERRORS.noEvent.description,
+			description: MESSAGES.noEvent.description,
 		});
 	}
 	const given = String(this.getNodeParameter('secret', itemIndex, '') ?? '').trim();

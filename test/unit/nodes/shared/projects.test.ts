@@ -2,6 +2,8 @@ import nock from 'nock';
 
 import {
 	extractProjectList,
+	findProject,
+	matchProject,
 	projectText,
 	resolveProjectId,
 	summarizeProjects,
@@ -35,6 +37,28 @@ describe('project parsing', () => {
 	it('reads the Project field as trimmed text', () => {
 		expect(projectText('  Invoices ')).toBe('Invoices');
 		expect(projectText(undefined)).toBe('');
+	});
+});
+
+describe('the rule that matches a Project', () => {
+	const project = (id: string, name: string) => ({ id, name, documentTypes: [], raw: {} });
+	const invoices = project('p-1', 'Invoices');
+
+	it('matches by ID or name: exactly, then ignoring case, then as a part', () => {
+		expect(matchProject(invoices, ' Invoices ')).toBe('exact');
+		expect(matchProject(invoices, 'p-1')).toBe('exact');
+		expect(matchProject(invoices, 'INVOICES')).toBe('ignoringCase');
+		expect(matchProject(invoices, 'P-1')).toBe('ignoringCase');
+		expect(matchProject(invoices, 'voice')).toBe('part');
+		expect(matchProject(invoices, '')).toBe('part');
+		expect(matchProject(invoices, 'Receipts')).toBeUndefined();
+	});
+
+	it('names the project that answers exactly before one that differs in case, never a part', () => {
+		const lower = project('p-2', 'invoices');
+		expect(findProject([lower, invoices], 'Invoices')).toBe(invoices);
+		expect(findProject([lower, invoices], 'INVOICES')).toBe(lower);
+		expect(findProject([invoices], 'Invoice')).toBeUndefined();
 	});
 });
 

@@ -6,9 +6,9 @@ import {
 	parseFileTypes,
 	parseNameList,
 	selectFiles,
-	skippedFilesHint,
 	type FileSelection,
 } from '../../../../../nodes/DocumentExtraction/input/inputFiles';
+import { skippedFilesHint } from '../../../../../nodes/DocumentExtraction/actions/common/hints';
 
 const file = (fileName: string | undefined, mimeType: string) => ({
 	data: 'JVBERi0xLjQK',

@@ -1,10 +1,11 @@
-import { DOCUMENT_URL_FIELD } from '../../../../../nodes/DocumentExtraction/input/documentInput';
+import { MESSAGES } from '../../../../../nodes/DocumentExtraction/messages';
 import { readUrlField } from '../../../../../nodes/DocumentExtraction/input/urlField';
 import { createContext } from '../../../helpers/context';
 
 describe('readUrlField (Document URL)', () => {
 	const ctx = createContext({ params: {} });
-	const parseDocumentUrl = (raw: unknown) => readUrlField.call(ctx, raw, 0, DOCUMENT_URL_FIELD);
+	const parseDocumentUrl = (raw: unknown) =>
+		readUrlField.call(ctx, raw, 0, MESSAGES.documentUrlField);
 	it.each(['ftp://example.com/a.pdf', 'file:///etc/passwd', 'example.com/a.pdf', 'not a url', ''])(
 		'refuses %p',
 		(raw) => {

@@ -8,12 +8,14 @@ jest.mock('n8n-workflow', () =>
 
 import { mockClock, useFakeClock } from '../../../helpers/sleep';
 
-import { DOCUMENT_RATE_LIMIT_ADVICE as RATE_LIMIT_ADVICE } from '../../../../../nodes/shared/messages';
+import { MESSAGES } from '../../../../../nodes/DocumentExtraction/messages';
 import { apiRequest } from '../../../../../nodes/shared/transport/request';
 import { resetPacers, throttleBackoffMs } from '../../../../../nodes/shared/transport/pacer';
 import { getTask, submitDocument } from '../../../../../nodes/shared/transport/service';
 import { BASE_URL, createContext, failureOf, useOfflineNock } from '../../../helpers/context';
 import { TASK } from '../../../helpers/fixtures';
+
+const RATE_LIMIT_ADVICE = MESSAGES.rateLimitAdvice;
 
 const FIELDS = { project: 'Invoices', document_type: 'invoice' };
 const ctx = (credentials?: IDataObject) =>

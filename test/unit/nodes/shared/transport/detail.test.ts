@@ -1,4 +1,4 @@
-import { formatValidationDetail } from '../../../../nodes/shared/messages';
+import { formatValidationDetail } from '../../../../../nodes/shared/transport/detail';
 
 describe('formatValidationDetail', () => {
 	it('formats validation details of any shape', () => {

@@ -1,0 +1,45 @@
+import { NO_PROJECT_SELECTED } from '../shared/messages';
+
+/**
+ * What the Document Extraction Trigger says, each sentence written once: the errors of
+ * publishing (registering its webhook), the answers a delivery gets, the log line of a refused
+ * one, and why a failed task's error could not be added. What the shared code and the
+ * transport say is in ../shared/messages.ts.
+ */
+
+/** How to start the workflow without a registration by this node. */
+const OR_USE_EXISTING = 'or turn on Use Existing Registration';
+
+export const MESSAGES = {
+	noProject: {
+		message: `${NO_PROJECT_SELECTED}: pick the project whose finished documents start this workflow, ${OR_USE_EXISTING}`,
+		description: `Pick the project whose task.completed events should start this workflow, ${OR_USE_EXISTING}.`,
+	},
+	noWebhookUrl: 'n8n did not provide a webhook URL for this node',
+
+	/** The answers to a delivery that starts nothing: `error` (refused) or `ignored` (acknowledged). */
+	answers: {
+		invalidSignature: 'invalid signature',
+		notJson: 'body is not a JSON object',
+		otherEvent: 'event not handled',
+		filteredOut: 'status filtered out',
+		duplicate: 'duplicate delivery',
+		busy: 'an earlier copy of this delivery is still being processed; send it again later',
+		/** A timestamp that is missing or unreadable. */
+		noTimestamp: (reason: string) =>
+			`timestamp ${reason}: a delivery must carry its signed ISO 8601 timestamp`,
+		/** A timestamp too old or too far ahead: how far from n8n's clock, and the tolerance. */
+		outsideTolerance: (reason: string, difference: string, tolerance: string) =>
+			`timestamp ${reason}: ${difference} ${reason === 'too old' ? 'before' : 'after'} n8n's clock, more than the tolerance of ${tolerance}`,
+	},
+	/** The log line of a signed delivery refused for its timestamp. */
+	refusedLog: (reason: string) =>
+		`Document Extraction Trigger refused a signed delivery: ${reason}`,
+
+	/** Why a failed task's item has no error message (errorDetailsUnavailable). */
+	errorDetails: {
+		noTaskId: 'The delivery names no task_id to look the error up by',
+		noError: 'The service gave no error message for this task',
+		lookupFailed: (reason: string) => `Could not fetch the error message: ${reason}`,
+	},
+};
