@@ -8,12 +8,14 @@ import { dirname, join, relative, resolve } from 'path';
  * imports from neither node; nothing under nodes/ imports credentials/; no operation imports
  * another; inside a node, only the node file and its actions import from actions/ (descriptions,
  * constants and input lie below them); only the transport builds an error of the service; no
- * import cycle; no product file over MAX_LINES; the benchmark imports no test code; and
+ * import cycle; no product file over MAX_LINES and no test file over MAX_TEST_LINES; the benchmark imports no test code; and
  * test/unit/nodes/ mirrors nodes/ file for file.
  */
 
 const ROOT = resolve(__dirname, '../..');
-const MAX_LINES = 300;
+const MAX_LINES = 250;
+/** The longest a test file may be: a longer one holds more than one subject. */
+const MAX_TEST_LINES = 600;
 
 function filesBelow(dir: string, endings: string[]): string[] {
 	if (!existsSync(dir)) return [];
@@ -135,6 +137,14 @@ describe('layout', () => {
 	it(`has no product file over ${MAX_LINES} lines`, () => {
 		const long = product
 			.filter((file) => file.lines > MAX_LINES)
+			.map((file) => `${file.path}: ${file.lines}`);
+		expect(long).toEqual([]);
+	});
+
+	it(`has no test file over ${MAX_TEST_LINES} lines`, () => {
+		const long = filesBelow(join(ROOT, 'test'), ['.ts', '.js'])
+			.map((path) => ({ path: rel(path), lines: readFileSync(path, 'utf8').split('\n').length }))
+			.filter((file) => file.lines > MAX_TEST_LINES)
 			.map((file) => `${file.path}: ${file.lines}`);
 		expect(long).toEqual([]);
 	});
