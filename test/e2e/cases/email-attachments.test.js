@@ -12,13 +12,20 @@ const assert = require('node:assert/strict');
 const { test } = require('node:test');
 
 const { FILES, UUID_RE, sha256 } = require('../../../harness/fixtures.js');
+const fs = require('node:fs');
+const path = require('node:path');
+
 const {
+	ROOT,
+	N8N_VERSION,
 	execute,
 	expectSuccess,
 	nodeItems,
 	nodeRun,
 	pairedIndex,
+	rest,
 } = require('../../../harness/n8n.js');
+const state = require('../../../harness/state.js');
 const { emulatorTask, requestCount } = require('../lib/emulator-client.js');
 const { WF } = require('../../../harness/workflows.js');
 const { useSuite } = require('../lib/setup.js');
@@ -77,4 +84,35 @@ test('Email attachments under Continue: the PDF the service fails is its own err
 	assert.match(String(failed.json.task_id), UUID_RE, 'the error item names its task');
 	assert.equal((await emulatorTask(failed.json.task_id)).file_sha256, sha256(FILES.b.bytes));
 	t.diagnostic(`error item: "${failed.json.error}" (${failed.json.fileName})`);
+});
+
+test('The email examples (IMAP, Gmail, Outlook): every node type and typeVersion is one this n8n has', async (t) => {
+	await rest('GET', '/settings'); // signs in
+	const res = await fetch(`http://127.0.0.1:${state.n8nPort}/types/nodes.json`, {
+		headers: { cookie: state.cookie },
+	});
+	assert.equal(res.status, 200, `GET /types/nodes.json: HTTP ${res.status}`);
+	const known = new Map();
+	for (const type of await res.json())
+		for (const version of [type.version].flat())
+			known.set(type.name, [...(known.get(type.name) ?? []), version]);
+	const files = fs
+		.readdirSync(path.join(ROOT, 'examples'))
+		.filter((name) => /^email-to-crm-.*\.json$/.test(name));
+	assert.deepEqual(files.sort(), [
+		'email-to-crm-gmail.json',
+		'email-to-crm-imap.json',
+		'email-to-crm-outlook.json',
+	]);
+	for (const file of files) {
+		const workflow = JSON.parse(fs.readFileSync(path.join(ROOT, 'examples', file), 'utf8'));
+		for (const node of workflow.nodes) {
+			const versions = known.get(node.type) ?? [];
+			assert.ok(
+				versions.includes(node.typeVersion),
+				`${file}: n8n ${N8N_VERSION} has no ${node.type} version ${node.typeVersion} (it has ${versions.join(', ') || 'none'})`,
+			);
+		}
+	}
+	t.diagnostic(`${files.join(', ')}: every node known to n8n ${N8N_VERSION}`);
 });
