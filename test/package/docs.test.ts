@@ -53,7 +53,9 @@ export function anchorsOf(markdown: string): Set<string> {
 
 /** The relative links (and images) of a page: [text](target) outside code. */
 export function relativeLinks(markdown: string): string[] {
-	const targets = [...prose(markdown).matchAll(/!?\[[^\]]*\]\(\s*<?([^)\s>]+)>?(?:\s+"[^"]*")?\s*\)/g)]
+	const targets = [
+		...prose(markdown).matchAll(/!?\[[^\]]*\]\(\s*<?([^)\s>]+)>?(?:\s+"[^"]*")?\s*\)/g),
+	]
 		.map((m) => m[1])
 		.concat([...prose(markdown).matchAll(/^\s*\[[^\]]+\]:\s*(\S+)/gm)].map((m) => m[1]));
 	return targets.filter((target) => !/^[a-z][a-z0-9+.-]*:/i.test(target));
@@ -137,18 +139,23 @@ describe('README.md and docs/*.md', () => {
 			'security',
 			'production',
 			'reliability',
+			'first-hour',
+			'errors',
 		]) {
 			expect(names).toContain(`docs/${page}.md`);
 		}
 	});
 
-	it.each(files.map((f) => [relative(ROOT, f)]))('%s: every relative link and anchor resolves', (name) => {
-		expect(brokenLinks(join(ROOT, name))).toEqual([]);
-	});
+	it.each(files.map((f) => [relative(ROOT, f)]))(
+		'%s: every relative link and anchor resolves',
+		(name) => {
+			expect(brokenLinks(join(ROOT, name))).toEqual([]);
+		},
+	);
 
 	it('README.md stays short and keeps the two commands and the tested n8n versions', () => {
 		const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
-		expect(readme.split('\n').length).toBeLessThanOrEqual(330);
+		expect(readme.split('\n').length).toBeLessThanOrEqual(300);
 		expect(readme).toContain('npm start');
 		expect(readme).toContain('npm ci && npm test');
 		expect(readme).toMatch(/2\.41\.1/);
@@ -163,9 +170,26 @@ describe('README.md and docs/*.md', () => {
 		expect(firstScreen.match(/!\[[^\]]*\]\(docs\/[^)]+\.png\)/g)).toHaveLength(1);
 	});
 
+	it('README.md tries it on your own n8n: the emulator on its own, the IMAP example, Download Attachments named', () => {
+		const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
+		const own = readme.slice(
+			readme.indexOf('## Try it on your own n8n'),
+			readme.indexOf('## Installation'),
+		);
+		expect(own).toMatch(/<!-- run-emulator -->\s*```sh\s*npm run emulator\s*```/);
+		expect(readme).toContain('[Try it on your own n8n](#try-it-on-your-own-n8n)');
+		expect(own).toContain('examples/email-to-crm-imap.json');
+		expect(own).toContain('**Download Attachments**');
+		// n8n 2.x lists one entry for the node, with the trigger inside it
+		expect(readme).not.toMatch(/\*\*Document Extraction\*\* and its trigger appear/);
+	});
+
 	it('README.md says the package is not on the npm registry yet, and how to install it until then', () => {
 		const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
-		const install = readme.slice(readme.indexOf('## Installation'), readme.indexOf('## Mapping the output'));
+		const install = readme.slice(
+			readme.indexOf('## Installation'),
+			readme.indexOf('## Mapping the output'),
+		);
 		expect(install).toMatch(/not on the npm registry yet/);
 		expect(install).toContain('npm pack');
 		expect(install).toContain('<!-- install-from-tarball -->');
