@@ -215,6 +215,23 @@ function optionsFromEnv(env) {
 	};
 }
 
+const DEFAULT_API_KEY = 'vnd_test_key';
+
+/** What the CLI prints under its first line: what to paste into n8n's credential, and the CRM stand-in. */
+function credentialNote(url, apiKey) {
+	return [
+		'',
+		'  In your n8n, create a Document Extraction API credential with:',
+		`    API Key:   ${apiKey}`,
+		`    Base URL:  ${url}`,
+		'',
+		`  CRM stand-in: the email examples' CRM Record posts to ${url}/_emulator/sink/crm;`,
+		`  the records it received: ${url}/_emulator/sink`,
+		'  Ctrl-C stops the emulator.',
+		'',
+	].join('\n');
+}
+
 function main() {
 	let options;
 	try {
@@ -226,6 +243,7 @@ function main() {
 	createEmulator(options).then(
 		(emu) => {
 			console.log(`Document Extraction emulator listening on ${emu.url}`);
+			console.log(credentialNote(emu.url, options.apiKeys?.[0] ?? DEFAULT_API_KEY));
 			let stopping = false;
 			const stop = () => {
 				if (stopping) process.exit(1);

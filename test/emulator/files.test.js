@@ -5,15 +5,7 @@
 const path = require('node:path');
 const { spawn } = require('node:child_process');
 
-const {
-	KEY,
-	call,
-	admin,
-	sha256,
-	submit,
-	waitFor,
-	useEmulator,
-} = require('./helpers.js');
+const { KEY, call, admin, sha256, submit, waitFor, useEmulator } = require('./helpers.js');
 
 const env = useEmulator();
 
@@ -103,7 +95,7 @@ describe('files served by URL (/_emulator/files/<name>)', () => {
 });
 
 describe('CLI', () => {
-	test('starts from env, prints one line, stops on SIGTERM', async () => {
+	test('starts from env, prints its address and what the credential takes, stops on SIGTERM', async () => {
 		const child = spawn(process.execPath, [path.join(__dirname, '../../emulator/server.js')], {
 			env: {
 				...process.env,
@@ -119,12 +111,15 @@ describe('CLI', () => {
 			child.on('exit', (code, signal) => resolve({ code, signal })),
 		);
 		try {
-			await waitFor(() => out.includes('\n'));
-			const m = /^Document Extraction emulator listening on (http:\/\/127\.0\.0\.1:(\d+))\n$/.exec(
+			await waitFor(() => out.includes('Ctrl-C stops the emulator.'));
+			const m = /^Document Extraction emulator listening on (http:\/\/127\.0\.0\.1:(\d+))\n/.exec(
 				out,
 			);
 			expect(m).not.toBeNull();
 			const base = m[1];
+			// what to paste into the credential: the first active key and the address
+			expect(out).toContain(`    API Key:   vnd_one\n    Base URL:  ${base}\n`);
+			expect(out).toContain(`${base}/_emulator/sink/crm`);
 			expect((await call('/projects', { base, key: 'vnd_two' })).status).toBe(200);
 			expect((await call('/projects', { base, key: KEY })).status).toBe(401);
 			const sub = await call('/process_file', {

@@ -149,6 +149,8 @@ describe('README.md and docs/*.md', () => {
 			'security',
 			'production',
 			'reliability',
+			'first-hour',
+			'errors',
 		]) {
 			expect(names).toContain(`docs/${page}.md`);
 		}
@@ -163,7 +165,7 @@ describe('README.md and docs/*.md', () => {
 
 	it('README.md stays short and keeps the two commands and the tested n8n versions', () => {
 		const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
-		expect(readme.split('\n').length).toBeLessThanOrEqual(330);
+		expect(readme.split('\n').length).toBeLessThanOrEqual(300);
 		expect(readme).toContain('npm start');
 		expect(readme).toContain('npm ci && npm test');
 		expect(readme).toMatch(/2\.41\.1/);
@@ -176,6 +178,20 @@ describe('README.md and docs/*.md', () => {
 		expect(firstScreen).toMatch(/^git clone \S+ && cd n8n-nodes-document-extraction$/m);
 		expect(firstScreen).toMatch(/^npm start$/m);
 		expect(firstScreen.match(/!\[[^\]]*\]\(docs\/[^)]+\.png\)/g)).toHaveLength(1);
+	});
+
+	it('README.md tries it on your own n8n: the emulator on its own, the IMAP example, Download Attachments named', () => {
+		const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
+		const own = readme.slice(
+			readme.indexOf('## Try it on your own n8n'),
+			readme.indexOf('## Installation'),
+		);
+		expect(own).toMatch(/<!-- run-emulator -->\s*```sh\s*npm run emulator\s*```/);
+		expect(readme).toContain('[Try it on your own n8n](#try-it-on-your-own-n8n)');
+		expect(own).toContain('examples/email-to-crm-imap.json');
+		expect(own).toContain('**Download Attachments**');
+		// n8n 2.x lists one entry for the node, with the trigger inside it
+		expect(readme).not.toMatch(/\*\*Document Extraction\*\* and its trigger appear/);
 	});
 
 	it('README.md says the package is not on the npm registry yet, and how to install it until then', () => {

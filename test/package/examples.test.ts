@@ -52,6 +52,102 @@ describe('examples/*.json', () => {
 
 const ACTION = /^n8n-nodes-document-extraction\.documentExtraction(Tool|Trigger)?$/;
 const NON_PRODUCTION = ['submit-and-wait.json', 'trigger-to-crm.json', 'mcp-server.json'];
+const EMAIL_FILES = [
+	'email-to-crm-gmail.json',
+	'email-to-crm-imap.json',
+	'email-to-crm-outlook.json',
+];
+
+describe('the email examples (examples/email-to-crm-*.json)', () => {
+	const EXTRACT = 'Extract Every Attachment';
+	const CRM = 'CRM Record (replace with your CRM)';
+	const TRIGGERS: Record<
+		string,
+		{ type: string; downloads: (p: Record<string, unknown>) => unknown }
+	> = {
+		'email-to-crm-imap.json': {
+			type: 'n8n-nodes-base.emailReadImap',
+			// Download Attachments is shown (and read) with the format Simple only
+			downloads: (p) =>
+				p.format === 'simple' &&
+				p.downloadAttachments === true &&
+				p.dataPropertyAttachmentsPrefixName,
+		},
+		'email-to-crm-gmail.json': {
+			type: 'n8n-nodes-base.gmailTrigger',
+			// the options are read with Simplify off only
+			downloads: (p) => {
+				const o = p.options as Record<string, unknown>;
+				return (
+					p.simple === false &&
+					o.downloadAttachments === true &&
+					o.dataPropertyAttachmentsPrefixName
+				);
+			},
+		},
+		'email-to-crm-outlook.json': {
+			type: 'n8n-nodes-base.microsoftOutlookTrigger',
+			downloads: (p) => {
+				const o = p.options as Record<string, unknown>;
+				return o.downloadAttachments === true && o.attachmentsPrefix;
+			},
+		},
+	};
+
+	it('are one file per mail source', () => {
+		expect(files.filter((f) => f.startsWith('email'))).toEqual(EMAIL_FILES);
+	});
+
+	it.each(EMAIL_FILES)(
+		'%s: a chain, its trigger with Download Attachments on, every attachment sent, the CRM step to replace',
+		(file) => {
+			const wf = read(file);
+			const { type, downloads } = TRIGGERS[file];
+			const working = wf.nodes.filter((n) => !n.type.endsWith('.stickyNote'));
+			expect(working.map((n) => n.type)).toEqual([
+				type,
+				'n8n-nodes-document-extraction.documentExtraction',
+				'n8n-nodes-base.httpRequest',
+			]);
+			const [trigger, extract, crm] = working;
+			expect(downloads(trigger.parameters)).toBe('attachment_');
+			// a chain: every node has one next node at most, nothing depends on canvas position
+			const next = (name: string) => (wf.connections[name]?.main ?? []).flat().map((c) => c.node);
+			expect(next(trigger.name)).toEqual([EXTRACT]);
+			expect(next(EXTRACT)).toEqual([CRM]);
+			expect(next(CRM)).toEqual([]);
+			expect(Object.keys(wf.connections).sort()).toEqual([EXTRACT, trigger.name].sort());
+			expect(extract.name).toBe(EXTRACT);
+			expect(extract.parameters).toMatchObject({
+				operation: 'submitAndWait',
+				filesToSend: 'all',
+				options: { keepInputFields: true },
+			});
+			// the user picks the credentials, the project and the document type after the import
+			for (const node of working) expect(node.credentials).toBeUndefined();
+			expect(extract.parameters.project).toEqual({ __rl: true, mode: 'list', value: '' });
+			expect(extract.parameters.documentType).toBe('');
+			// the CRM step: the fields mapped, and until replaced the emulator's CRM stand-in
+			expect(crm.name).toBe(CRM);
+			expect(crm.parameters).toMatchObject({
+				method: 'POST',
+				url: 'http://127.0.0.1:8790/_emulator/sink/crm',
+			});
+			const body = (crm.parameters.bodyParameters as { parameters: Array<{ name: string }> })
+				.parameters;
+			expect(body.map((p) => p.name)).toEqual(
+				expect.arrayContaining(['file', 'invoice_number', 'vendor', 'total', 'currency']),
+			);
+			const notes = wf.nodes
+				.filter((n) => n.type.endsWith('.stickyNote'))
+				.map((n) => String(n.parameters.content))
+				.join('\n');
+			expect(notes).toContain(`Replace this node`);
+			expect(notes).toContain(CRM);
+			expect(wf).toMatchObject({ settings: { executionOrder: 'v1' } });
+		},
+	);
+});
 
 describe('the examples as npm start imports them (scripts/local-examples.js)', () => {
 	it.each(files)(
@@ -76,12 +172,14 @@ describe('the examples as npm start imports them (scripts/local-examples.js)', (
 	);
 
 	it.each(files)('%s: every project is picked from the list, with its name shown', (file) => {
-		// a project read from another node's pick (production.json's Submit) is checked there
+		// a project read from another node's pick (production.json's Submit) is checked there; the
+		// email examples leave it empty for the user to pick (checked below)
 		const projects = read(file)
 			.nodes.filter(
 				(n) =>
 					ACTION.test(n.type) &&
 					n.parameters.project &&
+					!EMAIL_FILES.includes(file) &&
 					!/params\.project/.test(JSON.stringify(n.parameters.project)),
 			)
 			.map((n) => n.parameters.project);

@@ -61,7 +61,6 @@ const {
 	documentTypes,
 } = require('./lib.js');
 const { firstHour } = require('./firstHour.js');
-const { emailExample } = require('./emailExample.js');
 const { ownN8n } = require('./ownN8n.js');
 
 async function main() {
@@ -119,7 +118,6 @@ async function run(context) {
 	if (!signedIn) return;
 
 	await firstHour(context);
-	await emailExample(context);
 
 	let page;
 	let item;

@@ -11,8 +11,15 @@
 #   UI_START_TIMEOUT (900)               seconds to wait for npm start (a cold runtime included)
 #   UI_WAIT_MS (60000)                   how long a step waits for something to appear
 #   EMULATOR_PROCESSING_MS (500)         the emulator's processing time per document
-#   UI_ONLY=<regexp>                     run only the scenarios whose title matches (after signing in)
+#   UI_ONLY=<regexp>                     run only the scenarios whose title matches (after signing in);
+#                                        npm start is not started when none of its scenarios matches
 #   UI_UPDATE_DOCS=1                     after a passing run, copy the README's screenshots to docs/
+#
+# Then the README's "Try it on your own n8n" on a fresh n8n of its own (test/ui/ownMailbox.js,
+# scenario "mailbox to CRM on a fresh n8n"): the package installed from the tarball as the README
+# says, Dovecot as the mailbox (test/ui/mailbox.sh: installed with apt-get when missing, on
+# 127.0.0.1:993), the README's emulator command on 127.0.0.1:8790. UI_COUNTS_FILE=<file> writes its
+# counts (actions, seconds, the person's minutes) there.
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
@@ -65,27 +72,62 @@ trap 'exit 143' TERM
 bash test/ui/ensure-chromium.sh
 rm -f "$SHOTS"/*.log
 
-npm_start_begin "$TIMEOUT"
+# which parts UI_ONLY selects: the scenarios against npm start, and the one on a fresh n8n
+matches() { [ -z "${UI_ONLY:-}" ] || node -e 'const r=new RegExp(process.argv[1],"i");process.exit(process.argv.slice(2).some((t)=>r.test(t))?0:1)' "$UI_ONLY" "$@"; }
+START_PART=""
+matches "first hour" "examples as imported" "production setup" "action node" "errors and hints" "trigger" "own n8n" && START_PART=1
+OWN_PART=""
+matches "mailbox to CRM on a fresh n8n" && OWN_PART=1
+[ -n "$START_PART$OWN_PART" ] || { log "error: UI_ONLY=$UI_ONLY matches no scenario"; exit 1; }
 
-set +e
-UI_EDITOR_URL="$EDITOR_URL" UI_EMULATOR_URL="http://127.0.0.1:$EMULATOR_PORT" UI_EMAIL="$LOGIN_EMAIL" UI_PASSWORD="$LOGIN_PASSWORD" UI_CHROMIUM="$CHROMIUM" \
-	UI_PROFILE_DIR="$WORK/profile" UI_SUMMARY_FILE="$WORK/summary.json" UI_SCREENSHOTS_DIR="$SHOTS" \
-	node test/ui/editor.js
-status=$?
-set -e
-if [ -s "$WORK/summary.json" ]; then
-	read -r PASSED FAILED < <(node -e 'const s=require(process.argv[1]);console.log(s.passed,s.failed)' "$WORK/summary.json")
-else
-	FAILED=1
+if [ -n "$START_PART" ]; then
+	npm_start_begin "$TIMEOUT"
+
+	set +e
+	UI_EDITOR_URL="$EDITOR_URL" UI_EMULATOR_URL="http://127.0.0.1:$EMULATOR_PORT" UI_EMAIL="$LOGIN_EMAIL" UI_PASSWORD="$LOGIN_PASSWORD" UI_CHROMIUM="$CHROMIUM" \
+		UI_PROFILE_DIR="$WORK/profile" UI_SUMMARY_FILE="$WORK/summary.json" UI_SCREENSHOTS_DIR="$SHOTS" \
+		node test/ui/editor.js
+	status=$?
+	set -e
+	if [ -s "$WORK/summary.json" ]; then
+		read -r PASSED FAILED < <(node -e 'const s=require(process.argv[1]);console.log(s.passed,s.failed)' "$WORK/summary.json")
+	else
+		FAILED=1
+	fi
+	[ "$status" -eq 0 ] || [ "$FAILED" -gt 0 ] || FAILED=1
+
+	npm_start_stop || { FAILED=$((FAILED + 1)); npm_start_kill; }
+	for port in "$N8N_PORT" "$EMULATOR_PORT"; do
+		if listening "$port"; then log "error: port $port still answers after Ctrl-C"; FAILED=$((FAILED + 1)); fi
+	done
 fi
-[ "$status" -eq 0 ] || [ "$FAILED" -gt 0 ] || FAILED=1
 
-npm_start_stop || { FAILED=$((FAILED + 1)); npm_start_kill; }
-for port in "$N8N_PORT" "$EMULATOR_PORT"; do
-	if listening "$port"; then log "error: port $port still answers after Ctrl-C"; FAILED=$((FAILED + 1)); fi
-done
+if [ -n "$OWN_PART" ]; then
+	OWN_STARTED=$(date +%s)
+	if [ -z "$START_PART" ]; then
+		log "building the package"
+		npm run build --silent >/dev/null
+	fi
+	RUNTIME="$(bash scripts/ensure-runtime.sh)" || { FAILED=$((FAILED + 1)); exit 1; }
+	eval "$RUNTIME"
+	mkdir -p "$WORK/own"
+	set +e
+	NODE24="$NODE24" N8N_BIN="$N8N_BIN" UI_WORK="$WORK/own" UI_CHROMIUM="$CHROMIUM" UI_SCREENSHOTS_DIR="$SHOTS" \
+		UI_SUMMARY_FILE="$WORK/own-summary.json" node test/ui/ownMailbox.js
+	status=$?
+	set -e
+	if [ -s "$WORK/own-summary.json" ]; then
+		read -r own_passed own_failed < <(node -e 'const s=require(process.argv[1]);console.log(s.passed,s.failed)' "$WORK/own-summary.json")
+		PASSED=$((PASSED + own_passed))
+		FAILED=$((FAILED + own_failed))
+	else
+		FAILED=$((FAILED + 1))
+	fi
+	[ "$status" -eq 0 ] || [ "$FAILED" -gt 0 ] || FAILED=1
+	log "the fresh n8n part took $(($(date +%s) - OWN_STARTED)) s"
+fi
 
 if [ "${UI_UPDATE_DOCS:-}" = 1 ] && [ "$FAILED" -eq 0 ]; then
-	for name in node-panel email-output project-list submit-and-wait-fields output schema-preview error-output hint-output trigger-fields document-type-hint production-canvas; do cp "$SHOTS/$name.png" docs/; done
+	for name in node-panel project-list submit-and-wait-fields output schema-preview error-output hint-output trigger-fields document-type-hint production-canvas; do cp "$SHOTS/$name.png" docs/; done
 	log "updated the README's screenshots in docs/"
 fi

@@ -12,7 +12,13 @@ const assert = require('node:assert/strict');
 const { test } = require('node:test');
 
 const { FILES, UUID_RE, sha256 } = require('../../../harness/fixtures.js');
+const fs = require('node:fs');
+const path = require('node:path');
+
 const {
+	ROOT,
+	N8N_DIR,
+	N8N_VERSION,
 	execute,
 	expectSuccess,
 	nodeItems,
@@ -77,4 +83,47 @@ test('Email attachments under Continue: the PDF the service fails is its own err
 	assert.match(String(failed.json.task_id), UUID_RE, 'the error item names its task');
 	assert.equal((await emulatorTask(failed.json.task_id)).file_sha256, sha256(FILES.b.bytes));
 	t.diagnostic(`error item: "${failed.json.error}" (${failed.json.fileName})`);
+});
+
+test('The email examples (IMAP, Gmail, Outlook): every node type and typeVersion is one this n8n has', (t) => {
+	// the node types n8n serves to its editor (n8n-nodes-base's types/nodes.json), and this package's
+	const known = new Map();
+	const types = JSON.parse(
+		fs.readFileSync(
+			path.join(N8N_DIR, 'node_modules', 'n8n-nodes-base', 'dist', 'types', 'nodes.json'),
+			'utf8',
+		),
+	);
+	for (const type of types)
+		for (const version of [type.version].flat())
+			known.set(`n8n-nodes-base.${type.name.replace(/^n8n-nodes-base\./, '')}`, [
+				...(known.get(`n8n-nodes-base.${type.name.replace(/^n8n-nodes-base\./, '')}`) ?? []),
+				version,
+			]);
+	const { DocumentExtraction } = require(
+		path.join(ROOT, 'dist/nodes/DocumentExtraction/DocumentExtraction.node.js'),
+	);
+	known.set(
+		'n8n-nodes-document-extraction.documentExtraction',
+		[new DocumentExtraction().description.version].flat(),
+	);
+	const files = fs
+		.readdirSync(path.join(ROOT, 'examples'))
+		.filter((name) => /^email-to-crm-.*\.json$/.test(name));
+	assert.deepEqual(files.sort(), [
+		'email-to-crm-gmail.json',
+		'email-to-crm-imap.json',
+		'email-to-crm-outlook.json',
+	]);
+	for (const file of files) {
+		const workflow = JSON.parse(fs.readFileSync(path.join(ROOT, 'examples', file), 'utf8'));
+		for (const node of workflow.nodes) {
+			const versions = known.get(node.type) ?? [];
+			assert.ok(
+				versions.includes(node.typeVersion),
+				`${file}: n8n ${N8N_VERSION} has no ${node.type} version ${node.typeVersion} (it has ${versions.join(', ') || 'none'})`,
+			);
+		}
+	}
+	t.diagnostic(`${files.join(', ')}: every node known to n8n ${N8N_VERSION}`);
 });
