@@ -12,13 +12,8 @@ const assert = require('node:assert/strict');
 const { test } = require('node:test');
 
 const { FILES, UUID_RE, sha256 } = require('../../../harness/fixtures.js');
-const {
-	execute,
-	expectSuccess,
-	nodeItems,
-	nodeRun,
-	pairedIndex,
-} = require('../../../harness/n8n.js');
+const { execute, nodeItems, nodeRun, pairedIndex } = require('../../../harness/n8n.js');
+const { expectSuccess } = require('../lib/judge.js');
 const { emulatorTask, requestCount } = require('../lib/emulator-client.js');
 const { WF } = require('../../../harness/workflows.js');
 const { useSuite } = require('../lib/setup.js');
