@@ -35,7 +35,6 @@ const failed = {
 	startedAt: '2026-01-01T00:00:00.000Z',
 	stoppedAt: '2026-01-01T00:00:01.000Z',
 	status: 'error',
-	finished: false,
 };
 
 const SUCCESS_OUTPUT = printed('Execution was successful:', succeeded);
@@ -69,7 +68,7 @@ describe('e2e judge', () => {
 
 	it.each(EXITS)('fails a run that failed, when n8n execute ended with %s', (_, exit) => {
 		expect(() => expectSuccess(result(FAILURE_OUTPUT, exit))).toThrow(
-			/execution status error, finished false: The service refused the key/,
+			/execution status error, not finished: The service refused the key/,
 		);
 	});
 

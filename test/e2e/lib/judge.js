@@ -21,7 +21,7 @@ function exitOf(result) {
 function statusLine(result) {
 	const { run } = result;
 	const error = runError(run).trim();
-	return `execution status ${run.status}, finished ${run.finished}${error ? `: ${error}` : ''} (n8n execute: ${exitOf(result)})`;
+	return `execution status ${run.status}, ${run.finished ? 'finished' : 'not finished'}${error ? `: ${error}` : ''} (n8n execute: ${exitOf(result)})`;
 }
 
 /** The run finished successfully: status success, finished, no error stored. */
