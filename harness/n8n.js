@@ -244,26 +244,6 @@ function runError(run) {
 	return e ? `${e.message ?? ''}\n${e.description ?? ''}` : '';
 }
 
-function expectSuccess(result) {
-	assert.equal(
-		result.run.status,
-		'success',
-		`execution status ${result.run.status}: ${runError(result.run)}`,
-	);
-	assert.equal(
-		result.code,
-		0,
-		`n8n execute exited ${result.code}${result.signal ? ` (${result.signal})` : ''}`,
-	);
-}
-
-/** The run failed, n8n exited non-zero; returns the run's error text. */
-function expectFailure(result) {
-	assert.notEqual(result.run.status, 'success', 'the run should fail');
-	assert.notEqual(result.code, 0, 'n8n execute should exit non-zero for a failed run');
-	return runError(result.run);
-}
-
 function pairedIndex(item) {
 	const p = Array.isArray(item.pairedItem) ? item.pairedItem[0] : item.pairedItem;
 	return typeof p === 'number' ? p : p?.item;
@@ -422,8 +402,6 @@ module.exports = {
 	nodeRun,
 	nodeItems,
 	runError,
-	expectSuccess,
-	expectFailure,
 	pairedIndex,
 	binaryBytes,
 	startN8n,

@@ -6,8 +6,9 @@ const assert = require('node:assert/strict');
 const { test } = require('node:test');
 
 const { FILES, sha256 } = require('../../../harness/fixtures.js');
-const { execute, expectSuccess, nodeItems, binaryBytes } = require('../../../harness/n8n.js');
+const { execute, nodeItems, binaryBytes } = require('../../../harness/n8n.js');
 const { WF } = require('../../../harness/workflows.js');
+const { expectSuccess } = require('../lib/judge.js');
 const { useSuite } = require('../lib/setup.js');
 
 useSuite();

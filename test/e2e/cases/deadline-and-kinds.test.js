@@ -10,7 +10,8 @@
 const assert = require('node:assert/strict');
 const { test } = require('node:test');
 
-const { execute, expectSuccess, nodeItems, nodeRun } = require('../../../harness/n8n.js');
+const { execute, nodeItems, nodeRun } = require('../../../harness/n8n.js');
+const { expectSuccess } = require('../lib/judge.js');
 const {
 	addFault,
 	clearFaults,

@@ -12,13 +12,7 @@ const {
 	UUID_RE,
 	sha256,
 } = require('../../../harness/fixtures.js');
-const {
-	execute,
-	expectSuccess,
-	expectFailure,
-	nodeItems,
-	pairedIndex,
-} = require('../../../harness/n8n.js');
+const { execute, nodeItems, pairedIndex } = require('../../../harness/n8n.js');
 const {
 	waitTask,
 	emulatorTask,
@@ -27,6 +21,7 @@ const {
 	listFaults,
 } = require('../lib/emulator-client.js');
 const { WF } = require('../../../harness/workflows.js');
+const { expectSuccess, expectFailure } = require('../lib/judge.js');
 const { useSuite } = require('../lib/setup.js');
 const state = require('../../../harness/state.js');
 

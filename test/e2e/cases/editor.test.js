@@ -15,7 +15,8 @@ const { test } = require('node:test');
 const fs = require('node:fs');
 const path = require('node:path');
 
-const { execute, expectSuccess, nodeItems, nodeRun, startN8n } = require('../../../harness/n8n.js');
+const { execute, nodeItems, nodeRun, startN8n } = require('../../../harness/n8n.js');
+const { expectSuccess } = require('../lib/judge.js');
 const { addFault, clearFaults } = require('../lib/emulator-client.js');
 const { WF } = require('../../../harness/workflows.js');
 const { useSuite } = require('../lib/setup.js');

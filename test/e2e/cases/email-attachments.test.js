@@ -20,11 +20,11 @@ const {
 	N8N_DIR,
 	N8N_VERSION,
 	execute,
-	expectSuccess,
 	nodeItems,
 	nodeRun,
 	pairedIndex,
 } = require('../../../harness/n8n.js');
+const { expectSuccess } = require('../lib/judge.js');
 const { emulatorTask, requestCount } = require('../lib/emulator-client.js');
 const { WF } = require('../../../harness/workflows.js');
 const { useSuite } = require('../lib/setup.js');

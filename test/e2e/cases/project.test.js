@@ -12,7 +12,8 @@ const {
 	REGISTERED_HOOK_URL,
 	sha256,
 } = require('../../../harness/fixtures.js');
-const { execute, expectSuccess, nodeItems } = require('../../../harness/n8n.js');
+const { execute, nodeItems } = require('../../../harness/n8n.js');
+const { expectSuccess } = require('../lib/judge.js');
 const { registeredWebhooks } = require('../lib/emulator-client.js');
 const { SPACED_PROJECT_NAME, WF } = require('../../../harness/workflows.js');
 const { useSuite } = require('../lib/setup.js');

@@ -11,13 +11,7 @@ const assert = require('node:assert/strict');
 const { test } = require('node:test');
 
 const { FILES, UUID_RE, sha256 } = require('../../../harness/fixtures.js');
-const {
-	execute,
-	expectSuccess,
-	expectFailure,
-	nodeItems,
-	nodeRun,
-} = require('../../../harness/n8n.js');
+const { execute, nodeItems, nodeRun } = require('../../../harness/n8n.js');
 const {
 	tasksCreatedDuring,
 	addFault,
@@ -25,6 +19,7 @@ const {
 	requestCount,
 } = require('../lib/emulator-client.js');
 const { WF } = require('../../../harness/workflows.js');
+const { expectSuccess, expectFailure } = require('../lib/judge.js');
 const { useSuite } = require('../lib/setup.js');
 
 useSuite();

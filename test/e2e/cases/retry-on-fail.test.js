@@ -12,7 +12,7 @@ const assert = require('node:assert/strict');
 const { test } = require('node:test');
 
 const { FILES, sha256 } = require('../../../harness/fixtures.js');
-const { execute, expectFailure } = require('../../../harness/n8n.js');
+const { execute } = require('../../../harness/n8n.js');
 const {
 	tasksCreatedDuring,
 	addFault,
@@ -20,6 +20,7 @@ const {
 	requestCount,
 } = require('../lib/emulator-client.js');
 const { WF, RETRY_URL_NAMES } = require('../../../harness/workflows.js');
+const { expectFailure } = require('../lib/judge.js');
 const { oneTaskPerDocument } = require('../lib/retry.js');
 const { useSuite } = require('../lib/setup.js');
 

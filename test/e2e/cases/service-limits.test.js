@@ -10,13 +10,7 @@ const assert = require('node:assert/strict');
 const { test } = require('node:test');
 
 const { FILES, sha256 } = require('../../../harness/fixtures.js');
-const {
-	execute,
-	expectSuccess,
-	expectFailure,
-	nodeItems,
-	nodeRun,
-} = require('../../../harness/n8n.js');
+const { execute, nodeItems, nodeRun } = require('../../../harness/n8n.js');
 const {
 	tasksCreatedDuring,
 	addFault,
@@ -24,6 +18,7 @@ const {
 	requestCount,
 } = require('../lib/emulator-client.js');
 const { WF } = require('../../../harness/workflows.js');
+const { expectSuccess, expectFailure } = require('../lib/judge.js');
 const { LIMITS_WF, RATE_BATCH, RATE_FILES, HTTP_HOOK_URL } = require('../lib/limits-workflows.js');
 const { useSuite } = require('../lib/setup.js');
 

@@ -6,7 +6,8 @@ const assert = require('node:assert/strict');
 const { test } = require('node:test');
 
 const { UUID_RE, sha256 } = require('../../../harness/fixtures.js');
-const { execute, expectSuccess, nodeItems, binaryBytes } = require('../../../harness/n8n.js');
+const { execute, nodeItems, binaryBytes } = require('../../../harness/n8n.js');
+const { expectSuccess } = require('../lib/judge.js');
 const { requestCount, servedFiles } = require('../lib/emulator-client.js');
 const { WF, LARGE_URL_BYTES, badUrlCases } = require('../../../harness/workflows.js');
 const { useSuite } = require('../lib/setup.js');
