@@ -266,7 +266,7 @@ function submitAndWaitUrl(name, documentUrl, options = {}, extra = {}) {
 		name,
 		{
 			resource: 'document',
-			operation: 'submitAndWait',
+			operation: extra.operation ?? 'submitAndWait',
 			inputSource: 'url',
 			documentUrl,
 			project: project('Invoices'),

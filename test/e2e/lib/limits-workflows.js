@@ -17,6 +17,7 @@ const {
 	node,
 	project,
 	submitAndWait,
+	submitAndWaitUrl,
 	workflow,
 } = require('../../../harness/workflows.js');
 
@@ -33,23 +34,9 @@ const LIMITS_WF = {
 /** A task ID the service never gave out. */
 const UNKNOWN_TASK = '00000000-0000-4000-8000-00000000dead';
 
-/** A Submit of the URL input source, On Error: Continue. */
-function submitUrl(name, documentUrl, operation = 'submit', options = {}) {
-	return docex(
-		name,
-		{
-			resource: 'document',
-			operation,
-			inputSource: 'url',
-			documentUrl,
-			project: project('Invoices'),
-			documentType: 'invoice',
-			output: 'full',
-			options: { pollInterval: 1, allowPrivateAddresses: true, ...options },
-		},
-		{ continueOnFail: true },
-	);
-}
+/** Submit (or another operation) of the URL input source, On Error: Continue. */
+const submitUrl = (name, documentUrl, operation = 'submit', options = {}) =>
+	submitAndWaitUrl(name, documentUrl, options, { operation, continueOnFail: true });
 
 /** A Get Status of `taskId`, On Error: Continue. */
 function statusOf(name, taskId) {
