@@ -25,6 +25,8 @@ const net = require('net');
 const os = require('os');
 const path = require('path');
 
+const { freePort } = require('../../harness/n8n.js');
+
 const ROOT = path.resolve(__dirname, '../..');
 const WORK = process.env.UI_WORK || fs.mkdtempSync(path.join(os.tmpdir(), 'docex-ui-own-'));
 const PACKAGE = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8'));
@@ -44,17 +46,6 @@ const TITLE = 'mailbox to CRM on a fresh n8n';
 
 const log = (...a) => console.log('[own]', ...a);
 
-function freePort() {
-	return new Promise((resolve, reject) => {
-		const server = net.createServer();
-		server.unref();
-		server.on('error', reject);
-		server.listen(0, '127.0.0.1', () => {
-			const { port } = server.address();
-			server.close(() => resolve(port));
-		});
-	});
-}
 
 function listening(port) {
 	return new Promise((resolve) => {
