@@ -16,6 +16,9 @@ export interface SlotOptions {
 	deadline?: number;
 }
 
+/** How finely waiters' deadlines are grouped onto one timer. */
+const EXPIRY_GRAIN_MS = 20;
+
 /** Thrown when no slot came free while a request could still start before the deadline. */
 export class SlotDeadlineError extends KindError {
 	constructor(readonly limit: number) {
@@ -36,6 +39,8 @@ export class RequestSlots {
 	private active = 0;
 
 	private readonly waiting: Record<SlotPriority, Array<() => void>> = { high: [], normal: [] };
+
+	private readonly expiries = new Map<number, AbortSignal>();
 
 	constructor(readonly limit: number) {}
 
@@ -69,12 +74,7 @@ export class RequestSlots {
 		const queue = this.waiting[priority];
 		queue.push(wake);
 		const aborted = onAbort(signal);
-		// A timer signal, not a sleep: the host's sleep may be replaced (in tests) by one that
-		// returns at once, and a slot deadline must follow the real clock.
-		const expiry =
-			grantBy === undefined
-				? undefined
-				: onAbort(AbortSignal.timeout(Math.max(0, Math.ceil(grantBy - Date.now()))));
+		const expiry = grantBy === undefined ? undefined : onAbort(this.expiryAt(grantBy));
 		try {
 			const outcome = await Promise.race([
 				granted.then(() => 'granted' as const),
@@ -90,6 +90,25 @@ export class RequestSlots {
 			aborted.dispose();
 			expiry?.dispose();
 		}
+	}
+
+	/**
+	 * A signal that fires once `grantBy` has passed, shared by every waiter whose `grantBy` falls in
+	 * the same EXPIRY_GRAIN_MS: thousands of items of one run wait with nearly the same deadline,
+	 * and one timer serves them all. It fires at most EXPIRY_GRAIN_MS late; a slot granted then
+	 * still meets the transport's own check before the request starts. A timer signal, not a
+	 * sleep: the host's sleep may be replaced (in tests) by one that returns at once, and a slot
+	 * deadline must follow the real clock.
+	 */
+	private expiryAt(grantBy: number): AbortSignal {
+		const at = Math.ceil(grantBy / EXPIRY_GRAIN_MS) * EXPIRY_GRAIN_MS;
+		let expiry = this.expiries.get(at);
+		if (!expiry) {
+			expiry = AbortSignal.timeout(Math.max(0, at - Date.now()));
+			this.expiries.set(at, expiry);
+			expiry.addEventListener('abort', () => this.expiries.delete(at), { once: true });
+		}
+		return expiry;
 	}
 
 	private release(): void {
