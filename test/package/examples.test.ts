@@ -50,6 +50,131 @@ describe('examples/*.json', () => {
 	});
 });
 
+/** Every example file, n8n 2.x and 1.x: examples/*.json and examples/n8n1/*.json. */
+const allExampleFiles = [
+	...files.map((file) => ({ file, wf: read(file) })),
+	...readdirSync(path.join(EXAMPLES, 'n8n1'))
+		.filter((f) => f.endsWith('.json'))
+		.map((f) => ({ file: `n8n1/${f}`, wf: read(`n8n1/${f}`) })),
+];
+
+/** Every string of a node's parameters, with where it is (for the failure message). */
+function stringsOf(value: unknown, at: string, out: Array<{ at: string; text: string }> = []) {
+	if (typeof value === 'string') out.push({ at, text: value });
+	else if (Array.isArray(value)) value.forEach((v, i) => stringsOf(v, `${at}[${i}]`, out));
+	else if (value && typeof value === 'object')
+		for (const [k, v] of Object.entries(value)) stringsOf(v, `${at}.${k}`, out);
+	return out;
+}
+
+/** An error's text: `.error`, `.message`, `error`, `message` (a field or a variable). */
+const TEXT = String.raw`\b(?:error|message|errorMessage|description)\b`;
+/** Ways an expression or a Code node decides on a text. */
+const READS_TEXT = [
+	// String($json.error).includes('…'), $json.error.startsWith(…), $json.error?.match(/…/)
+	new RegExp(
+		String.raw`${TEXT}['"\]]*\s*\)*\s*\??\.\s*(?:includes|match|matchAll|indexOf|lastIndexOf|search|startsWith|endsWith|localeCompare)\s*\(`,
+	),
+	// /may have/.test($json.error), /…/i.exec(String($json.error))
+	new RegExp(String.raw`\.\s*(?:test|exec)\s*\([^)]*${TEXT}`),
+	// $json.error === 'text', 'text' !== $json.error
+	new RegExp(String.raw`${TEXT}['"\]]*\s*\)*\s*[!=]==?\s*['"\x60]`),
+	new RegExp(String.raw`['"\x60]\s*[!=]==?\s*[^,;)?:]*${TEXT}`),
+];
+/** Operations of the Filter, If and Switch conditions that compare a text (not just its presence). */
+const TEXT_OPERATIONS = /^(?!exists|notExists|empty|notEmpty).+$/;
+
+/** The places in a workflow where an expression, a Code node or a condition reads an error's text. */
+function readsErrorText(wf: Example): string[] {
+	const found: string[] = [];
+	for (const node of wf.nodes) {
+		for (const { at, text } of stringsOf(node.parameters, node.name)) {
+			if (!(text.startsWith('=') || text.includes('{{') || /jsCode|pythonCode|code/.test(at)))
+				continue;
+			if (READS_TEXT.some((re) => re.test(text))) found.push(`${at}: ${text.slice(0, 160)}`);
+		}
+		// conditions of Filter, If and Switch nodes: a text operation on an error's text
+		for (const { at, text } of stringsOf(node.parameters, node.name)) {
+			if (!at.endsWith('.leftValue') || !new RegExp(TEXT).test(text)) continue;
+			const condition = at
+				.slice(0, -'.leftValue'.length)
+				.split(/\.|\[|\]/)
+				.filter(Boolean);
+			let here: unknown = { [node.name]: node.parameters };
+			for (const key of condition) here = (here as Record<string, unknown>)?.[key];
+			const operator = (here as { operator?: { type?: string; operation?: string } })?.operator;
+			if (operator?.type === 'string' && TEXT_OPERATIONS.test(String(operator.operation)))
+				found.push(`${at}: ${operator.operation} on ${text}`);
+		}
+	}
+	return found;
+}
+
+describe('no example decides on the text of an error (examples/*.json, examples/n8n1/*.json)', () => {
+	it.each(allExampleFiles.map(({ file }) => file))(
+		'%s: branches on the error item’s kind, never on its message',
+		(file) => {
+			const { wf } = allExampleFiles.find((x) => x.file === file)!;
+			expect(readsErrorText(wf)).toEqual([]);
+		},
+	);
+
+	it('finds each way of reading a message (the check itself)', () => {
+		const wfOf = (parameters: Record<string, unknown>, type = 'n8n-nodes-base.set'): Example => ({
+			id: 'x',
+			name: 'x',
+			connections: {},
+			nodes: [{ name: 'N', type, parameters }],
+		});
+		const reading = [
+			"={{ String($json.error).includes('may have') ? 'a' : 'b' }}",
+			"={{ $json.error.startsWith('The upload') }}",
+			'={{ /may have/i.test($json.error) }}',
+			"={{ $json.error === 'Not found' }}",
+			"={{ 'Not found' !== $json.error }}",
+			'={{ $json.error?.match(/timeout/) }}',
+			"={{ $json['error'].indexOf('429') >= 0 }}",
+			'={{ $json.message.endsWith("lost") }}',
+		];
+		for (const text of reading) expect(readsErrorText(wfOf({ value: text }))).toHaveLength(1);
+		expect(
+			readsErrorText(
+				wfOf(
+					{ jsCode: "if (item.json.error.includes('may have')) return [];" },
+					'n8n-nodes-base.code',
+				),
+			),
+		).toHaveLength(1);
+		const condition = {
+			conditions: {
+				conditions: [
+					{
+						leftValue: '={{ $json.error }}',
+						rightValue: 'may have',
+						operator: { type: 'string', operation: 'contains' },
+					},
+				],
+			},
+		};
+		expect(readsErrorText(wfOf(condition, 'n8n-nodes-base.if'))).toHaveLength(1);
+		// reading the kind, copying the message into a note, or checking that there is one is fine
+		const fine = [
+			"={{ $json.task_id ? 'pending' : ($json.kind === 'may_have_arrived' ? 'possibly_sent' : 'not_sent') }}",
+			"={{ $json.error || '' }}",
+			'={{ JSON.stringify($json.result ?? $json.error ?? null).slice(0, 500) }}',
+		];
+		for (const text of fine) expect(readsErrorText(wfOf({ value: text }))).toEqual([]);
+		const present = {
+			conditions: {
+				conditions: [
+					{ leftValue: '={{ $json.error }}', operator: { type: 'string', operation: 'notEmpty' } },
+				],
+			},
+		};
+		expect(readsErrorText(wfOf(present, 'n8n-nodes-base.if'))).toEqual([]);
+	});
+});
+
 const ACTION = /^n8n-nodes-document-extraction\.documentExtraction(Tool|Trigger)?$/;
 const NON_PRODUCTION = ['submit-and-wait.json', 'trigger-to-crm.json', 'mcp-server.json'];
 
@@ -172,7 +297,8 @@ describe('the production workflow (examples/production.json)', () => {
 					{
 						keyName: 'updatedAt',
 						condition: 'lt',
-						keyValue: "={{ $now.minus({ minutes: $('Settings').first().json.stuck_minutes }).toISO() }}",
+						keyValue:
+							"={{ $now.minus({ minutes: $('Settings').first().json.stuck_minutes }).toISO() }}",
 					},
 				],
 			},
