@@ -222,14 +222,14 @@ export const includeInputBinaryOption: INodeProperties = {
 	displayOptions: { hide: { '/inputSource': ['url'] } },
 };
 
-/** Keep Input Fields of Submit and Wait (Submit has its own, which names the trigger's Data Table). */
+/** Keep Input Fields of Submit and Submit and Wait. */
 export const keepInputFieldsOption: INodeProperties = {
 	displayName: 'Keep Input Fields',
 	name: 'keepInputFields',
 	type: 'boolean',
 	default: false,
 	description:
-		'Whether to output the input item’s fields (your own context: customer, email subject and sender, record ID…) with each document’s result, so that the next node can map them together',
+		'Whether to output the input item’s fields (your own context: customer, email subject and sender, record ID…) with each document’s task_id or result, so that the next node can map or record them together (for example in a Data Table the Document Extraction Trigger’s workflow looks the task up in)',
 };
 
 export const maxPagesOption: INodeProperties = {

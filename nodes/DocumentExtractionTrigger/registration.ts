@@ -1,5 +1,4 @@
 import type { IDataObject, IHookFunctions } from 'n8n-workflow';
-import { NodeOperationError } from 'n8n-workflow';
 
 import { readProjectField, resolveProjectId } from '../shared/projects';
 import { isUuid } from '../shared/uuid';
@@ -8,6 +7,7 @@ import {
 	registerWebhook,
 	WEBHOOK_EVENTS,
 } from '../shared/transport/service';
+import { nodeError } from '../shared/transport/errors';
 
 /** How many earlier registrations are remembered so that publishing again can reuse them. */
 export const MAX_RETIRED_REGISTRATIONS = 10;
@@ -122,7 +122,7 @@ function withoutSecrets(value: unknown): IDataObject | undefined {
 function nodeWebhookUrl(this: IHookFunctions): string {
 	const url = this.getNodeWebhookUrl('default');
 	if (!url) {
-		throw new NodeOperationError(this.getNode(), 'n8n did not provide a webhook URL for this node');
+		throw nodeError(this, 'invalid_input', 'n8n did not provide a webhook URL for this node');
 	}
 	return url;
 }
@@ -163,8 +163,9 @@ export async function createRegistration(this: IHookFunctions): Promise<boolean>
 	const url = nodeWebhookUrl.call(this);
 	const project = readProjectField(this);
 	if (!project) {
-		throw new NodeOperationError(
-			this.getNode(),
+		throw nodeError(
+			this,
+			'invalid_input',
 			'No project selected: pick the project whose finished documents start this workflow, or turn on Use Existing Registration',
 			{
 				description:

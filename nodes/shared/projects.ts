@@ -4,11 +4,11 @@ import type {
 	IHookFunctions,
 	IWebhookFunctions,
 } from 'n8n-workflow';
-import { NodeOperationError } from 'n8n-workflow';
 
-import type { ApiContext } from './transport/request';
+import type { ApiContext } from './transport/runCredential';
 import { listProjects } from './transport/service';
 import { isUuid } from './uuid';
+import { nodeError } from './transport/errors';
 
 /** One project as the nodes use it, whatever the service calls its fields. */
 export interface ProjectSummary {
@@ -100,7 +100,7 @@ export async function resolveProjectId(
 		projects.find((p) => p.name.toLowerCase() === wanted.toLowerCase());
 	if (match) return match.id;
 	const known = projects.map((p) => `${p.name} (${p.id})`).join(', ');
-	throw new NodeOperationError(this.getNode(), `No project named "${wanted}"`, {
+	throw nodeError(this, 'not_found', `No project named "${wanted}"`, {
 		itemIndex,
 		description: known
 			? `The projects of this account are: ${known}. Pick one from the list or enter its ID.`

@@ -34,6 +34,7 @@ runSuite({
 		'retry-on-fail',
 		'retry-from-list',
 		'service-limits',
+		'deadline-and-kinds',
 		'editor',
 		'project',
 		'binary-modes',

@@ -8,6 +8,8 @@ import { dirname, join, relative, resolve } from 'path';
  * pages are read from disk, so a page added later is checked as soon as it exists.
  */
 
+import { FAILURE_KINDS } from '../../nodes/shared/transport/errors';
+
 const ROOT = resolve(__dirname, '../..');
 const DOCS = join(ROOT, 'docs');
 
@@ -53,7 +55,9 @@ export function anchorsOf(markdown: string): Set<string> {
 
 /** The relative links (and images) of a page: [text](target) outside code. */
 export function relativeLinks(markdown: string): string[] {
-	const targets = [...prose(markdown).matchAll(/!?\[[^\]]*\]\(\s*<?([^)\s>]+)>?(?:\s+"[^"]*")?\s*\)/g)]
+	const targets = [
+		...prose(markdown).matchAll(/!?\[[^\]]*\]\(\s*<?([^)\s>]+)>?(?:\s+"[^"]*")?\s*\)/g),
+	]
 		.map((m) => m[1])
 		.concat([...prose(markdown).matchAll(/^\s*\[[^\]]+\]:\s*(\S+)/gm)].map((m) => m[1]));
 	return targets.filter((target) => !/^[a-z][a-z0-9+.-]*:/i.test(target));
@@ -123,6 +127,14 @@ describe('the link checker', () => {
 	});
 });
 
+describe('docs/reliability.md', () => {
+	it('lists every failure kind the nodes put in their errors, and what to do with it', () => {
+		const docs = readFileSync(join(DOCS, 'reliability.md'), 'utf8');
+		const listed = [...docs.matchAll(/^\| `([a-z_]+)` +\|/gm)].map((match) => match[1]);
+		expect(listed).toEqual([...FAILURE_KINDS]);
+	});
+});
+
 describe('README.md and docs/*.md', () => {
 	const files = markdownFiles();
 
@@ -142,9 +154,12 @@ describe('README.md and docs/*.md', () => {
 		}
 	});
 
-	it.each(files.map((f) => [relative(ROOT, f)]))('%s: every relative link and anchor resolves', (name) => {
-		expect(brokenLinks(join(ROOT, name))).toEqual([]);
-	});
+	it.each(files.map((f) => [relative(ROOT, f)]))(
+		'%s: every relative link and anchor resolves',
+		(name) => {
+			expect(brokenLinks(join(ROOT, name))).toEqual([]);
+		},
+	);
 
 	it('README.md stays short and keeps the two commands and the tested n8n versions', () => {
 		const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
@@ -165,7 +180,10 @@ describe('README.md and docs/*.md', () => {
 
 	it('README.md says the package is not on the npm registry yet, and how to install it until then', () => {
 		const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
-		const install = readme.slice(readme.indexOf('## Installation'), readme.indexOf('## Mapping the output'));
+		const install = readme.slice(
+			readme.indexOf('## Installation'),
+			readme.indexOf('## Mapping the output'),
+		);
 		expect(install).toMatch(/not on the npm registry yet/);
 		expect(install).toContain('npm pack');
 		expect(install).toContain('<!-- install-from-tarball -->');

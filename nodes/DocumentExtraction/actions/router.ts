@@ -1,18 +1,15 @@
 import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
-import { NodeOperationError } from 'n8n-workflow';
 
-import { addOutputHints, RunReport } from './common/hints';
+import { addOutputHints } from './common/hints';
+import { NodeRun } from './common/itemRunner';
 import * as document from './document/Document.resource';
 import type { NodeMap } from './node.type';
 import * as project from './project/Project.resource';
+import { nodeError } from '../../shared/transport/errors';
 
 export interface OperationModule {
-	/** Runs the operation on the items; what the user must know is recorded in `report`. */
-	execute(
-		this: IExecuteFunctions,
-		items: INodeExecutionData[],
-		report: RunReport,
-	): Promise<INodeExecutionData[]>;
+	/** Runs the operation on the run's items; what the user must know goes to `run.report`. */
+	execute(this: IExecuteFunctions, run: NodeRun): Promise<INodeExecutionData[]>;
 }
 
 /** One handler per resource and operation of NodeMap: a missing or extra one does not compile. */
@@ -54,13 +51,13 @@ export function isToolRun(this: IExecuteFunctions): boolean {
 }
 
 export async function router(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
-	const items = this.getInputData();
 	const resource = this.getNodeParameter('resource', 0) as string;
 	const operation = this.getNodeParameter('operation', 0) as string;
 	if (NOT_FOR_TOOLS.some(([r, o]) => r === resource && o === operation) && isToolRun.call(this)) {
 		// Hiding the option in the editor does not stop a tool node saved with it.
-		throw new NodeOperationError(
-			this.getNode(),
+		throw nodeError(
+			this,
+			'invalid_input',
 			'Register Webhook is not available when the node is used as a tool',
 			{
 				description:
@@ -70,13 +67,14 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 	}
 	const handler = findOperation(resource, operation);
 	if (!handler) {
-		throw new NodeOperationError(
-			this.getNode(),
+		throw nodeError(
+			this,
+			'invalid_input',
 			`The operation "${operation}" of "${resource}" is not supported`,
 		);
 	}
-	const report = new RunReport();
-	const output = await handler.execute.call(this, items, report);
-	addOutputHints.call(this, report);
+	const run = new NodeRun(this);
+	const output = await handler.execute.call(this, run);
+	addOutputHints.call(this, run.report);
 	return [output];
 }

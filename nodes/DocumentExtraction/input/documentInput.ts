@@ -1,6 +1,8 @@
 import type { IBinaryData, IExecuteFunctions } from 'n8n-workflow';
-import { NodeOperationError } from 'n8n-workflow';
 
+import { ERRORS } from '../../shared/messages';
+import { canStart } from '../../shared/transport/deadline';
+import { KindError, nodeError } from '../../shared/transport/errors';
 import { downloadDocument } from './download';
 import type { DocumentSource } from './requestBody';
 import { readUrlField } from './urlField';
@@ -67,8 +69,9 @@ export async function readBinaryField(
 		const description = available.length
 			? `This item has these binary fields: ${available.map((name) => `"${name}"`).join(', ')}. Set "Input Binary Field" to one of them.`
 			: 'This item has no binary data at all. Put a node that reads the file before this one (for example Read/Write Files from Disk, or HTTP Request with the response format set to File).';
-		throw new NodeOperationError(
-			this.getNode(),
+		throw nodeError(
+			this,
+			'invalid_input',
 			`No binary field "${binaryPropertyName}" on item ${itemIndex}`,
 			{ itemIndex, description },
 		);
@@ -77,8 +80,9 @@ export async function readBinaryField(
 	const binaryData: IBinaryData = this.helpers.assertBinaryData(itemIndex, binaryPropertyName);
 	const source = await documentSourceOf.call(this, binaryData);
 	if (!source.bodyBytes) {
-		throw new NodeOperationError(
-			this.getNode(),
+		throw nodeError(
+			this,
+			'invalid_input',
 			`The file in binary field "${binaryPropertyName}" is empty`,
 			{
 				itemIndex,
@@ -90,15 +94,26 @@ export async function readBinaryField(
 }
 
 /**
+ * The time a download has: its Download Timeout, or less when the item's deadline comes first.
+ * No download starts when the deadline leaves no time for one.
+ */
+function downloadTimeoutMs(timeoutMs: number, deadline: number | undefined): number {
+	if (deadline === undefined) return timeoutMs;
+	if (!canStart(deadline)) throw new KindError('out_of_time', ERRORS.noTimeToDownload);
+	return Math.min(timeoutMs, deadline - Date.now());
+}
+
+/**
  * Reads the item's document per its source settings: the binary field, or a download of the
  * Document URL into n8n's binary data store (streamed, checked, within the size limit and the
- * timeout of the options).
+ * timeout of the options, and by `deadline` when set).
  */
 export async function readDocumentInput(
 	this: IExecuteFunctions,
 	itemIndex: number,
 	source: DocumentSourceSettings,
 	signal?: AbortSignal,
+	deadline?: number,
 ): Promise<DocumentInput> {
 	if (!source.urlInput) {
 		return { source: await readBinaryField.call(this, itemIndex, source.binaryPropertyName) };
@@ -107,7 +122,7 @@ export async function readDocumentInput(
 	const downloaded = await downloadDocument.call(this, url, {
 		itemIndex,
 		maxBytes: source.maxBytes,
-		timeoutMs: source.timeoutMs,
+		timeoutMs: downloadTimeoutMs(source.timeoutMs, deadline),
 		allowPrivateAddresses: source.allowPrivateAddresses,
 		signal,
 	});

@@ -9,6 +9,7 @@ import {
 	responseHeader,
 	type ResponseHeaders,
 } from './downloadedFile';
+import { KindError, nodeError, stoppedError } from '../../shared/transport/errors';
 
 /**
  * Downloads a document from a URL given to the node (URL input source). This is the only
@@ -78,15 +79,17 @@ async function fetchFollowingRedirects(
 		if (response.body && typeof response.body.destroy === 'function') response.body.destroy();
 		const next = parseHttpUrl(location, target);
 		if (!next) {
-			throw new NodeOperationError(
-				this.getNode(),
+			throw nodeError(
+				this,
+				'download_failed',
 				`The document URL ${displayUrl(url)} redirected to an address that is not http(s)`,
 				{ itemIndex, description: 'Give the address of the file itself.' },
 			);
 		}
 		if (hop + 1 > MAX_DOWNLOAD_REDIRECTS) {
-			throw new NodeOperationError(
-				this.getNode(),
+			throw nodeError(
+				this,
+				'download_failed',
 				`The document URL ${displayUrl(url)} redirected more than ${MAX_DOWNLOAD_REDIRECTS} times`,
 				{
 					itemIndex,
@@ -125,7 +128,7 @@ export async function downloadDocument(
 ): Promise<IBinaryData> {
 	const shown = displayUrl(url);
 	const fail = (message: string, description: string) =>
-		new NodeOperationError(this.getNode(), message, { itemIndex, description });
+		nodeError(this, 'download_failed', message, { itemIndex, description });
 
 	const timeout = AbortSignal.timeout(timeoutMs);
 	const signal = cancel ? AbortSignal.any([timeout, cancel]) : timeout;
@@ -149,10 +152,9 @@ export async function downloadDocument(
 	}
 	if (response === undefined) {
 		// a refused address or redirect, already explained
-		if (failure instanceof NodeOperationError) throw failure;
+		if (failure instanceof NodeOperationError || failure instanceof KindError) throw failure;
 		if (timeout.aborted) throw timedOut();
-		if (cancel?.aborted)
-			throw new NodeOperationError(this.getNode(), failure as Error, { itemIndex });
+		if (cancel?.aborted) throw stoppedError(this, itemIndex);
 		if (isInstanceSsrfBlock(failure)) {
 			throw fail(
 				`n8n's SSRF protection blocked the download from ${shown}: ${(failure as Error).message}`,
@@ -237,8 +239,7 @@ export async function downloadDocument(
 			);
 		}
 		if (timeout.aborted) throw timedOut();
-		if (cancel?.aborted)
-			throw new NodeOperationError(this.getNode(), error as Error, { itemIndex });
+		if (cancel?.aborted) throw stoppedError(this, itemIndex);
 		throw fail(
 			`Downloading the document from ${shown} failed`,
 			`${(error as Error).message || 'the connection broke'}. Try again.`,

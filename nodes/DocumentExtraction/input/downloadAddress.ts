@@ -1,5 +1,4 @@
 import type { IExecuteFunctions } from 'n8n-workflow';
-import { NodeOperationError } from 'n8n-workflow';
 
 import {
 	ADDRESS_CLASS_NAMES,
@@ -9,6 +8,7 @@ import {
 	type RestrictedAddressClass,
 } from '../../shared/addresses';
 import { ALLOW_PRIVATE_ADDRESSES_OPTION } from '../constants';
+import { nodeError } from '../../shared/transport/errors';
 
 /**
  * Which addresses a download may reach: by default only public ones, judged before anything
@@ -86,8 +86,9 @@ export async function checkDownloadAddress(
 ): Promise<void> {
 	const refuse = (kind: RestrictedAddressClass, resolvedTo?: string) => {
 		const target = `${redirected ? 'was redirected to' : 'points to'} ${url.host}${resolvedTo ? `, which resolves to ${resolvedTo}` : ''}`;
-		return new NodeOperationError(
-			this.getNode(),
+		return nodeError(
+			this,
+			'download_failed',
 			`The document URL ${target}: ${ADDRESS_CLASS_NAMES[kind]}. Downloads from such addresses are refused unless "${ALLOW_PRIVATE_ADDRESSES_OPTION}" is on`,
 			{
 				itemIndex,

@@ -1,7 +1,7 @@
 import type { IExecuteFunctions } from 'n8n-workflow';
-import { NodeOperationError } from 'n8n-workflow';
 
 import { parseHttpUrl } from '../../shared/urls';
+import { nodeError } from '../../shared/transport/errors';
 
 /**
  * The http(s) address in a URL field of an item (Document URL, the webhook's URL), or a clear
@@ -17,8 +17,9 @@ export function readUrlField(
 	const text = typeof raw === 'string' ? raw.trim() : '';
 	const url = parseHttpUrl(text);
 	if (!url) {
-		throw new NodeOperationError(
-			this.getNode(),
+		throw nodeError(
+			this,
+			'invalid_input',
 			text || !whenEmpty ? `"${text.slice(0, 200)}" is not an http(s) URL` : whenEmpty,
 			{ itemIndex, description },
 		);

@@ -2,39 +2,53 @@ import type { GenericValue, IDataObject, INode, JsonObject } from 'n8n-workflow'
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import { CancelledError } from '../wait';
+import { ERRORS } from '../messages';
 
 /**
- * The one error a request to the Document Extraction Service fails with. The transport decides
- * what a failure is, once, where it happens, and says it as `kind`; every caller reads `kind`
- * (never the message or the status) to decide what to do. Its messages are in messages.ts.
+ * The failure model of the package. Every error the nodes throw, and every error item they
+ * output under "On Error → Continue", carries the failure's kind: a documented, stable name a
+ * workflow can branch on (never the message, which may be reworded). A thrown error keeps it in
+ * its context (`error.context.kind`, stored with the execution and given to an error
+ * workflow); an error item in its `kind` field. docs/reliability.md says what to do with each.
  */
-
-/** What a failed request is. */
-export type FailureKind =
-	/** The service answered 3xx or 4xx (other than 429): it did not take the request. */
-	| 'refused'
-	/** The service failed with a 5xx of its own, after the retries. */
-	| 'serviceFailed'
+export const FAILURE_KINDS = [
+	/** The service answered 3xx or 4xx (other than 404 and 429): it did not take the request. */
+	'refused',
+	/** The service answered 404: the task, project or document type does not exist (or no longer). */
+	'not_found',
+	/** The service kept answering 429 until the time for the request ran out. Nothing was created. */
+	'rate_limited',
 	/** No answer: a GET, or a POST that provably never left, after the retries. */
-	| 'noAnswer'
+	'no_answer',
+	/** The service failed with a 5xx of its own, after the retries. */
+	'service_failed',
 	/**
 	 * A POST that may have reached the service although no good answer came back (a gateway's
 	 * 502/504, a connection broken after sending, no answer in time). It is never sent again.
 	 */
-	| 'mayHaveArrived'
-	/** The service kept answering 429 until the time for the request ran out. */
-	| 'rateLimited'
-	/** The request's deadline (Max Wait, a lookup's budget) left no time to send it (again). */
-	| 'outOfTime'
+	'may_have_arrived',
+	/** The item's deadline (Max Wait, a lookup's budget) left no time to send the request (again). */
+	'out_of_time',
 	/** The execution was stopped. */
-	| 'stopped';
+	'stopped',
+	/** The task ended with status failed at the service. */
+	'task_failed',
+	/** The item or the node's settings are wrong: the message says what to change. */
+	'invalid_input',
+	/** The document could not be downloaded from its URL (or its address is not allowed). */
+	'download_failed',
+	/** Anything else: an error the package did not foresee. */
+	'unexpected',
+] as const;
+
+export type FailureKind = (typeof FAILURE_KINDS)[number];
 
 /** Failures that may pass: asking again later may succeed (5xx, no answer, 429, no time left). */
 const PASSING: ReadonlySet<FailureKind> = new Set([
-	'serviceFailed',
-	'noAnswer',
-	'rateLimited',
-	'outOfTime',
+	'service_failed',
+	'no_answer',
+	'rate_limited',
+	'out_of_time',
 ]);
 
 /** Anything that can say which node an error belongs to. */
@@ -84,58 +98,92 @@ export class ServiceError extends NodeApiError {
 		this.kind = spec.kind;
 		this.status = status;
 		this.detail = spec.detail;
+		this.context.kind = spec.kind;
 	}
 }
 
-/** The kind of a failed request, or undefined for any other error. */
-export function failureKind(error: unknown): FailureKind | undefined {
-	return error instanceof ServiceError ? error.kind : undefined;
+/** An error of the node that is not a request's: a NodeOperationError with its kind. */
+export function nodeError(
+	ctx: NodeContext,
+	kind: FailureKind,
+	message: string,
+	options: { itemIndex?: number; description?: string } = {},
+): NodeOperationError {
+	const error = new NodeOperationError(ctx.getNode(), message, options);
+	error.context.kind = kind;
+	return error;
+}
+
+/** An error whose kind the package knows, before it becomes an n8n error. */
+export class KindError extends Error {
+	constructor(
+		readonly kind: FailureKind,
+		message: string,
+		readonly description?: string,
+	) {
+		super(message);
+		this.name = 'KindError';
+	}
+}
+
+function isFailureKind(value: unknown): value is FailureKind {
+	return (FAILURE_KINDS as readonly unknown[]).includes(value);
+}
+
+/** The kind of any error: the one it carries, stopped for a stop, else unexpected. */
+export function failureKind(error: unknown): FailureKind {
+	if (error instanceof ServiceError || error instanceof KindError) return error.kind;
+	if (error instanceof CancelledError) return 'stopped';
+	const context = (error as { context?: IDataObject } | undefined)?.context;
+	return isFailureKind(context?.kind) ? context.kind : 'unexpected';
 }
 
 /** Whether asking again later may succeed: a 5xx, no answer, 429, or no time left. */
 export function mayPass(error: unknown): boolean {
-	const kind = failureKind(error);
-	return kind !== undefined && PASSING.has(kind);
+	return PASSING.has(failureKind(error));
 }
 
 /** The error of a stopped execution, for the item that was running. */
 export function stoppedError(ctx: NodeContext, itemIndex: number | undefined): ServiceError {
-	return new ServiceError(ctx.getNode(), {
-		kind: 'stopped',
-		message: 'The execution was stopped',
-		itemIndex,
-	});
+	return new ServiceError(ctx.getNode(), { kind: 'stopped', message: ERRORS.stopped, itemIndex });
 }
 
 /**
- * The error as n8n wants it thrown: a NodeApiError or NodeOperationError as is, a stop as a
- * stopped error, anything else as a NodeOperationError with its message only (never the
- * original, which may hold a request with the API key).
+ * The error as n8n wants it thrown, with its kind in its context: a NodeApiError or
+ * NodeOperationError as is, a stop as a stopped error, a KindError with its kind, anything
+ * else as a NodeOperationError with its message only (never the original, which may hold a
+ * request with the API key).
  */
 export function asNodeError(
 	ctx: NodeContext,
 	error: unknown,
 	itemIndex: number | undefined,
 ): NodeApiError | NodeOperationError {
-	if (error instanceof NodeApiError || error instanceof NodeOperationError) return error;
+	if (error instanceof NodeApiError || error instanceof NodeOperationError) {
+		error.context.kind ??= failureKind(error);
+		return error;
+	}
 	if (error instanceof CancelledError) return stoppedError(ctx, itemIndex);
-	return new NodeOperationError(ctx.getNode(), (error as Error)?.message || String(error), {
+	const message = (error as Error)?.message || String(error);
+	return nodeError(ctx, failureKind(error), message, {
 		itemIndex,
+		description: error instanceof KindError ? error.description : undefined,
 	});
 }
 
-/** The message of an error with the status and detail of the answer behind it, for an error item. */
+/** What an error item carries: the message, the kind and what the service answered. */
 export interface ErrorDetail {
 	message: string;
+	kind: FailureKind;
 	/** The HTTP status of the answer, when there was one. */
 	httpCode?: number;
 	/** The service's `detail` as it sent it (a 422 field list stays a list). */
 	detail?: IDataObject;
 }
 
-/** The message of `error` with the status and detail of the answer behind it. */
+/** The message and kind of `error`, with the status and detail of the answer behind it. */
 export function errorDetail(error: Error): ErrorDetail {
-	const result: ErrorDetail = { message: error.message };
+	const result: ErrorDetail = { message: error.message, kind: failureKind(error) };
 	if (error instanceof ServiceError) {
 		if (error.status !== null) result.httpCode = error.status;
 		if (error.detail !== null && error.detail !== undefined) {

@@ -8,7 +8,7 @@ import {
 	type RequestWording,
 	SECOND_CHARGE,
 	seconds,
-} from './messages';
+} from '../messages';
 import { inMessage } from './network';
 
 /**
@@ -30,8 +30,8 @@ function detailOf(body: unknown): unknown {
 }
 
 /**
- * The error of an answer that is not a success: a 3xx or 4xx (other than 429) refuses the
- * request; a 5xx, after `attempts`, is a failure of the service.
+ * The error of an answer that is not a success: a 404 finds nothing, any other 3xx or 4xx
+ * (other than 429) refuses the request; a 5xx, after `attempts`, is a failure of the service.
  */
 export function statusError(
 	ctx: NodeContext,
@@ -50,7 +50,7 @@ export function statusError(
 		attempts,
 	);
 	return new ServiceError(ctx.getNode(), {
-		kind: status >= 500 ? 'serviceFailed' : 'refused',
+		kind: status >= 500 ? 'service_failed' : status === 404 ? 'not_found' : 'refused',
 		message,
 		description,
 		status,
@@ -84,7 +84,7 @@ export function rateLimited(
 		? `the node waits out rate limits for at most ${seconds(budgetMs)} s a request`
 		: advice.timeRanOut;
 	return new ServiceError(ctx.getNode(), {
-		kind: 'rateLimited',
+		kind: 'rate_limited',
 		message: `${
 			count
 				? `The Document Extraction Service kept rate-limiting the requests (429 Too Many Requests, ${times} in ${seconds(Date.now() - since)} s)`
@@ -110,7 +110,7 @@ export function noAnswer(
 ): ServiceError {
 	const tries = `${attempts} attempt${attempts > 1 ? 's' : ''}`;
 	return new ServiceError(ctx.getNode(), {
-		kind: 'noAnswer',
+		kind: 'no_answer',
 		message:
 			timedOutAfterMs !== undefined
 				? `The Document Extraction Service did not answer within ${seconds(timedOutAfterMs)} s (${tries})`
@@ -140,7 +140,7 @@ export function mayHaveArrived(
 		gateway: `A gateway in front of the Document Extraction Service answered ${status}`,
 	}[how];
 	return new ServiceError(ctx.getNode(), {
-		kind: 'mayHaveArrived',
+		kind: 'may_have_arrived',
 		message: `${headline}; it may have received ${what}, so it was not sent again. Check the project's tasks before sending it again`,
 		description: `${reason}. The service may have received ${what} and started work on it, so it was not sent again (sending it again ${SECOND_CHARGE}). ${CHECK_BEFORE_RESENDING}`,
 		status: status ?? null,
@@ -152,7 +152,7 @@ export function mayHaveArrived(
 /** The error of a request whose deadline left no time to send it (again). */
 export function outOfTime(ctx: NodeContext, wording: RequestWording): ServiceError {
 	return new ServiceError(ctx.getNode(), {
-		kind: 'outOfTime',
+		kind: 'out_of_time',
 		message: `No time was left to send ${wording.action ?? 'the request'} before the wait ran out`,
 		itemIndex: wording.itemIndex,
 	});

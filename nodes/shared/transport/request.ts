@@ -1,18 +1,11 @@
-import type {
-	IDataObject,
-	IExecuteFunctions,
-	IHookFunctions,
-	IHttpRequestMethods,
-	IHttpRequestOptions,
-	ILoadOptionsFunctions,
-	IWebhookFunctions,
-} from 'n8n-workflow';
-import { NodeOperationError } from 'n8n-workflow';
+import type { IDataObject, IHttpRequestMethods, IHttpRequestOptions } from 'n8n-workflow';
 
 import { displayBaseUrl } from '../baseUrl';
-import { CREDENTIAL_TYPE, readCredential } from '../credential';
+import { type RequestWording, seconds } from '../messages';
 import { attemptSignal, throwIfCancelled, wait } from '../wait';
-import { asNodeError, type ServiceError } from './errors';
+import { type ApiContext, runCredential } from './runCredential';
+import { latestStart, MIN_ATTEMPT_TIMEOUT_MS } from './deadline';
+import { asNodeError, nodeError, type ServiceError } from './errors';
 import {
 	type ErrorResponse,
 	mayHaveArrived,
@@ -21,15 +14,8 @@ import {
 	rateLimited,
 	statusError,
 } from './failures';
-import { type RequestWording, seconds } from './messages';
 import { isTimeoutCode, networkErrorCode, networkReason, provablyNotSent } from './network';
-import {
-	PaceDeadlineError,
-	type Pacer,
-	pacerFor,
-	parseRetryAfter,
-	throttleBackoffMs,
-} from './pacer';
+import { PaceDeadlineError, parseRetryAfter, throttleBackoffMs } from './pacer';
 
 /** Waits before the 2nd, 3rd and 4th attempt of a request that met a 5xx or a network error. */
 export const RETRY_DELAYS_MS = [1000, 2000, 4000];
@@ -39,17 +25,6 @@ export const RETRY_DELAYS_MS = [1000, 2000, 4000];
  * to the last byte of the answer. A service that trickles its answer cannot stretch it.
  */
 export const REQUEST_TIMEOUT_MS = 30_000;
-
-/** No attempt is sent with less time than this left before its deadline. */
-export const MIN_ATTEMPT_TIMEOUT_MS = 500;
-
-/**
- * The last moment a request with `deadline` can still be started, keeping `spareMs` more for
- * whatever the caller must do before it (wait for a request slot, say).
- */
-export function latestStart(deadline: number, spareMs = 0): number {
-	return deadline - MIN_ATTEMPT_TIMEOUT_MS - spareMs;
-}
 
 /** How long one request waits out 429 answers, unless its deadline (Max Wait) says otherwise. */
 export const MAX_THROTTLED_MS = 5 * 60_000;
@@ -61,12 +36,6 @@ export const UPLOAD_BYTES_PER_SECOND = 256 * 1024;
 export function requestTimeoutMs(bytes = 0): number {
 	return REQUEST_TIMEOUT_MS + Math.ceil(Math.max(bytes, 0) / UPLOAD_BYTES_PER_SECOND) * 1000;
 }
-
-export type ApiContext =
-	| IExecuteFunctions
-	| ILoadOptionsFunctions
-	| IHookFunctions
-	| IWebhookFunctions;
 
 type RawBody = Buffer | string | { pipe: unknown };
 
@@ -119,44 +88,6 @@ function closeBody(body: unknown): void {
 	if (isStream(body) && body.destroyed !== true) body.destroy();
 }
 
-/** The credential as the requests of one run use it: read and checked once per run. */
-interface RunCredential {
-	baseUrl: string;
-	authorization: string;
-	pacer: Pacer;
-}
-
-/**
- * The credential of each run (each node context), read once. Reading a credential is costly in
- * n8n (a database read and a decryption each time), so the requests of a run share one read.
- * A credential that fails the checks is remembered as its error message, which every request
- * of the run then reports for its own item.
- */
-const runCredentials = new WeakMap<object, Promise<RunCredential | { refused: string }>>();
-
-async function checkedCredential(ctx: ApiContext): Promise<RunCredential | { refused: string }> {
-	const credentials = await ctx.getCredentials(CREDENTIAL_TYPE);
-	try {
-		const { apiKey, baseUrl } = readCredential(credentials);
-		return {
-			baseUrl,
-			authorization: `Bearer ${apiKey}`,
-			pacer: pacerFor(baseUrl, credentials.apiKey),
-		};
-	} catch (error) {
-		return { refused: (error as Error).message };
-	}
-}
-
-async function runCredential(ctx: ApiContext): Promise<RunCredential | { refused: string }> {
-	let credential = runCredentials.get(ctx);
-	if (!credential) {
-		credential = checkedCredential(ctx);
-		runCredentials.set(ctx, credential);
-	}
-	return await credential;
-}
-
 /**
  * Sends one request to the Document Extraction Service. This is the only place that sends
  * requests to the service (`service.ts` names the calls). The credential is read and checked
@@ -177,9 +108,7 @@ export async function apiRequest<T = unknown>(
 ): Promise<T> {
 	const credential = await runCredential(this);
 	if ('refused' in credential) {
-		throw new NodeOperationError(this.getNode(), credential.refused, {
-			itemIndex: options.itemIndex,
-		});
+		throw nodeError(this, 'invalid_input', credential.refused, { itemIndex: options.itemIndex });
 	}
 	const { baseUrl, authorization, pacer } = credential;
 	const { signal } = options;
@@ -214,7 +143,9 @@ export async function apiRequest<T = unknown>(
 			}
 			const remaining = deadline - Date.now();
 			if (remaining < MIN_ATTEMPT_TIMEOUT_MS) throw lastError ?? outOfTime(this, options);
-			const attemptTimeout = Math.min(timeoutMs, remaining);
+			// A GET ends with the deadline. An upload, once started, keeps its whole timeout: cut
+			// short, it could leave a task at the service whose task_id never came back.
+			const attemptTimeout = isGet ? Math.min(timeoutMs, remaining) : timeoutMs;
 			// The helper's own timeout only bounds the wait between two chunks; this one bounds
 			// the whole attempt, however slowly the answer comes.
 			const clock = attemptSignal(signal, attemptTimeout);

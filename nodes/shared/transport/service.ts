@@ -1,8 +1,9 @@
 import { randomBytes } from 'crypto';
 import type { IDataObject } from 'n8n-workflow';
 
-import { webhookRefusalAdvice } from './messages';
-import { apiRequest, type ApiContext, type ApiRequestOptions, type RequestBody } from './request';
+import { webhookRefusalAdvice } from '../messages';
+import { apiRequest, type ApiRequestOptions, type RequestBody } from './request';
+import type { ApiContext } from './runCredential';
 
 /**
  * The Document Extraction Service as named calls. Every endpoint path is written here and

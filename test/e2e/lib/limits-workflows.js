@@ -25,6 +25,48 @@ const LIMITS_WF = {
 	trickle: 'E2eTrickleWait01',
 	refusedItem: 'E2eRefused422It1',
 	httpsOnlyTrigger: 'E2eHttpsOnlyTrg1',
+	oneDeadline: 'E2eOneDeadline01',
+	kinds: 'E2eErrorKinds001',
+	outOfTime: 'E2eOutOfTime0001',
+};
+
+/** A task ID the service never gave out. */
+const UNKNOWN_TASK = '00000000-0000-4000-8000-00000000dead';
+
+/** A Submit of the URL input source, On Error: Continue. */
+function submitUrl(name, documentUrl, operation = 'submit', options = {}) {
+	return docex(
+		name,
+		{
+			resource: 'document',
+			operation,
+			inputSource: 'url',
+			documentUrl,
+			project: project('Invoices'),
+			documentType: 'invoice',
+			output: 'full',
+			options: { pollInterval: 1, allowPrivateAddresses: true, ...options },
+		},
+		{ continueOnFail: true },
+	);
+}
+
+/** A Get Status of `taskId`, On Error: Continue. */
+function statusOf(name, taskId) {
+	return docex(
+		name,
+		{ resource: 'document', operation: 'getStatus', taskId, output: 'full', options: {} },
+		{ continueOnFail: true },
+	);
+}
+
+/** The nodes of the error-kinds chain, in order: each one meets the next fault of its endpoint. */
+const KIND_NODES = {
+	'Refused (422)': 'refused',
+	'Gateway 504 After the Upload': 'may_have_arrived',
+	'Rate Limited Until Max Wait': 'rate_limited',
+	'Connection Dropped on Every Check': 'no_answer',
+	'Unknown Task': 'not_found',
 };
 
 /** How many documents the rate-limited batch sends. */
@@ -39,8 +81,32 @@ const RATE_FILES = Array.from({ length: RATE_BATCH }, (_, i) => ({
 /** An http:// URL the https-only service refuses: it is never called. */
 const HTTP_HOOK_URL = 'http://127.0.0.1:9/e2e-refused-by-https-policy';
 
-function buildLimitWorkflows() {
+function buildLimitWorkflows({ emulatorUrl }) {
+	const documentUrl = `${emulatorUrl}/_emulator/files/kinds.pdf`;
+	const [refused, gateway, rateLimited, dropped, unknown] = Object.keys(KIND_NODES);
 	return [
+		workflow(
+			LIMITS_WF.oneDeadline,
+			'e2e: Submit and Wait, Max Wait 8 s, 429 for 6 s, 10 s to process',
+			[
+				manual(),
+				...fileNodes([RATE_FILES[1]]),
+				submitAndWait('Submit and Wait', { maxWait: 8, pollInterval: 2 }),
+			],
+		),
+		workflow(LIMITS_WF.kinds, 'e2e: the kind of each failure in its error item', [
+			manual(),
+			submitUrl(refused, documentUrl),
+			submitUrl(gateway, documentUrl),
+			submitUrl(rateLimited, documentUrl, 'submitAndWait', { maxWait: 3 }),
+			statusOf(dropped, UNKNOWN_TASK),
+			statusOf(unknown, UNKNOWN_TASK),
+		]),
+		workflow(LIMITS_WF.outOfTime, 'e2e: Submit and Wait, one request slot, Max Wait 1 s', [
+			manual(),
+			...fileNodes([RATE_FILES[2], RATE_FILES[3]]),
+			submitAndWait('Submit and Wait', { maxWait: 1, maxConcurrency: 1 }, { continueOnFail: true }),
+		]),
 		workflow(LIMITS_WF.rateLimited, 'e2e: Submit and Wait, 12 documents under a rate limit', [
 			manual(),
 			...fileNodes(RATE_FILES),
@@ -82,4 +148,11 @@ function buildLimitWorkflows() {
 	];
 }
 
-module.exports = { LIMITS_WF, RATE_BATCH, RATE_FILES, HTTP_HOOK_URL, buildLimitWorkflows };
+module.exports = {
+	LIMITS_WF,
+	KIND_NODES,
+	RATE_BATCH,
+	RATE_FILES,
+	HTTP_HOOK_URL,
+	buildLimitWorkflows,
+};

@@ -90,7 +90,7 @@ async function importWorkflows() {
 	fs.mkdirSync(workflowsDir);
 	for (const wf of [
 		...buildWorkflows({ statusTaskId: state.statusTaskId, emulatorUrl: state.emulatorUrl }),
-		...buildLimitWorkflows(),
+		...buildLimitWorkflows({ emulatorUrl: state.emulatorUrl }),
 	])
 		fs.writeFileSync(path.join(workflowsDir, `${wf.id}.json`), JSON.stringify(wf, null, 2));
 	// the examples as `npm start` imports them (the emulator's address, the local settings)

@@ -18,6 +18,8 @@ import type {
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import { DocumentExtractionApi } from '../../../credentials/DocumentExtractionApi.credentials';
+import type { RunReport } from '../../../nodes/DocumentExtraction/actions/common/hints';
+import { NodeRun } from '../../../nodes/DocumentExtraction/actions/common/itemRunner';
 
 type FetchBody = NonNullable<Parameters<typeof fetch>[1]>['body'];
 
@@ -340,4 +342,20 @@ export function useOfflineNock(): void {
 		nock.restore();
 	});
 	beforeEach(() => nock.cleanAll());
+}
+
+/**
+ * An operation as the tests call it, `op.call(ctx, items, report?)`: the run the router would
+ * build from the context (its input items, Continue On Fail, its cancel signal), with `report`.
+ */
+export function asOperation(
+	execute: (this: IExecuteFunctions, run: NodeRun) => Promise<INodeExecutionData[]>,
+) {
+	return async function (
+		this: IExecuteFunctions,
+		_items: INodeExecutionData[],
+		report?: RunReport,
+	): Promise<INodeExecutionData[]> {
+		return await execute.call(this, new NodeRun(this, report));
+	};
 }

@@ -1,37 +1,87 @@
 import type { IBinaryData, IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
-import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
-import { errorDetail } from '../../../shared/transport/errors';
-import type { RunReport } from './hints';
-import { RequestSlots } from './requestSlots';
+import { failedRunLines } from '../../../shared/messages';
+import { asNodeError, errorDetail } from '../../../shared/transport/errors';
+import { RequestSlots } from '../../../shared/transport/slots';
+import type { ItemFile } from '../../input/inputFiles';
+import { RunReport } from './hints';
+import { fileFields, fileLabel, withFile } from './perFile';
 
-type ItemError = Error & { description?: string | null };
+/**
+ * The one item runner of the node. A run is made of units: an item, or one file of an item
+ * when Files to Send picks several (each file is a document of its own, with its own output
+ * item). Every unit runs side by side (within the run's request slots); outputs come back in
+ * unit order, each paired with its input item. A failed unit is an error item under "On Error →
+ * Continue", with its kind and its task_id; otherwise the first failure (in unit order) is
+ * thrown once every unit under way has settled, and no unit sends anything after it.
+ */
 
-export interface ProcessItemsOptions {
-	/** How many items run at once; all of them when not set. */
-	concurrency?: number;
-	/** Task ids submitted so far, by item index, to name in a failure that stops the run. */
-	submittedTasks?: Map<number, string>;
-	/**
-	 * Set to stopped when an item fails without "Continue On Fail": the run will fail, so the
-	 * workers start no new submissions (they throw a NotStartedError instead).
-	 */
-	halt?: { stopped: boolean };
-	/** Where the run's error items are recorded, for the hints after the run. */
-	report?: RunReport;
+/** One unit of work: an item, or one of its files. */
+export interface Unit {
+	itemIndex: number;
+	/** The file of the item this unit sends, when the item has several. */
+	file?: ItemFile;
 }
 
-/** What every worker gets besides its item index: read once per run and passed down. */
-export interface ItemRun {
-	/** The execution's cancel signal: a stopped execution ends every wait and request. */
-	signal?: AbortSignal;
-}
-
-/** Thrown for an item that was not started because another item had already failed the run. */
+/** Thrown for a unit that was not started because another unit had already failed the run. */
 export class NotStartedError extends Error {
 	constructor() {
 		super('Not submitted: another item had already failed');
 		this.name = 'NotStartedError';
+	}
+}
+
+/**
+ * What a run reads once and shares: the input items, "Continue On Fail", the execution's
+ * cancel signal, the report for the hints after the run, the tasks submitted so far, and
+ * whether the run must send nothing more.
+ */
+export class NodeRun {
+	readonly items: INodeExecutionData[];
+
+	readonly continueOnFail: boolean;
+
+	/** The execution's cancel signal: a stopped execution ends every wait and request. */
+	readonly signal?: AbortSignal;
+
+	private stopped = false;
+
+	private readonly tasks = new Map<Unit, string>();
+
+	constructor(
+		ctx: IExecuteFunctions,
+		readonly report = new RunReport(),
+	) {
+		this.items = ctx.getInputData();
+		this.continueOnFail = ctx.continueOnFail();
+		this.signal = ctx.getExecutionCancelSignal?.();
+	}
+
+	/** Whether a failure has stopped the run: nothing more is sent. */
+	get halted(): boolean {
+		return this.stopped;
+	}
+
+	/** The one place that decides halting: without "Continue On Fail" a failure stops the run. */
+	failed(): void {
+		if (!this.continueOnFail) this.stopped = true;
+	}
+
+	/** Records the task a unit's document became. */
+	submitted(unit: Unit, taskId: string): void {
+		this.tasks.set(unit, taskId);
+	}
+
+	taskOf(unit: Unit): string | undefined {
+		return this.tasks.get(unit);
+	}
+
+	/** The tasks of every unit but `except`, in unit order. */
+	otherTasks(except: Unit): Array<{ itemIndex: number; taskId: string }> {
+		return [...this.tasks]
+			.filter(([unit]) => unit !== except)
+			.map(([unit, taskId]) => ({ itemIndex: unit.itemIndex, taskId }))
+			.sort((a, b) => a.itemIndex - b.itemIndex);
 	}
 }
 
@@ -66,91 +116,129 @@ export function outputItem(
 }
 
 /**
- * The JSON of an error item under "Continue On Fail": the message, the item's task_id when it
- * had one, and what the service answered (its HTTP status and its detail as sent, so that a
- * 422 field list can be read field by field).
+ * The JSON of an error item under "Continue On Fail": the message, the failure's kind, the
+ * unit's task_id when it had one, and what the service answered (its HTTP status and its
+ * detail as sent, so that a 422 field list can be read field by field).
  */
 export function errorItemJson(error: Error, taskId: string | undefined): IDataObject {
-	const { message, httpCode, detail } = errorDetail(error);
-	const json: IDataObject = { error: message };
+	const { message, kind, httpCode, detail } = errorDetail(error);
+	const json: IDataObject = { error: message, kind };
 	if (taskId) json.task_id = taskId;
 	if (httpCode !== undefined) json.httpCode = httpCode;
 	if (detail !== undefined) json.detail = detail;
 	return json;
 }
 
+type Settled<U> =
+	| { unit: U; value: INodeExecutionData | INodeExecutionData[] }
+	| { unit: U; error: Error };
+
+const isRealFailure = <U>(entry: Settled<U>) =>
+	'error' in entry && !(entry.error instanceof NotStartedError);
+
 /**
- * The item runner of every operation. Runs `worker` for every input item (`concurrency` at a
- * time, or all side by side) and returns the output items in input order, each paired with
- * its input. With "Continue On Fail" a failed item becomes an error item carrying its task_id.
- * Otherwise the first failure stops new submissions (through `halt`), and once the items
- * already under way have settled, the first failure (by item order) is thrown, naming the
- * item's own task and the tasks other items had submitted.
+ * The error thrown for a run that fails: n8n's error for the unit (asNodeError), with its kind
+ * and task in its context, its file named in the message, and the tasks of the run in its
+ * description, so that nothing already sent is lost.
  */
-export async function processItems(
+function runFailure<U extends Unit>(
+	ctx: IExecuteFunctions,
+	run: NodeRun,
+	settled: Array<Settled<U>>,
+	failedAt: number,
+): Error {
+	const { unit, error } = settled[failedAt] as { unit: U; error: Error };
+	const thrown = asNodeError(ctx, error, unit.itemIndex);
+	const ownTask = run.taskOf(unit);
+	if (ownTask) thrown.context.task_id = ownTask;
+	if (unit.file) thrown.message = `${thrown.message} (${fileLabel(unit.file)})`;
+	const lines = failedRunLines({
+		ownTask:
+			ownTask && !`${thrown.message}\n${thrown.description ?? ''}`.includes(ownTask)
+				? ownTask
+				: undefined,
+		otherTasks: run.otherTasks(unit),
+		notStarted: settled.filter((entry) => 'error' in entry && !isRealFailure(entry)).length,
+	});
+	if (lines.length) {
+		thrown.description = [thrown.description, ...lines].filter(Boolean).join('\n');
+	}
+	return thrown;
+}
+
+export interface RunOptions {
+	/** How many units run at once; all of them when not set. */
+	concurrency?: number;
+}
+
+/**
+ * Runs `work` for every unit of every item. `unitsOf` says what the units of an item are (the
+ * item itself, or its files); when it throws, that is the item's failure.
+ */
+export async function runUnits<U extends Unit>(
 	this: IExecuteFunctions,
-	items: INodeExecutionData[],
-	worker: (itemIndex: number, run: ItemRun) => Promise<INodeExecutionData | INodeExecutionData[]>,
-	{ concurrency, submittedTasks, halt, report }: ProcessItemsOptions = {},
+	run: NodeRun,
+	unitsOf: (itemIndex: number) => U[],
+	work: (unit: U) => Promise<INodeExecutionData | INodeExecutionData[]>,
+	{ concurrency }: RunOptions = {},
 ): Promise<INodeExecutionData[]> {
 	const slots = concurrency === undefined ? undefined : new RequestSlots(concurrency);
-	const continueOnFail = this.continueOnFail();
-	const run: ItemRun = { signal: this.getExecutionCancelSignal?.() };
-	const settled = await Promise.all(
-		items.map(async (_item, itemIndex) => {
+	const planned = run.items.flatMap((_item, itemIndex): Array<U | { unit: U; error: Error }> => {
+		try {
+			return unitsOf(itemIndex);
+		} catch (error) {
+			run.failed();
+			return [{ unit: { itemIndex } as U, error: error as Error }];
+		}
+	});
+	const settled: Array<Settled<U>> = await Promise.all(
+		planned.map(async (entry) => {
+			if ('error' in entry) return entry;
 			try {
-				const value = slots
-					? await slots.run(async () => await worker(itemIndex, run))
-					: await worker(itemIndex, run);
-				return { ok: true as const, value };
+				const value = slots ? await slots.run(async () => await work(entry)) : await work(entry);
+				return { unit: entry, value };
 			} catch (error) {
-				if (!continueOnFail && halt) halt.stopped = true;
-				return { ok: false as const, error: error as ItemError };
+				run.failed();
+				return { unit: entry, error: error as Error };
 			}
 		}),
 	);
 
-	const isReal = (entry: (typeof settled)[number]) =>
-		!entry.ok && !(entry.error instanceof NotStartedError);
-	const firstFailure = settled.findIndex(isReal);
-	if (firstFailure !== -1 && !continueOnFail) {
-		const { error } = settled[firstFailure] as { error: ItemError };
-		const thrown =
-			error instanceof NodeOperationError || error instanceof NodeApiError
-				? error
-				: new NodeOperationError(this.getNode(), error, { itemIndex: firstFailure });
-		const lines: string[] = [];
-		const ownTask = submittedTasks?.get(firstFailure);
-		if (ownTask && !`${thrown.message}\n${thrown.description ?? ''}`.includes(ownTask)) {
-			lines.push(`This item's task: ${ownTask} (fetch it with Get Status).`);
-		}
-		const others = [...(submittedTasks ?? [])]
-			.filter(([index]) => index !== firstFailure)
-			.sort(([a], [b]) => a - b);
-		if (others.length) {
-			const list = others.map(([index, taskId]) => `item ${index}: ${taskId}`).join(', ');
-			lines.push(
-				`Tasks submitted for other items in this run (fetch them with Get Status): ${list}`,
-			);
-		}
-		const notStarted = settled.filter(
-			(entry) => !entry.ok && entry.error instanceof NotStartedError,
-		).length;
-		if (notStarted) {
-			lines.push(
-				`${notStarted} item${notStarted === 1 ? ' was' : 's were'} not submitted because of this failure.`,
-			);
-		}
-		if (lines.length) {
-			thrown.description = [thrown.description, ...lines].filter(Boolean).join('\n');
-		}
-		throw thrown;
+	const firstFailure = settled.findIndex(isRealFailure);
+	if (firstFailure !== -1 && !run.continueOnFail) {
+		throw runFailure(this, run, settled, firstFailure);
 	}
-
-	return settled.flatMap((entry, itemIndex) => {
-		if (entry.ok) return entry.value;
-		const taskId = submittedTasks?.get(itemIndex);
-		report?.errorItems.push(taskId !== undefined);
-		return [{ json: errorItemJson(entry.error, taskId), pairedItem: { item: itemIndex } }];
+	return settled.flatMap((entry) => {
+		const { unit } = entry;
+		const input = run.items[unit.itemIndex];
+		if ('error' in entry) {
+			const taskId = run.taskOf(unit);
+			run.report.errorItems.push(taskId !== undefined);
+			const json = errorItemJson(entry.error, taskId);
+			return [
+				{
+					json: unit.file ? { ...fileFields(unit.file), ...json } : json,
+					pairedItem: { item: unit.itemIndex },
+				},
+			];
+		}
+		const outputs = Array.isArray(entry.value) ? entry.value : [entry.value];
+		return unit.file ? outputs.map((output) => withFile(output, input, unit.file!)) : outputs;
 	});
+}
+
+/** Runs `work` once for every item: the runner of the operations with one unit per item. */
+export async function runItems(
+	this: IExecuteFunctions,
+	run: NodeRun,
+	work: (itemIndex: number) => Promise<INodeExecutionData | INodeExecutionData[]>,
+	options?: RunOptions,
+): Promise<INodeExecutionData[]> {
+	return await runUnits.call(
+		this,
+		run,
+		(itemIndex) => [{ itemIndex }],
+		async ({ itemIndex }) => await work(itemIndex),
+		options,
+	);
 }

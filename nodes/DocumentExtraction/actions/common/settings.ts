@@ -1,5 +1,4 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
-import { NodeOperationError } from 'n8n-workflow';
 
 import {
 	DEFAULT_DOWNLOAD_TIMEOUT_S,
@@ -10,6 +9,7 @@ import type { DocumentSourceSettings } from '../../input/documentInput';
 import type { FileSelection, FilesToSend } from '../../input/inputFiles';
 import type { SubmissionFields } from '../../input/requestBody';
 import { readProjectField } from '../../../shared/projects';
+import { nodeError } from '../../../shared/transport/errors';
 
 /**
  * The node's fields and options, read into typed settings: once per run for what holds for the
@@ -56,17 +56,13 @@ export function numberOption(
 	if (raw === undefined || raw === null || raw === '') return undefined;
 	const value = Number(raw);
 	if (!Number.isFinite(value) || value < minimum) {
-		throw new NodeOperationError(
-			this.getNode(),
-			`${label} must be a number of at least ${minimum}`,
-			{
-				itemIndex,
-				description: `Got "${String(raw)}". Change the "${label}" option.`,
-			},
-		);
+		throw nodeError(this, 'invalid_input', `${label} must be a number of at least ${minimum}`, {
+			itemIndex,
+			description: `Got "${String(raw)}". Change the "${label}" option.`,
+		});
 	}
 	if (integer && !Number.isInteger(value)) {
-		throw new NodeOperationError(this.getNode(), `${label} must be a whole number`, {
+		throw nodeError(this, 'invalid_input', `${label} must be a whole number`, {
 			itemIndex,
 			description: `Got ${value}. Enter a whole number, ${minimum} or more.`,
 		});
@@ -132,8 +128,9 @@ export function readSubmissionSettings(
 	const project = readProjectField(this, itemIndex);
 	const documentType = String(this.getNodeParameter('documentType', itemIndex, '')).trim();
 	if (!project) {
-		throw new NodeOperationError(
-			this.getNode(),
+		throw nodeError(
+			this,
+			'invalid_input',
 			'No project selected: pick one in Project, from the list or by its ID or name',
 			{
 				itemIndex,
@@ -142,8 +139,9 @@ export function readSubmissionSettings(
 		);
 	}
 	if (!documentType) {
-		throw new NodeOperationError(
-			this.getNode(),
+		throw nodeError(
+			this,
+			'invalid_input',
 			'No document type given: choose one in Document Type, for example invoice',
 			{
 				itemIndex,

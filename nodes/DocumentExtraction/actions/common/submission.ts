@@ -1,15 +1,13 @@
 import type { IBinaryData, IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
-import { NodeOperationError } from 'n8n-workflow';
 
+import { DOCUMENT_RATE_LIMIT_ADVICE, ERRORS } from '../../../shared/messages';
+import { asNodeError, nodeError } from '../../../shared/transport/errors';
+import { submitDocument } from '../../../shared/transport/service';
+import { RequestSlots } from '../../../shared/transport/slots';
 import { readDocumentInput } from '../../input/documentInput';
 import { submissionBodyFactory } from '../../input/requestBody';
-import { asNodeError } from '../../../shared/transport/errors';
-import { DOCUMENT_RATE_LIMIT_ADVICE } from '../../../shared/transport/messages';
-import { submitDocument } from '../../../shared/transport/service';
-import type { RunReport } from './hints';
-import { type ItemRun, NotStartedError, processItems } from './itemRunner';
-import { eachFile, selectItemFiles } from './perFile';
-import { RequestSlots } from './requestSlots';
+import { type NodeRun, NotStartedError, outputItem, runUnits, type Unit } from './itemRunner';
+import { selectItemFiles } from './perFile';
 import {
 	readFileSelection,
 	readOptions,
@@ -20,8 +18,9 @@ import {
 import { documentFingerprint, submissionMemory } from './submissionMemory';
 
 /**
- * Sending documents: each item's document read and sent once, within the run's request slots,
- * with what it became kept in the execution (submissionMemory.ts).
+ * Sending documents: each unit's document (an item's, or one of its files) read and sent once,
+ * within the run's request slots, with what it became kept in the execution
+ * (submissionMemory.ts).
  */
 
 /** A document the service accepted: its task id and the settings it was submitted with. */
@@ -36,27 +35,29 @@ export interface Submission {
 	downloaded?: IBinaryData | null;
 }
 
-/** How one document is sent: the run's slots, its halt switch and the cancel signal. */
-export interface SendLimits extends ItemRun {
-	slots: RequestSlots;
-	/** Set when the run will fail: nothing more is sent. */
-	halt?: { stopped: boolean };
-	/** How long 429 answers to the upload are waited out (Max Wait for Submit and Wait). */
-	throttleBudgetMs?: number;
+/** A unit of Submit or Submit and Wait: an item or one of its files, with the item's options. */
+export interface DocumentUnit extends Unit {
+	/** The item's Options collection, read once. */
+	options: IDataObject;
 }
 
 /**
- * Reads the item's document and sends POST /process_file with the item's settings. When `halt`
- * is stopped by the time a request slot is free, nothing is sent (NotStartedError).
+ * Reads the unit's document and sends POST /process_file with its settings, by `deadline`
+ * when set (the item's Max Wait: the wait for a request slot, the download and the 429 waits of
+ * the upload all end with it). Nothing is sent once the run has halted (NotStartedError).
  */
-export async function submitItem(
+async function submitUnit(
 	this: IExecuteFunctions,
-	itemIndex: number,
+	run: NodeRun,
+	slots: RequestSlots,
+	unit: DocumentUnit,
 	settings: SubmissionSettings,
-	{ slots, halt = { stopped: false }, throttleBudgetMs, signal }: SendLimits,
+	deadline: number | undefined,
 ): Promise<Submission> {
+	const { itemIndex } = unit;
 	const { fields, source } = settings;
-	const read = async () => await readDocumentInput.call(this, itemIndex, source, signal);
+	const { signal } = run;
+	const read = async () => await readDocumentInput.call(this, itemIndex, source, signal, deadline);
 	// A binary field is checked before a request slot is taken, so that a missing file fails
 	// the item at once. A download shares the slot of the upload that sends it: a file is
 	// fetched only when it can be sent at once, so with a limit of k no more than k files are
@@ -75,137 +76,122 @@ export async function submitItem(
 	});
 	const earlierTask = memory.recall();
 	if (earlierTask !== undefined) {
-		return {
-			taskId: earlierTask,
-			settings,
-			downloaded: !source.urlInput
-				? undefined
-				: settings.includeDownloadedFile
-					? ((await read()).downloaded ?? null)
-					: null,
-		};
+		const downloaded = !source.urlInput
+			? undefined
+			: settings.includeDownloadedFile
+				? ((await read()).downloaded ?? null)
+				: null;
+		return { taskId: earlierTask, settings, downloaded };
 	}
 	// A run stopped by an earlier failure downloads nothing more.
-	if (halt.stopped) throw new NotStartedError();
-	const { response, downloaded } = await slots.run(async () => {
-		if (halt.stopped) throw new NotStartedError();
-		const input = fromBinary ?? (await read());
-		const body = submissionBodyFactory.call(this, input.source, fields);
-		let answer: IDataObject | undefined;
-		try {
-			answer = (await submitDocument.call(this, body, fields, itemIndex, input.source.bodyBytes, {
-				throttleBudgetMs,
-				rateLimitAdvice: DOCUMENT_RATE_LIMIT_ADVICE,
-				signal,
-			})) as IDataObject | undefined;
-		} catch (error) {
-			memory.failed(error);
-			// Before the slot goes to the next document: without "Continue On Fail", none is sent after it.
-			if (!this.continueOnFail()) halt.stopped = true;
-			throw asNodeError(this, error, itemIndex);
-		}
-		if (typeof answer?.task_id === 'string' && answer.task_id) memory.accepted(answer.task_id);
-		return {
-			response: answer,
-			downloaded: input.downloaded && (settings.includeDownloadedFile ? input.downloaded : null),
-		};
-	}, signal);
+	if (run.halted) throw new NotStartedError();
+	const { response, downloaded } = await slots.run(
+		async () => {
+			if (run.halted) throw new NotStartedError();
+			const input = fromBinary ?? (await read());
+			const body = submissionBodyFactory.call(this, input.source, fields);
+			let answer: IDataObject | undefined;
+			try {
+				answer = (await submitDocument.call(this, body, fields, itemIndex, input.source.bodyBytes, {
+					deadline,
+					rateLimitAdvice: DOCUMENT_RATE_LIMIT_ADVICE,
+					signal,
+				})) as IDataObject | undefined;
+			} catch (error) {
+				memory.failed(error);
+				// Before the slot goes to the next document: the run may send none after it.
+				run.failed();
+				throw asNodeError(this, error, itemIndex);
+			}
+			if (typeof answer?.task_id === 'string' && answer.task_id) memory.accepted(answer.task_id);
+			return {
+				response: answer,
+				downloaded: input.downloaded && (settings.includeDownloadedFile ? input.downloaded : null),
+			};
+		},
+		signal,
+		{ deadline },
+	);
 	const taskId = response?.task_id;
 	if (typeof taskId !== 'string' || !taskId) {
-		throw new NodeOperationError(
-			this.getNode(),
-			'The service accepted the document but returned no task_id',
-			{
-				itemIndex,
-				description: `Response: ${JSON.stringify(response)}`,
-			},
-		);
+		throw nodeError(this, 'unexpected', ERRORS.noTaskId, {
+			itemIndex,
+			description: `Response: ${JSON.stringify(response)}`,
+		});
 	}
 	return { taskId, settings, downloaded };
 }
 
-/** What the worker of a document operation gets for its item. */
-export interface SubmissionWork extends ItemRun {
-	/** The item's Options collection, read once. */
-	options: IDataObject;
+/** What the work of a document operation gets for its unit. */
+export interface SubmissionWork {
 	/**
-	 * Reads the item's document settings and sends its document; 429 answers are waited out for
-	 * `throttleBudgetMs` at most.
+	 * Reads the unit's settings and sends its document; with a `deadline`, waits for a request
+	 * slot and 429 answers no longer than that.
 	 */
-	submit: (throttleBudgetMs?: number) => Promise<Submission>;
+	submit: (deadline?: number) => Promise<Submission>;
 	/** The run's request slots (Max Concurrent Requests). */
 	slots: RequestSlots;
 }
 
 /**
- * Runs `worker` for every document, all side by side, with the run's settings read once and one
+ * Runs `work` for every document, all side by side, with the run's settings read once and one
  * set of request slots for the run (Max Concurrent Requests), which bounds every upload and
  * status check of every file. An item's document is its Input Binary Field or URL; with Files
- * to Send → All or Listed Binary Fields each file that counts is a document of its own, with
- * its own output item (perFile.ts). The worker calls `submit` when it is ready to send its
- * document; submitted task ids are kept so that a failure that stops the run names the tasks
- * already created. Without "Continue On Fail", no document is sent after the first failure;
- * those already submitted finish first.
+ * to Send → All or Listed Binary Fields each file that counts is a unit of its own, with its
+ * own output item. Submitted task ids are kept by the run, so that an error item or a failure
+ * that stops the run names them.
  */
 export async function processSubmissions(
 	this: IExecuteFunctions,
-	items: INodeExecutionData[],
-	worker: (itemIndex: number, work: SubmissionWork) => Promise<INodeExecutionData>,
-	report?: RunReport,
+	run: NodeRun,
+	work: (unit: DocumentUnit, submission: SubmissionWork) => Promise<INodeExecutionData>,
 ): Promise<INodeExecutionData[]> {
-	const run = readRunSettings.call(this);
-	const slots = new RequestSlots(run.maxConcurrency);
-	const submittedTasks = new Map<number, string>();
-	const halt = { stopped: false };
-	const continueOnFail = this.continueOnFail();
-	return await processItems.call(
-		this,
-		items,
-		async (itemIndex, { signal }) => {
-			const options = readOptions.call(this, itemIndex);
-			const submitter =
-				(file?: string) =>
-				async (throttleBudgetMs?: number): Promise<Submission> => {
-					const settings = readSubmissionSettings.call(this, itemIndex, options, run, file);
-					const submission = await submitItem.call(this, itemIndex, settings, {
-						slots,
-						halt,
-						throttleBudgetMs,
-						signal,
-					});
-					const earlier = submittedTasks.get(itemIndex);
-					submittedTasks.set(
-						itemIndex,
-						earlier ? `${earlier}, ${submission.taskId}` : submission.taskId,
-					);
-					return submission;
-				};
-			const selection = run.urlInput ? undefined : readFileSelection.call(this, itemIndex, options);
-			if (!selection || selection.filesToSend === 'field') {
-				return await worker(itemIndex, { options, submit: submitter(), slots, signal });
-			}
-			const { files, skipped } = selectItemFiles.call(this, itemIndex, selection);
-			report?.skippedFiles.push(...skipped.map((file) => ({ ...file, itemIndex })));
-			return await eachFile.call(
+	const settings = readRunSettings.call(this);
+	const slots = new RequestSlots(settings.maxConcurrency);
+	const unitsOf = (itemIndex: number): DocumentUnit[] => {
+		const options = readOptions.call(this, itemIndex);
+		const selection = settings.urlInput
+			? undefined
+			: readFileSelection.call(this, itemIndex, options);
+		if (!selection || selection.filesToSend === 'field') return [{ itemIndex, options }];
+		const input = run.items[itemIndex];
+		const { files, skipped } = selectItemFiles.call(this, input, itemIndex, selection);
+		run.report.skippedFiles.push(...skipped.map((file) => ({ ...file, itemIndex })));
+		return files.map((file) => ({ itemIndex, file, options }));
+	};
+	const runDocuments = runUnits<DocumentUnit>;
+	return await runDocuments.call(this, run, unitsOf, async (unit) => {
+		const submit = async (deadline?: number): Promise<Submission> => {
+			const unitSettings = readSubmissionSettings.call(
 				this,
-				itemIndex,
-				files,
-				async (file, submitted) => {
-					const submit = submitter(file.field);
-					return await worker(itemIndex, {
-						options,
-						slots,
-						signal,
-						submit: async (throttleBudgetMs) => {
-							const submission = await submit(throttleBudgetMs);
-							submitted(submission.taskId);
-							return submission;
-						},
-					});
-				},
-				{ continueOnFail, halt, report },
+				unit.itemIndex,
+				unit.options,
+				settings,
+				unit.file?.field,
 			);
-		},
-		{ submittedTasks, halt, report },
+			const submission = await submitUnit.call(this, run, slots, unit, unitSettings, deadline);
+			run.submitted(unit, submission.taskId);
+			return submission;
+		};
+		return await work(unit, { submit, slots });
+	});
+}
+
+/**
+ * The output item of a document: `json` (with the input item's fields first under "Keep Input
+ * Fields"), and the binary data its settings keep.
+ */
+export function documentOutput(
+	run: NodeRun,
+	unit: Unit,
+	json: IDataObject,
+	{ settings, downloaded }: Pick<Submission, 'settings' | 'downloaded'>,
+): INodeExecutionData {
+	const input = run.items[unit.itemIndex];
+	return outputItem(
+		input,
+		unit.itemIndex,
+		settings.keepInputFields ? { ...input.json, ...json } : json,
+		{ includeInputBinary: settings.includeInputBinary, downloaded },
 	);
 }

@@ -1,9 +1,8 @@
 import { createHash } from 'crypto';
 import type { IContextObject, IExecuteFunctions } from 'n8n-workflow';
-import { NodeOperationError } from 'n8n-workflow';
 
-import { failureKind } from '../../../shared/transport/errors';
-import { CHECK_BEFORE_RESENDING, SECOND_CHARGE } from '../../../shared/transport/messages';
+import { failureKind, nodeError } from '../../../shared/transport/errors';
+import { CHECK_BEFORE_RESENDING, SECOND_CHARGE } from '../../../shared/messages';
 import type { DocumentSource, SubmissionFields } from '../../input/requestBody';
 
 /**
@@ -120,8 +119,9 @@ export function submissionMemory(this: IExecuteFunctions, key: DocumentKey): Sub
 				return sent === fingerprint ? taskId : undefined;
 			}
 			if (entry?.fingerprint === fingerprint && entry.execution === execution) {
-				throw new NodeOperationError(
-					node,
+				throw nodeError(
+					{ getNode: () => node },
+					'may_have_arrived',
 					`Not sent again: an earlier try of this node in this execution may have delivered the document to the service (${entry.message})`,
 					{
 						itemIndex,
@@ -136,7 +136,7 @@ export function submissionMemory(this: IExecuteFunctions, key: DocumentKey): Sub
 			entries[slot] = `${fingerprint} ${taskId}`;
 		},
 		failed: (error) => {
-			if (failureKind(error) !== 'mayHaveArrived') {
+			if (failureKind(error) !== 'may_have_arrived') {
 				// it did not reach the service: a later try sends it
 				if (typeof entries[slot] !== 'string') delete entries[slot];
 				return;

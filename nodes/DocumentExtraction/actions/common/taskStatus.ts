@@ -1,11 +1,10 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
-import { NodeOperationError } from 'n8n-workflow';
 
-import { DOCUMENT_RATE_LIMIT_ADVICE } from '../../../shared/transport/messages';
-import { latestStart } from '../../../shared/transport/request';
+import { DOCUMENT_RATE_LIMIT_ADVICE, ERRORS } from '../../../shared/messages';
+import { nodeError } from '../../../shared/transport/errors';
 import { getTask } from '../../../shared/transport/service';
+import type { RequestSlots } from '../../../shared/transport/slots';
 import { isUuid } from '../../../shared/uuid';
-import type { RequestSlots } from './requestSlots';
 
 /**
  * Reading tasks: the Task ID field, a task's status within the run's request slots, and the
@@ -16,10 +15,9 @@ import type { RequestSlots } from './requestSlots';
 export function readTaskId(this: IExecuteFunctions, itemIndex: number): string {
 	const taskId = String(this.getNodeParameter('taskId', itemIndex, '') ?? '').trim();
 	if (!isUuid(taskId)) {
-		throw new NodeOperationError(this.getNode(), `"${taskId}" is not a task ID`, {
+		throw nodeError(this, 'invalid_input', ERRORS.notATaskId(taskId), {
 			itemIndex,
-			description:
-				'A task ID is the UUID returned by Submit Document, for example 0b8f2f9e-4a8c-4d1e-9f3a-2c6b7d8e9f01. Map the task_id field of the submitting node into "Task ID".',
+			description: ERRORS.taskIdFormat,
 		});
 	}
 	return taskId;
@@ -35,7 +33,7 @@ export interface CheckLimits {
 /**
  * GET /task_status for one task, within the run's request limit; the task always has its
  * task_id. Status checks go before uploads waiting for a slot. With a deadline, a slot that
- * does not come free while there is still time to ask ends the check (SlotDeadlineError).
+ * does not come free while there is still time to ask ends the check (kind out_of_time).
  */
 export async function fetchTask(
 	this: IExecuteFunctions,
@@ -52,10 +50,10 @@ export async function fetchTask(
 				signal,
 			}),
 		signal,
-		{ priority: 'high', grantBy: deadline === undefined ? undefined : latestStart(deadline) },
+		{ priority: 'high', deadline },
 	);
 	if (!task || typeof task !== 'object' || Array.isArray(task)) {
-		throw new NodeOperationError(this.getNode(), `The service returned no task for ${taskId}`, {
+		throw nodeError(this, 'unexpected', ERRORS.noTask(taskId), {
 			itemIndex,
 			description: `Response: ${JSON.stringify(task)}`,
 		});

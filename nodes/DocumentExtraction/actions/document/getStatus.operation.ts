@@ -13,10 +13,9 @@ import {
 	taskIdField,
 } from '../../descriptions';
 import { optionsCollection } from '../../../shared/descriptions';
-import { asNodeError, ServiceError } from '../../../shared/transport/errors';
-import { RunReport } from '../common/hints';
-import { type ItemRun, outputItem, processItems } from '../common/itemRunner';
-import { RequestSlots } from '../common/requestSlots';
+import { asNodeError, failureKind } from '../../../shared/transport/errors';
+import { RequestSlots } from '../../../shared/transport/slots';
+import { type NodeRun, outputItem, runItems } from '../common/itemRunner';
 import { readOptions, readRunSettings } from '../common/settings';
 import { fetchTask, readTaskId, shapeTask } from '../common/taskStatus';
 
@@ -41,19 +40,14 @@ const displayOptions = { show: { resource: ['document'], operation: ['getStatus'
 
 export const description = updateDisplayOptions(displayOptions, properties);
 
-/** A task the service answered 404 for: never known, or no longer kept. */
-function isNotFound(error: unknown): boolean {
-	return error instanceof ServiceError && error.kind === 'refused' && error.status === 404;
-}
-
 export async function execute(
 	this: IExecuteFunctions,
-	items: INodeExecutionData[],
-	report = new RunReport(),
+	run: NodeRun,
 ): Promise<INodeExecutionData[]> {
+	const { items, signal, report } = run;
 	// one set of request slots for the run; all items side by side
 	const slots = new RequestSlots(readRunSettings.call(this).maxConcurrency);
-	const worker = async (itemIndex: number, { signal }: ItemRun): Promise<INodeExecutionData> => {
+	const worker = async (itemIndex: number): Promise<INodeExecutionData> => {
 		const options = readOptions.call(this, itemIndex);
 		const taskId = readTaskId.call(this, itemIndex);
 		const includeInputBinary = options.includeInputBinary === true;
@@ -61,7 +55,7 @@ export async function execute(
 		try {
 			task = await fetchTask.call(this, taskId, itemIndex, slots, { signal });
 		} catch (error) {
-			if (options.outputNotFoundAsItems === true && isNotFound(error)) {
+			if (options.outputNotFoundAsItems === true && failureKind(error) === 'not_found') {
 				const json = { task_id: taskId, status: NOT_FOUND_STATUS, error: (error as Error).message };
 				return outputItem(items[itemIndex], itemIndex, json, { includeInputBinary });
 			}
@@ -71,5 +65,5 @@ export async function execute(
 		const output = this.getNodeParameter('output', itemIndex, 'result') as string;
 		return outputItem(items[itemIndex], itemIndex, shapeTask(task, output), { includeInputBinary });
 	};
-	return await processItems.call(this, items, worker, { report });
+	return await runItems.call(this, run, worker);
 }

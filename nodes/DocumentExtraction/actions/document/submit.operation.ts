@@ -1,20 +1,15 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { documentFields, maxPagesOption, submissionOptions } from '../../descriptions';
+import {
+	documentFields,
+	keepInputFieldsOption,
+	maxPagesOption,
+	submissionOptions,
+} from '../../descriptions';
 import { optionsCollection } from '../../../shared/descriptions';
-import { outputItem } from '../common/itemRunner';
-import type { RunReport } from '../common/hints';
-import { processSubmissions } from '../common/submission';
-
-const keepInputFieldsOption: INodeProperties = {
-	displayName: 'Keep Input Fields',
-	name: 'keepInputFields',
-	type: 'boolean',
-	default: false,
-	description:
-		'Whether to output the input item’s fields (your own context: customer, email, record ID…) together with task_id, so that the next node can record the pair, for example in a Data Table the Document Extraction Trigger’s workflow looks the task up in',
-};
+import type { NodeRun } from '../common/itemRunner';
+import { documentOutput, processSubmissions } from '../common/submission';
 
 const properties: INodeProperties[] = [
 	...documentFields,
@@ -32,30 +27,23 @@ const displayOptions = { show: { resource: ['document'], operation: ['submit'] }
 
 export const description = updateDisplayOptions(displayOptions, properties);
 
+/**
+ * Sends each document and outputs its task_id at once. Each upload waits out 429 answers for
+ * at most MAX_THROTTLED_MS (5 minutes) and has its own request timeout; the result comes later
+ * (the trigger, or Get Status).
+ */
 export async function execute(
 	this: IExecuteFunctions,
-	items: INodeExecutionData[],
-	report?: RunReport,
+	run: NodeRun,
 ): Promise<INodeExecutionData[]> {
-	return await processSubmissions.call(
-		this,
-		items,
-		async (itemIndex, { options, submit }) => {
-			const { taskId, settings, downloaded } = await submit();
-			const { fields, includeInputBinary } = settings;
-			const context = options.keepInputFields === true ? items[itemIndex].json : {};
-			return outputItem(
-				items[itemIndex],
-				itemIndex,
-				{
-					...context,
-					task_id: taskId,
-					project: fields.project,
-					document_type: fields.document_type,
-				},
-				{ includeInputBinary, downloaded },
-			);
-		},
-		report,
-	);
+	return await processSubmissions.call(this, run, async (unit, { submit }) => {
+		const submission = await submit();
+		const { fields } = submission.settings;
+		return documentOutput(
+			run,
+			unit,
+			{ task_id: submission.taskId, project: fields.project, document_type: fields.document_type },
+			submission,
+		);
+	});
 }

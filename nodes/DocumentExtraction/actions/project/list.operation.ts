@@ -8,8 +8,7 @@ import { updateDisplayOptions } from 'n8n-workflow';
 
 import { extractProjectList } from '../../../shared/projects';
 import { listProjects } from '../../../shared/transport/service';
-import type { RunReport } from '../common/hints';
-import { type ItemRun, processItems } from '../common/itemRunner';
+import { type NodeRun, runItems } from '../common/itemRunner';
 
 const properties: INodeProperties[] = [];
 
@@ -38,10 +37,9 @@ export function projectItems(body: unknown, itemIndex: number): INodeExecutionDa
 
 export async function execute(
 	this: IExecuteFunctions,
-	items: INodeExecutionData[],
-	report?: RunReport,
+	run: NodeRun,
 ): Promise<INodeExecutionData[]> {
-	const listFor = async (itemIndex: number, { signal }: ItemRun) =>
-		projectItems(await listProjects.call(this, itemIndex, signal), itemIndex);
-	return await processItems.call(this, items, listFor, { concurrency: 1, report });
+	const listFor = async (itemIndex: number) =>
+		projectItems(await listProjects.call(this, itemIndex, run.signal), itemIndex);
+	return await runItems.call(this, run, listFor, { concurrency: 1 });
 }

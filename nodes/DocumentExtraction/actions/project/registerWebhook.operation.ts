@@ -4,7 +4,7 @@ import type {
 	INodeExecutionData,
 	INodeProperties,
 } from 'n8n-workflow';
-import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
 
 import { eventsField } from '../../descriptions';
 import { projectLocator } from '../../../shared/descriptions';
@@ -15,8 +15,9 @@ import {
 	WEBHOOK_EVENTS,
 } from '../../../shared/transport/service';
 import { readUrlField } from '../../input/urlField';
-import type { RunReport } from '../common/hints';
-import { type ItemRun, processItems } from '../common/itemRunner';
+import { ERRORS } from '../../../shared/messages';
+import { nodeError } from '../../../shared/transport/errors';
+import { type NodeRun, runItems } from '../common/itemRunner';
 
 const properties: INodeProperties[] = [
 	projectLocator,
@@ -60,7 +61,7 @@ function readTargetUrl(this: IExecuteFunctions, itemIndex: number): string {
 async function registerFor(
 	this: IExecuteFunctions,
 	itemIndex: number,
-	{ signal }: ItemRun,
+	signal: AbortSignal | undefined,
 ): Promise<INodeExecutionData> {
 	const project = readProjectField(this, itemIndex);
 	const url = readTargetUrl.call(this, itemIndex);
@@ -68,9 +69,9 @@ async function registerFor(
 		this.getNodeParameter('events', itemIndex, [...WEBHOOK_EVENTS]) as string[]
 	).filter((e) => WEBHOOK_EVENTS.includes(e));
 	if (!events.length) {
-		throw new NodeOperationError(this.getNode(), 'No event selected', {
+		throw nodeError(this, 'invalid_input', ERRORS.noEvent.message, {
 			itemIndex,
-			description: 'Select Task Completed: it is the only event the service can deliver.',
+			description: ERRORS.noEvent.description,
 		});
 	}
 	const given = String(this.getNodeParameter('secret', itemIndex, '') ?? '').trim();
@@ -98,10 +99,8 @@ async function registerFor(
 
 export async function execute(
 	this: IExecuteFunctions,
-	items: INodeExecutionData[],
-	report?: RunReport,
+	run: NodeRun,
 ): Promise<INodeExecutionData[]> {
-	const register = async (itemIndex: number, run: ItemRun) =>
-		await registerFor.call(this, itemIndex, run);
-	return await processItems.call(this, items, register, { concurrency: 1, report });
+	const register = async (itemIndex: number) => await registerFor.call(this, itemIndex, run.signal);
+	return await runItems.call(this, run, register, { concurrency: 1 });
 }

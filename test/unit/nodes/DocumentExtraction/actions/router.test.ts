@@ -1,7 +1,7 @@
 import type { INodeExecutionData, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 
 import { DocumentExtraction } from '../../../../../nodes/DocumentExtraction/DocumentExtraction.node';
-import { RunReport } from '../../../../../nodes/DocumentExtraction/actions/common/hints';
+import { NodeRun } from '../../../../../nodes/DocumentExtraction/actions/common/itemRunner';
 import { findOperation, router } from '../../../../../nodes/DocumentExtraction/actions/router';
 import { createContext, failureOf } from '../../../helpers/context';
 
@@ -42,7 +42,8 @@ describe('router', () => {
 		try {
 			const result = await router.call(createContext({ params: { resource, operation }, items }));
 			expect(result).toEqual([output]);
-			expect(execute).toHaveBeenCalledWith(items, expect.any(RunReport));
+			expect(execute).toHaveBeenCalledWith(expect.any(NodeRun));
+			expect((execute.mock.calls[0][0] as NodeRun).items).toBe(items);
 		} finally {
 			execute.mockRestore();
 		}

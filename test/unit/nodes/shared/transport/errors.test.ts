@@ -13,7 +13,9 @@ import {
 	errorDetail,
 	failureKind,
 	type FailureKind,
+	KindError,
 	mayPass,
+	nodeError,
 	ServiceError,
 } from '../../../../../nodes/shared/transport/errors';
 import { resetPacers } from '../../../../../nodes/shared/transport/pacer';
@@ -56,8 +58,16 @@ async function kindOf(promise: Promise<unknown>) {
 }
 
 describe('the kind of each failure', () => {
+	it('not_found: the service answered 404', async () => {
+		nock(BASE_URL).get(`/task_status/${TASK}`).reply(404, { detail: 'Task not found' });
+		const error = await kindOf(get());
+		expect(error).toMatchObject({ kind: 'not_found', status: 404, detail: 'Task not found' });
+		// the kind goes where n8n stores it with the execution and gives it to an error workflow
+		expect(JSON.parse(JSON.stringify(error)).context.kind).toBe('not_found');
+		expect(mayPass(error)).toBe(false);
+	});
+
 	it.each([
-		[404, { detail: 'Task not found' }],
 		[422, { detail: [{ loc: ['body', 'project'], msg: 'field required' }] }],
 		[401, { detail: 'Invalid API key' }],
 		[307, {}],
@@ -75,7 +85,7 @@ describe('the kind of each failure', () => {
 	it('serviceFailed: a 5xx of the service itself, after four attempts', async () => {
 		nock(BASE_URL).get(`/task_status/${TASK}`).times(4).reply(503, { detail: 'busy' });
 		const error = await kindOf(get());
-		expect(error).toMatchObject({ kind: 'serviceFailed', status: 503, detail: 'busy' });
+		expect(error).toMatchObject({ kind: 'service_failed', status: 503, detail: 'busy' });
 		expect(error.message).toMatch(/server error \(503\) after 4 attempts/);
 		expect(mayPass(error)).toBe(true);
 	});
@@ -87,7 +97,7 @@ describe('the kind of each failure', () => {
 			.replyWithError(netError('read ECONNRESET', 'ECONNRESET'));
 		const error = await kindOf(get());
 		expect(error).toMatchObject({
-			kind: 'noAnswer',
+			kind: 'no_answer',
 			status: null,
 			detail: 'The connection was closed unexpectedly (ECONNRESET)',
 		});
@@ -99,7 +109,7 @@ describe('the kind of each failure', () => {
 			.post('/process_file')
 			.times(4)
 			.replyWithError(netError('connect ECONNREFUSED', 'ECONNREFUSED'));
-		expect(await kindOf(upload())).toMatchObject({ kind: 'noAnswer', status: null });
+		expect(await kindOf(upload())).toMatchObject({ kind: 'no_answer', status: null });
 	});
 
 	it.each([
@@ -109,7 +119,7 @@ describe('the kind of each failure', () => {
 		nock(BASE_URL).post('/process_file').reply(status, 'Bad Gateway');
 		const error = await kindOf(upload());
 		expect(error).toMatchObject({
-			kind: 'mayHaveArrived',
+			kind: 'may_have_arrived',
 			status,
 			detail: `A gateway answered ${status}`,
 		});
@@ -121,34 +131,31 @@ describe('the kind of each failure', () => {
 
 	it('mayHaveArrived: an upload whose connection broke after sending', async () => {
 		nock(BASE_URL).post('/process_file').replyWithError(netError('socket hang up', 'ECONNRESET'));
-		expect(await kindOf(upload())).toMatchObject({ kind: 'mayHaveArrived', status: null });
+		expect(await kindOf(upload())).toMatchObject({ kind: 'may_have_arrived', status: null });
 	});
 
 	it('mayHaveArrived: an upload that got no answer in time', async () => {
 		nock(BASE_URL).post('/process_file').delay(2000).reply(200, { task_id: TASK });
 		const error = await kindOf(upload({ timeoutMs: 600 }));
-		expect(error).toMatchObject({ kind: 'mayHaveArrived', status: null });
+		expect(error).toMatchObject({ kind: 'may_have_arrived', status: null });
 		expect(error.message).toMatch(/did not answer in time; it may have received the document/);
 	});
 
 	it('a 502 to a GET is retried like a 5xx and ends as serviceFailed', async () => {
 		nock(BASE_URL).get(`/task_status/${TASK}`).times(4).reply(502, 'Bad Gateway');
-		expect(await kindOf(get())).toMatchObject({ kind: 'serviceFailed', status: 502 });
+		expect(await kindOf(get())).toMatchObject({ kind: 'service_failed', status: 502 });
 	});
 
 	it('rateLimited: 429 answers until the time for the request ran out', async () => {
-		nock(BASE_URL)
-			.get(`/task_status/${TASK}`)
-			.times(3)
-			.reply(429, {}, { 'Retry-After': '4' });
+		nock(BASE_URL).get(`/task_status/${TASK}`).times(3).reply(429, {}, { 'Retry-After': '4' });
 		const error = await kindOf(get({ throttleBudgetMs: 10_000 }));
-		expect(error).toMatchObject({ kind: 'rateLimited', status: 429, detail: 'Too Many Requests' });
+		expect(error).toMatchObject({ kind: 'rate_limited', status: 429, detail: 'Too Many Requests' });
 		expect(mayPass(error)).toBe(true);
 	});
 
 	it('outOfTime: the deadline left no time to send it', async () => {
 		const error = await kindOf(get({ deadline: Date.now() + 100 }));
-		expect(error).toMatchObject({ kind: 'outOfTime', status: null, detail: undefined });
+		expect(error).toMatchObject({ kind: 'out_of_time', status: null, detail: undefined });
 		expect(error.message).toBe('No time was left to send the request before the wait ran out');
 		expect(mayPass(error)).toBe(true);
 	});
@@ -164,26 +171,29 @@ describe('the kind of each failure', () => {
 	it('names every kind it decides', async () => {
 		const kinds: FailureKind[] = [
 			'refused',
-			'serviceFailed',
-			'noAnswer',
-			'mayHaveArrived',
-			'rateLimited',
-			'outOfTime',
+			'not_found',
+			'service_failed',
+			'no_answer',
+			'may_have_arrived',
+			'rate_limited',
+			'out_of_time',
 			'stopped',
 		];
 		const passing = kinds.filter((kind) =>
 			mayPass(new ServiceError(ctx().getNode(), { kind, message: kind })),
 		);
-		expect(passing).toEqual(['serviceFailed', 'noAnswer', 'rateLimited', 'outOfTime']);
+		expect(passing).toEqual(['service_failed', 'no_answer', 'rate_limited', 'out_of_time']);
 	});
 });
 
 describe('reading an error', () => {
 	const node = () => ctx().getNode();
 
-	it('failureKind and mayPass know only the errors of the service', () => {
-		expect(failureKind(new Error('x'))).toBeUndefined();
-		expect(failureKind(new NodeOperationError(node(), 'x'))).toBeUndefined();
+	it('failureKind reads the kind an error carries, and calls any other error unexpected', () => {
+		expect(failureKind(new Error('x'))).toBe('unexpected');
+		expect(failureKind(new NodeOperationError(node(), 'x'))).toBe('unexpected');
+		expect(failureKind(nodeError(ctx(), 'invalid_input', 'x'))).toBe('invalid_input');
+		expect(failureKind(new KindError('download_failed', 'x'))).toBe('download_failed');
 		expect(mayPass(new NodeApiError(node(), { status: 503 }))).toBe(false);
 	});
 
@@ -195,10 +205,15 @@ describe('reading an error', () => {
 			status: 422,
 			detail,
 		});
-		expect(errorDetail(refused)).toEqual({ message: 'invalid', httpCode: 422, detail });
+		expect(errorDetail(refused)).toEqual({
+			message: 'invalid',
+			kind: 'refused',
+			httpCode: 422,
+			detail,
+		});
 		const stopped = new ServiceError(node(), { kind: 'stopped', message: 'stopped' });
-		expect(errorDetail(stopped)).toEqual({ message: 'stopped' });
-		expect(errorDetail(new Error('plain'))).toEqual({ message: 'plain' });
+		expect(errorDetail(stopped)).toEqual({ message: 'stopped', kind: 'stopped' });
+		expect(errorDetail(new Error('plain'))).toEqual({ message: 'plain', kind: 'unexpected' });
 	});
 
 	it('asNodeError keeps n8n errors, turns a stop into a stopped error and anything else into its message', () => {
@@ -209,5 +224,6 @@ describe('reading an error', () => {
 		expect(other).toBeInstanceOf(NodeOperationError);
 		expect(other.message).toBe('boom');
 		expect(JSON.stringify(other)).not.toContain('secret');
+		expect(other.context.kind).toBe('unexpected');
 	});
 });

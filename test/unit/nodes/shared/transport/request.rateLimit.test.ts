@@ -8,7 +8,7 @@ jest.mock('n8n-workflow', () =>
 
 import { mockClock, useFakeClock } from '../../../helpers/sleep';
 
-import { DOCUMENT_RATE_LIMIT_ADVICE as RATE_LIMIT_ADVICE } from '../../../../../nodes/shared/transport/messages';
+import { DOCUMENT_RATE_LIMIT_ADVICE as RATE_LIMIT_ADVICE } from '../../../../../nodes/shared/messages';
 import { apiRequest } from '../../../../../nodes/shared/transport/request';
 import { resetPacers, throttleBackoffMs } from '../../../../../nodes/shared/transport/pacer';
 import { getTask, submitDocument } from '../../../../../nodes/shared/transport/service';
@@ -85,7 +85,7 @@ describe('429 Too Many Requests', () => {
 		);
 		expect(error.description).toMatch(/Max Concurrent Requests/);
 		expect((error as Error & { context?: { itemIndex?: number } }).context?.itemIndex).toBe(2);
-		expect(error).toMatchObject({ kind: 'rateLimited', status: 429, detail: 'Too Many Requests' });
+		expect(error).toMatchObject({ kind: 'rate_limited', status: 429, detail: 'Too Many Requests' });
 	});
 
 	it('never waits past the deadline it is given', async () => {

@@ -164,7 +164,7 @@ describe('timeouts', () => {
 			}),
 		);
 		expect(Date.now() - started).toBeLessThan(2500);
-		expect(failureKind(error)).toBe('noAnswer');
+		expect(failureKind(error)).toBe('no_answer');
 		expect(error.message).toMatch(/did not answer/);
 	});
 });
@@ -200,7 +200,7 @@ describe('which failures are retried', () => {
 			expect(error.description).toMatch(/second task and a second charge/);
 			expect(error.description).toMatch(/Check the tasks of the project in the web dashboard/);
 			expect(sleeps).toEqual([]);
-			expect(failureKind(error)).toBe('mayHaveArrived');
+			expect(failureKind(error)).toBe('may_have_arrived');
 		},
 	);
 
@@ -257,7 +257,7 @@ describe('which failures are retried', () => {
 		expect(error.message).toBe(
 			'Could not reach the Document Extraction Service after 4 attempts: The connection was closed unexpectedly',
 		);
-		expect(failureKind(error)).toBe('noAnswer');
+		expect(failureKind(error)).toBe('no_answer');
 		expect(sleeps).toEqual([1000, 2000, 4000]);
 	});
 

@@ -5,6 +5,7 @@ import {
 	outputHints,
 	RunReport,
 } from '../../../../../../nodes/DocumentExtraction/actions/common/hints';
+import type { NodeRun } from '../../../../../../nodes/DocumentExtraction/actions/common/itemRunner';
 import { findOperation, router } from '../../../../../../nodes/DocumentExtraction/actions/router';
 import { createContext } from '../../../../helpers/context';
 
@@ -99,12 +100,10 @@ describe('router', () => {
 		const lookalike: INodeExecutionData = {
 			json: { timedOut: true, status: 'failed', error: 'x' },
 		};
-		const execute = jest
-			.spyOn(handler, 'execute')
-			.mockImplementation(async (_items: INodeExecutionData[], run: RunReport) => {
-				run.timedOut.push(true);
-				return [complete, lookalike];
-			});
+		const execute = jest.spyOn(handler, 'execute').mockImplementation(async (run: NodeRun) => {
+			run.report.timedOut.push(true);
+			return [complete, lookalike];
+		});
 		const added: NodeExecutionHint[] = [];
 		const ctx = Object.assign(
 			createContext({ params: { resource: 'document', operation: 'submitAndWait' } }),

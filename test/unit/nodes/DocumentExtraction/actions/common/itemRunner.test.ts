@@ -2,12 +2,21 @@ import type { INodeExecutionData } from 'n8n-workflow';
 import { sleep } from 'n8n-workflow';
 
 import {
+	NodeRun,
+	NotStartedError,
 	outputItem,
-	processItems,
+	runItems,
+	runUnits,
+	type Unit,
 } from '../../../../../../nodes/DocumentExtraction/actions/common/itemRunner';
+import { nodeError, ServiceError } from '../../../../../../nodes/shared/transport/errors';
+import { CancelledError } from '../../../../../../nodes/shared/wait';
 import { binaryItem, createContext, failureOf } from '../../../../helpers/context';
 
-const ctx = (continueOnFail = false) => createContext({ params: {}, continueOnFail });
+const items: INodeExecutionData[] = [{ json: {} }, { json: {} }, { json: {} }];
+const ctx = (continueOnFail = false, input = items) =>
+	createContext({ params: {}, continueOnFail, items: input });
+const runOf = (context: ReturnType<typeof ctx>) => new NodeRun(context);
 
 describe('outputItem', () => {
 	it('pairs the output with its input and carries the binary only when asked', () => {
@@ -21,12 +30,38 @@ describe('outputItem', () => {
 	});
 });
 
-describe('processItems', () => {
-	const items: INodeExecutionData[] = [{ json: {} }, { json: {} }, { json: {} }];
+describe('NodeRun', () => {
+	it('reads the input, Continue On Fail and the cancel signal once', () => {
+		const context = ctx(true);
+		const reads = { input: 0, continueOnFail: 0 };
+		const getInputData = context.getInputData;
+		const continueOnFail = context.continueOnFail;
+		context.getInputData = () => (reads.input++, getInputData());
+		context.continueOnFail = () => (reads.continueOnFail++, continueOnFail());
+		const run = new NodeRun(context);
+		expect([run.items.length, run.continueOnFail, run.signal]).toEqual([
+			3,
+			true,
+			expect.anything(),
+		]);
+		expect(reads).toEqual({ input: 1, continueOnFail: 1 });
+	});
 
+	it('halts on a failure only without Continue On Fail', () => {
+		const stopping = runOf(ctx(false));
+		stopping.failed();
+		expect(stopping.halted).toBe(true);
+		const going = runOf(ctx(true));
+		going.failed();
+		expect(going.halted).toBe(false);
+	});
+});
+
+describe('runItems', () => {
 	it('outputs items in input order, paired, whatever order they finish in', async () => {
-		const out = await processItems.call(ctx(), items, async (i) => {
-			await sleep(0);
+		const context = ctx();
+		const out = await runItems.call(context, runOf(context), async (i) => {
+			await sleep(3 - i);
 			return { json: { i }, pairedItem: { item: i } };
 		});
 		expect(out.map((o) => o.json.i)).toEqual([0, 1, 2]);
@@ -35,9 +70,10 @@ describe('processItems', () => {
 	it('runs one item at a time with concurrency 1', async () => {
 		let inFlight = 0;
 		let maxInFlight = 0;
-		await processItems.call(
-			ctx(),
-			items,
+		const context = ctx();
+		await runItems.call(
+			context,
+			runOf(context),
 			async (i) => {
 				maxInFlight = Math.max(maxInFlight, ++inFlight);
 				await sleep(0);
@@ -49,36 +85,145 @@ describe('processItems', () => {
 		expect(maxInFlight).toBe(1);
 	});
 
-	it('makes a failed item an error item under continueOnFail, with its task id', async () => {
-		const out = await processItems.call(
-			ctx(true),
-			items,
-			async (i) => {
-				if (i === 1) throw new Error('broken');
-				return { json: { i }, pairedItem: { item: i } };
-			},
-			{ submittedTasks: new Map([[1, 'task-1']]) },
-		);
+	it('makes a failed item an error item under Continue On Fail, with its kind and task id', async () => {
+		const context = ctx(true);
+		const run = runOf(context);
+		const out = await runItems.call(context, run, async (i) => {
+			if (i === 1) {
+				run.submitted({ itemIndex: 1 }, 'other-unit-of-the-item');
+				throw new ServiceError(context.getNode(), {
+					kind: 'may_have_arrived',
+					message: 'may have',
+				});
+			}
+			if (i === 2) throw new Error('broken');
+			return { json: { i }, pairedItem: { item: i } };
+		});
 		expect(out[1]).toEqual({
-			json: { error: 'broken', task_id: 'task-1' },
+			json: { error: 'may have', kind: 'may_have_arrived' },
 			pairedItem: { item: 1 },
 		});
+		expect(out[2].json).toEqual({ error: 'broken', kind: 'unexpected' });
+		expect(run.report.errorItems).toEqual([false, false]);
 	});
 
-	it('otherwise throws the first failure with its item index, naming the other tasks', async () => {
+	it('gives a stop the kind stopped, also where it is a raw cancellation', async () => {
+		const context = ctx(true);
+		const out = await runItems.call(context, runOf(context), async () => {
+			throw new CancelledError();
+		});
+		expect(out.map((o) => o.json.kind)).toEqual(['stopped', 'stopped', 'stopped']);
+	});
+
+	it('otherwise throws the first failure with its item index and kind, naming the other tasks', async () => {
+		const context = ctx();
+		const run = runOf(context);
 		const error = await failureOf(
-			processItems.call(
-				ctx(),
-				items,
-				async (i) => {
-					if (i > 0) throw new Error(`broken ${i}`);
+			runItems.call(context, run, async (i) => {
+				if (i === 0) {
+					run.submitted({ itemIndex: 0 }, 'task-0');
 					return { json: {} };
-				},
-				{ submittedTasks: new Map([[0, 'task-0']]) },
-			),
+				}
+				throw nodeError(context, 'invalid_input', `broken ${i}`, { itemIndex: i });
+			}),
 		);
 		expect(error.message).toBe('broken 1');
-		expect((error as unknown as { context: { itemIndex: number } }).context.itemIndex).toBe(1);
+		const { context: errorContext } = error as unknown as {
+			context: { itemIndex: number; kind: string };
+		};
+		expect(errorContext).toMatchObject({ itemIndex: 1, kind: 'invalid_input' });
 		expect(error.description).toContain('item 0: task-0');
+	});
+
+	it('wraps a foreign error once, keeping only its message', async () => {
+		const context = ctx();
+		const secret = Object.assign(new Error('socket hang up'), {
+			config: { headers: { Authorization: 'Bearer vnd_secret' } },
+		});
+		const error = await failureOf(
+			runItems.call(context, runOf(context), async () => {
+				throw secret;
+			}),
+		);
+		expect(error.message).toBe('socket hang up');
+		expect(JSON.stringify(error)).not.toContain('vnd_secret');
+		expect((error as unknown as { context: { kind: string } }).context.kind).toBe('unexpected');
+	});
+});
+
+describe('runUnits', () => {
+	const file = (field: string, fileName?: string) => ({
+		field,
+		...(fileName ? { fileName } : {}),
+		mimeType: 'application/pdf',
+	});
+
+	it('runs the files of an item as units: error items name their file and carry their own task', async () => {
+		const context = ctx(true, [{ json: {} }]);
+		const run = runOf(context);
+		const units = [file('attachment_0', 'a.pdf'), file('attachment_1', 'b.pdf')];
+		const out = await runUnits.call(
+			context,
+			run,
+			(itemIndex) => units.map((f) => ({ itemIndex, file: f })),
+			async (unit: Unit) => {
+				run.submitted(unit, `task-${unit.file!.field}`);
+				if (unit.file!.field === 'attachment_1') throw new Error('lost');
+				return { json: { done: true }, pairedItem: { item: 0 } };
+			},
+		);
+		expect(out.map((o) => o.json)).toEqual([
+			{ binaryField: 'attachment_0', fileName: 'a.pdf', done: true },
+			{
+				binaryField: 'attachment_1',
+				fileName: 'b.pdf',
+				error: 'lost',
+				kind: 'unexpected',
+				task_id: 'task-attachment_1',
+			},
+		]);
+	});
+
+	it('without Continue On Fail names the failed file in the message and its task in the context', async () => {
+		const context = ctx(false, [{ json: {} }]);
+		const run = runOf(context);
+		const error = await failureOf(
+			runUnits.call(
+				context,
+				run,
+				(itemIndex) => [{ itemIndex, file: file('attachment_1', 'b.pdf') }],
+				async (unit: Unit) => {
+					run.submitted(unit, 'task-b');
+					throw nodeError(context, 'task_failed', 'Extraction failed: unreadable', {
+						itemIndex: 0,
+					});
+				},
+			),
+		);
+		expect(error.message).toBe('Extraction failed: unreadable ("b.pdf" in attachment_1)');
+		expect((error as unknown as { context: object }).context).toMatchObject({
+			kind: 'task_failed',
+			task_id: 'task-b',
+		});
+		expect(error.description).toContain("This item's task: task-b");
+	});
+
+	it('a failure in planning is the item’s failure; units not started are counted, not thrown', async () => {
+		const context = ctx(false);
+		const error = await failureOf(
+			runUnits.call(
+				context,
+				runOf(context),
+				(itemIndex) => {
+					if (itemIndex === 0) throw nodeError(context, 'invalid_input', 'no files', { itemIndex });
+					return [{ itemIndex }];
+				},
+				async () => {
+					throw new NotStartedError();
+				},
+			),
+		);
+		expect(error.message).toBe('no files');
+		expect(error.description).toContain('2 items were not submitted because of this failure.');
 	});
 });

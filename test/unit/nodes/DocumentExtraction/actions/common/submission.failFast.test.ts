@@ -8,10 +8,11 @@ jest.mock('n8n-workflow', () =>
 
 import { useFakeClock } from '../../../../helpers/sleep';
 
-import { execute as submit } from '../../../../../../nodes/DocumentExtraction/actions/document/submit.operation';
-import { execute as submitAndWait } from '../../../../../../nodes/DocumentExtraction/actions/document/submitAndWait.operation';
+import { execute as submitExecute } from '../../../../../../nodes/DocumentExtraction/actions/document/submit.operation';
+import { execute as submitAndWaitExecute } from '../../../../../../nodes/DocumentExtraction/actions/document/submitAndWait.operation';
 import {
 	acceptEachDocument,
+	asOperation,
 	BASE_URL,
 	binaryItem,
 	createContext,
@@ -19,6 +20,9 @@ import {
 	useOfflineNock,
 } from '../../../../helpers/context';
 import { documentParams, TASK, task } from '../../../../helpers/fixtures';
+
+const submit = asOperation(submitExecute);
+const submitAndWait = asOperation(submitAndWaitExecute);
 
 const params = (options: IDataObject = {}, operation = 'submitAndWait') =>
 	documentParams(operation, { output: 'full', options: { pollInterval: 2, ...options } });

@@ -2,11 +2,20 @@ import nock from 'nock';
 
 import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 
-import { execute as submit } from '../../../../../../nodes/DocumentExtraction/actions/document/submit.operation';
-import { execute as submitAndWait } from '../../../../../../nodes/DocumentExtraction/actions/document/submitAndWait.operation';
+import { execute as submitExecute } from '../../../../../../nodes/DocumentExtraction/actions/document/submit.operation';
+import { execute as submitAndWaitExecute } from '../../../../../../nodes/DocumentExtraction/actions/document/submitAndWait.operation';
 import { resetPacers } from '../../../../../../nodes/shared/transport/pacer';
-import { BASE_URL, binaryItem, createContext, useOfflineNock } from '../../../../helpers/context';
+import {
+	asOperation,
+	BASE_URL,
+	binaryItem,
+	createContext,
+	useOfflineNock,
+} from '../../../../helpers/context';
 import { documentParams, task } from '../../../../helpers/fixtures';
+
+const submit = asOperation(submitExecute);
+const submitAndWait = asOperation(submitAndWaitExecute);
 
 /**
  * Max Concurrent Requests bounds every request the node makes, downloads included, and status
@@ -97,34 +106,67 @@ describe('one limit for every request', () => {
 		expect(counts.max).toBeLessThanOrEqual(2);
 	});
 
-	it('status checks go before queued uploads: no finished task is reported as timed out', async () => {
-		// 20 items, one request slot, 150 ms per upload, tasks finished at once, Max Wait 2 s:
-		// the uploads take 3 s, longer than the first items' Max Wait.
+	it('status checks go before queued uploads', async () => {
+		// 20 items, one request slot, 150 ms per upload, tasks finished at once: the uploads take
+		// 3 s, and the first items' status checks (after 1 s) are served between them.
 		const n = 20;
 		let next = 0;
+		const served: string[] = [];
 		nock(BASE_URL)
 			.post('/process_file')
 			.times(n)
 			.delay(150)
-			.reply(200, () => ({ task_id: taskId(next++) }));
+			.reply(200, () => (served.push('POST'), { task_id: taskId(next++) }));
 		nock(BASE_URL)
 			.get(/\/task_status\//)
 			.times(n)
-			.reply(200, (uri) => ({
-				...task('complete', { result: { ok: true } }),
-				task_id: uri.split('/').pop(),
-			}));
+			.reply(
+				200,
+				(uri) => (
+					served.push('GET'),
+					{ ...task('complete', { result: { ok: true } }), task_id: uri.split('/').pop() }
+				),
+			);
 		const items = Array.from({ length: n }, (_, i) => binaryItem(`doc ${i}`));
 		const ctx = createContext({
 			params: documentParams('submitAndWait', {
 				output: 'full',
-				options: { maxConcurrency: 1, maxWait: 2, pollInterval: 1 },
+				options: { maxConcurrency: 1, maxWait: 10, pollInterval: 1 },
 			}),
 			items,
 		});
 		const out = await submitAndWait.call(ctx, items);
-		expect(out.filter((o) => o.json.timedOut === true)).toEqual([]);
 		expect(out.map((o) => o.json.status)).toEqual(Array(n).fill('complete'));
+		expect(served.indexOf('GET')).toBeLessThan(served.lastIndexOf('POST'));
+	});
+
+	it('an item whose Max Wait runs out while it waits for a request slot is not sent, and says why', async () => {
+		// one slot, uploads of 400 ms, Max Wait 1 s: the third item cannot start in its time
+		let next = 0;
+		nock(BASE_URL)
+			.post('/process_file')
+			.times(2)
+			.delay(400)
+			.reply(200, () => ({ task_id: taskId(next++) }));
+		// whether the first items get a status check in their time depends on the clock
+		nock(BASE_URL)
+			.get(/\/task_status\//)
+			.optionally()
+			.times(2)
+			.reply(200, (uri) => ({ ...task('complete'), task_id: uri.split('/').pop() }));
+		const items = Array.from({ length: 3 }, (_, i) => binaryItem(`doc ${i}`));
+		const ctx = createContext({
+			params: documentParams('submitAndWait', {
+				output: 'full',
+				options: { maxConcurrency: 1, maxWait: 1, pollInterval: 1 },
+			}),
+			items,
+			continueOnFail: true,
+		});
+		const out = await submitAndWait.call(ctx, items);
+		expect(out[2].json).toMatchObject({ kind: 'out_of_time' });
+		expect(out[2].json.error).toMatch(/all 1 request slots stayed busy/);
+		expect(out[2].json.task_id).toBeUndefined();
 	});
 
 	it('never invents a status: a task whose checks were never answered says so', async () => {

@@ -2,19 +2,23 @@ import nock from 'nock';
 
 import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 
-import { execute as submitAndWait } from '../../../../../../nodes/DocumentExtraction/actions/document/submitAndWait.operation';
-import { execute as submit } from '../../../../../../nodes/DocumentExtraction/actions/document/submit.operation';
+import { execute as submitAndWaitExecute } from '../../../../../../nodes/DocumentExtraction/actions/document/submitAndWait.operation';
+import { execute as submitExecute } from '../../../../../../nodes/DocumentExtraction/actions/document/submit.operation';
 import { MEMORY_KEY } from '../../../../../../nodes/DocumentExtraction/actions/common/submissionMemory';
 import {
+	asOperation,
 	BASE_URL,
 	binaryItem,
 	createContext,
 	failureOf,
 	storedItem,
-	useOfflineNock,
 	type ContextOptions,
+	useOfflineNock,
 } from '../../../../helpers/context';
 import { documentParams } from '../../../../helpers/fixtures';
+
+const submitAndWait = asOperation(submitAndWaitExecute);
+const submit = asOperation(submitExecute);
 
 /**
  * Running Submit / Submit and Wait again with the same items: in the same execution, as n8n's

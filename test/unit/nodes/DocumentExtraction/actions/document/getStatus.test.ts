@@ -1,7 +1,8 @@
 import nock from 'nock';
 
-import { execute as getStatus } from '../../../../../../nodes/DocumentExtraction/actions/document/getStatus.operation';
+import { execute as getStatusExecute } from '../../../../../../nodes/DocumentExtraction/actions/document/getStatus.operation';
 import {
+	asOperation,
 	BASE_URL,
 	binaryItem,
 	createContext,
@@ -9,6 +10,8 @@ import {
 	useOfflineNock,
 } from '../../../../helpers/context';
 import { TASK, task } from '../../../../helpers/fixtures';
+
+const getStatus = asOperation(getStatusExecute);
 
 useOfflineNock();
 

@@ -2,9 +2,10 @@ import nock from 'nock';
 
 import type { IBinaryKeyData, IDataObject, INodeExecutionData } from 'n8n-workflow';
 
-import { execute as submit } from '../../../../../../nodes/DocumentExtraction/actions/document/submit.operation';
+import { execute as submitExecute } from '../../../../../../nodes/DocumentExtraction/actions/document/submit.operation';
 import {
 	acceptEachDocument,
+	asOperation,
 	BASE_URL,
 	binaryItem,
 	createContext,
@@ -12,6 +13,8 @@ import {
 	useOfflineNock,
 } from '../../../../helpers/context';
 import { documentParams } from '../../../../helpers/fixtures';
+
+const submit = asOperation(submitExecute);
 
 /** Submit with Files to Send: several files of one item, each its own document. */
 

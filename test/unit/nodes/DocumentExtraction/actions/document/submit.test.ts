@@ -4,8 +4,9 @@ import nock from 'nock';
 
 import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 
-import { execute as submit } from '../../../../../../nodes/DocumentExtraction/actions/document/submit.operation';
+import { execute as submitExecute } from '../../../../../../nodes/DocumentExtraction/actions/document/submit.operation';
 import {
+	asOperation,
 	BASE_URL,
 	binaryItem,
 	createContext,
@@ -14,6 +15,8 @@ import {
 	useOfflineNock,
 } from '../../../../helpers/context';
 import { documentParams } from '../../../../helpers/fixtures';
+
+const submit = asOperation(submitExecute);
 
 const project = { __rl: true, mode: 'id', value: 'Invoices' };
 const params = (extra: IDataObject = {}) =>

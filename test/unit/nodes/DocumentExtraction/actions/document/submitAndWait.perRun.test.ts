@@ -1,9 +1,11 @@
 import type { IDataObject, IExecuteFunctions, IHttpRequestOptions } from 'n8n-workflow';
 
-import { execute as submitAndWait } from '../../../../../../nodes/DocumentExtraction/actions/document/submitAndWait.operation';
+import { execute as submitAndWaitExecute } from '../../../../../../nodes/DocumentExtraction/actions/document/submitAndWait.operation';
 import { resetPacers } from '../../../../../../nodes/shared/transport/pacer';
-import { binaryItem, createContext } from '../../../../helpers/context';
+import { asOperation, binaryItem, createContext } from '../../../../helpers/context';
 import { documentParams, task } from '../../../../helpers/fixtures';
+
+const submitAndWait = asOperation(submitAndWaitExecute);
 
 /**
  * What a run costs per request must not grow with the batch: the credential is read once per

@@ -8,8 +8,9 @@ jest.mock('n8n-workflow', () =>
 
 import { mockClock, useFakeClock } from '../../../../helpers/sleep';
 
-import { execute as submitAndWait } from '../../../../../../nodes/DocumentExtraction/actions/document/submitAndWait.operation';
+import { execute as submitAndWaitExecute } from '../../../../../../nodes/DocumentExtraction/actions/document/submitAndWait.operation';
 import {
+	asOperation,
 	BASE_URL,
 	binaryItem,
 	createContext,
@@ -17,6 +18,8 @@ import {
 	useOfflineNock,
 } from '../../../../helpers/context';
 import { documentParams, TASK, task } from '../../../../helpers/fixtures';
+
+const submitAndWait = asOperation(submitAndWaitExecute);
 
 const params = (options: IDataObject = {}, operation = 'submitAndWait') =>
 	documentParams(operation, { output: 'full', options: { pollInterval: 2, ...options } });

@@ -3,9 +3,10 @@ import nock from 'nock';
 
 import type { IDataObject } from 'n8n-workflow';
 
-import { execute as submitAndWait } from '../../../../../../nodes/DocumentExtraction/actions/document/submitAndWait.operation';
+import { execute as submitAndWaitExecute } from '../../../../../../nodes/DocumentExtraction/actions/document/submitAndWait.operation';
 import { failureKind } from '../../../../../../nodes/shared/transport/errors';
 import {
+	asOperation,
 	BASE_URL,
 	binaryItem,
 	createContext,
@@ -13,6 +14,8 @@ import {
 	useOfflineNock,
 } from '../../../../helpers/context';
 import { documentParams, TASK, task } from '../../../../helpers/fixtures';
+
+const submitAndWait = asOperation(submitAndWaitExecute);
 
 const params = (options: IDataObject = {}, output = 'full') =>
 	documentParams('submitAndWait', { output, options: { pollInterval: 1, ...options } });
@@ -80,7 +83,11 @@ describe('Submit and Wait', () => {
 			createContext({ params: params(), items, continueOnFail: true }),
 			items,
 		);
-		expect(out[0].json).toEqual({ error: 'Extraction failed: Unreadable scan', task_id: TASK });
+		expect(out[0].json).toEqual({
+			error: 'Extraction failed: Unreadable scan',
+			kind: 'task_failed',
+			task_id: TASK,
+		});
 		expect(out[0].pairedItem).toEqual({ item: 0 });
 	});
 

@@ -1,8 +1,10 @@
 import nock from 'nock';
 
-import { execute as list } from '../../../../../../nodes/DocumentExtraction/actions/project/list.operation';
-import { BASE_URL, createContext, useOfflineNock } from '../../../../helpers/context';
+import { execute as listExecute } from '../../../../../../nodes/DocumentExtraction/actions/project/list.operation';
+import { asOperation, BASE_URL, createContext, useOfflineNock } from '../../../../helpers/context';
 import { projects } from '../../../../helpers/fixtures';
+
+const list = asOperation(listExecute);
 
 useOfflineNock();
 

@@ -1,8 +1,16 @@
 import nock from 'nock';
 
-import { execute as registerWebhook } from '../../../../../../nodes/DocumentExtraction/actions/project/registerWebhook.operation';
-import { BASE_URL, createContext, failureOf, useOfflineNock } from '../../../../helpers/context';
+import { execute as registerWebhookExecute } from '../../../../../../nodes/DocumentExtraction/actions/project/registerWebhook.operation';
+import {
+	asOperation,
+	BASE_URL,
+	createContext,
+	failureOf,
+	useOfflineNock,
+} from '../../../../helpers/context';
 import { IDENTITY, INVOICES, projects } from '../../../../helpers/fixtures';
+
+const registerWebhook = asOperation(registerWebhookExecute);
 
 useOfflineNock();
 

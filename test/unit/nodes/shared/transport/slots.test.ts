@@ -1,9 +1,6 @@
 import { sleep } from 'n8n-workflow';
 
-import {
-	RequestSlots,
-	SlotDeadlineError,
-} from '../../../../../../nodes/DocumentExtraction/actions/common/requestSlots';
+import { RequestSlots, SlotDeadlineError } from '../../../../../nodes/shared/transport/slots';
 
 const tick = async () => await sleep(0);
 
@@ -81,7 +78,7 @@ describe('RequestSlots', () => {
 		await expect(
 			limiter.run(async () => await counted(async () => 'late'), undefined, {
 				priority: 'high',
-				grantBy: Date.now() + 100,
+				deadline: Date.now() + 600, // a request must be able to start by 500 ms before it
 			}),
 		).rejects.toBeInstanceOf(SlotDeadlineError);
 		expect(Date.now() - started).toBeGreaterThanOrEqual(90);

@@ -1,4 +1,4 @@
-import { formatValidationDetail } from '../../../../../nodes/shared/transport/messages';
+import { formatValidationDetail } from '../../../../nodes/shared/messages';
 
 describe('formatValidationDetail', () => {
 	it('formats validation details of any shape', () => {

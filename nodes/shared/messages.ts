@@ -1,13 +1,30 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { displayUrl, parseHttpUrl } from '../urls';
+import { displayUrl, parseHttpUrl } from './urls';
 
 /**
- * What the errors of a request to the Document Extraction Service tell the user, each written
- * once: the advice that more than one error gives (check the dashboard, lower Max Concurrent
- * Requests, raise Max Wait, set WEBHOOK_URL), and the message and description of each HTTP
- * status. n8n shows only a message in places, so each message carries the cause and the fix.
+ * What the package tells the user, each sentence written once: the messages of its errors, the
+ * advice that more than one error gives (check the dashboard, lower Max Concurrent Requests,
+ * raise Max Wait, set WEBHOOK_URL), and the message and description of each HTTP status. n8n
+ * shows only a message in places (a failed publication, an error workflow, an MCP tool error),
+ * so each message carries the cause and the fix.
  */
+
+/** Fixed messages of errors, by what happened. */
+export const ERRORS = {
+	stopped: 'The execution was stopped',
+	noTimeToDownload:
+		'No time was left to download the document before Max Wait ran out. Raise Max Wait, or send fewer items per run',
+	noTaskId: 'The service accepted the document but returned no task_id',
+	noTask: (taskId: string) => `The service returned no task for ${taskId}`,
+	notATaskId: (taskId: string) => `"${taskId}" is not a task ID`,
+	taskIdFormat:
+		'A task ID is the UUID returned by Submit Document, for example 0b8f2f9e-4a8c-4d1e-9f3a-2c6b7d8e9f01. Map the task_id field of the submitting node into "Task ID".',
+	noEvent: {
+		message: 'No event selected',
+		description: 'Select Task Completed: it is the only event the service can deliver.',
+	},
+} as const;
 
 /** What a request was about, for its messages. */
 export interface RequestWording {
@@ -66,6 +83,88 @@ export function webhookRefusalAdvice(url: string): string {
 	const parsed = parseHttpUrl(url);
 	const shown = parsed ? displayUrl(parsed) : url.replace(/[?#].*$/, '');
 	return `n8n gave the webhook URL ${shown}. The service needs an https address it can reach: set n8n's public address with the WEBHOOK_URL environment variable (for example WEBHOOK_URL=https://n8n.example.com/), restart n8n and publish again.`;
+}
+
+/** The error of an item that waited for a request slot until no request could start in its time. */
+export function outOfSlots(limit: number) {
+	return {
+		message: `No time was left to send the request before Max Wait ran out: all ${limit} request slots stayed busy. Raise Max Wait or Max Concurrent Requests, or send fewer items per run`,
+		description: `The node sends at most ${limit} requests at once (Max Concurrent Requests), and the requests of other items held every slot until this item's Max Wait ran out. Nothing was sent for it.`,
+	};
+}
+
+/** Counted words: "1 item", "2 items". */
+export const plural = (count: number, one: string, many: string) => (count === 1 ? one : many);
+
+/** The lines a failed run adds to its error: the tasks already created, and what was not sent. */
+export function failedRunLines({
+	ownTask,
+	otherTasks,
+	notStarted,
+}: {
+	ownTask?: string;
+	otherTasks: Array<{ itemIndex: number; taskId: string }>;
+	notStarted: number;
+}): string[] {
+	const lines: string[] = [];
+	if (ownTask) lines.push(`This item's task: ${ownTask} (${FETCH_WITH_GET_STATUS.it}).`);
+	if (otherTasks.length) {
+		const list = otherTasks
+			.map(({ itemIndex, taskId }) => `item ${itemIndex}: ${taskId}`)
+			.join(', ');
+		lines.push(
+			`Tasks submitted for other items in this run (${FETCH_WITH_GET_STATUS.them}): ${list}`,
+		);
+	}
+	if (notStarted) {
+		lines.push(
+			`${notStarted} ${plural(notStarted, 'item was', 'items were')} not submitted because of this failure.`,
+		);
+	}
+	return lines;
+}
+
+/** How a task whose result is not in the output is fetched later. */
+export const FETCH_WITH_GET_STATUS = {
+	it: 'fetch it with Get Status',
+	them: 'fetch them with Get Status',
+	later: 'Fetch it later with Get Status and this task_id',
+} as const;
+
+/** The error of a task that ended with status failed (Submit and Wait). */
+export function taskFailed(taskId: string, error: unknown) {
+	const reason = typeof error === 'string' && error ? error : 'no error text was given';
+	return {
+		// The service's own text may already say so; the message says it once.
+		message: /^extraction failed\b/i.test(reason) ? reason : `Extraction failed: ${reason}`,
+		description: `Task ${taskId} ended with status failed. Check the document, or turn on "Output Failed Tasks as Items" to pass failed tasks on as items.`,
+	};
+}
+
+/** Why Max Wait ran out before a task's result came. */
+export type TimedOutReason = 'running' | 'unanswered' | 'noSlot' | 'noTimeLeft';
+
+/** The message of a Submit and Wait output item whose task outlived Max Wait. */
+export function timedOutMessage({
+	maxWaitS,
+	slots,
+	why,
+}: {
+	maxWaitS: number;
+	slots: number;
+	why: TimedOutReason;
+}): string {
+	const within = `within Max Wait (${maxWaitS} s)`;
+	switch (why) {
+		case 'running':
+			return `The task was still running after ${maxWaitS} s. ${FETCH_WITH_GET_STATUS.later}.`;
+		case 'unanswered':
+			return `No status check was answered ${within}, so the task's status is not known. ${FETCH_WITH_GET_STATUS.later}.`;
+		case 'noSlot':
+			return `No status check could be made ${within}: all ${slots} request slots stayed busy. The task's status is not known: ${FETCH_WITH_GET_STATUS.later.toLowerCase()}, or raise Max Wait or Max Concurrent Requests.`;
+		case 'noTimeLeft':
+			return `The document was accepted, but no time was left for a status check ${within}: sending it took that long (for example while the service was rate-limiting). ${FETCH_WITH_GET_STATUS.later}, or raise Max Wait.`;
+	}
 }
 
 /** Whole seconds for a message, at least 1. */

@@ -1,4 +1,7 @@
-import { CancelledError, onAbort, throwIfCancelled } from '../../../shared/wait';
+import { outOfSlots } from '../messages';
+import { CancelledError, onAbort, throwIfCancelled } from '../wait';
+import { latestStart } from './deadline';
+import { KindError } from './errors';
 
 /** Who is served first when a slot comes free: status checks before uploads. */
 export type SlotPriority = 'high' | 'normal';
@@ -6,14 +9,18 @@ export type SlotPriority = 'high' | 'normal';
 export interface SlotOptions {
 	/** 'high' waiters get the next free slot before any 'normal' one; 'normal' unless set. */
 	priority?: SlotPriority;
-	/** Epoch milliseconds: a slot not granted by then is given up (SlotDeadlineError). */
-	grantBy?: number;
+	/**
+	 * The waiter's deadline (epoch milliseconds): a slot not granted while a request can still
+	 * start before it is given up (SlotDeadlineError).
+	 */
+	deadline?: number;
 }
 
-/** Thrown when no slot came free before the waiter's `grantBy`. */
-export class SlotDeadlineError extends Error {
+/** Thrown when no slot came free while a request could still start before the deadline. */
+export class SlotDeadlineError extends KindError {
 	constructor(readonly limit: number) {
-		super(`All ${limit} request slots stayed busy`);
+		const { message, description } = outOfSlots(limit);
+		super('out_of_time', message, description);
 		this.name = 'SlotDeadlineError';
 	}
 }
@@ -22,8 +29,8 @@ export class SlotDeadlineError extends Error {
  * The request slots of one run (Max Concurrent Requests), a counting semaphore: `run` waits for a free slot, so that no more than `limit` tasks are
  * in flight at once. A free slot goes to the oldest 'high' waiter, else to the oldest 'normal'
  * one, so status checks are never starved by uploads queued before them. With a cancel
- * signal, a waiting task gives up at once when the execution is stopped; with `grantBy`, when
- * that time has come.
+ * signal, a waiting task gives up at once when the execution is stopped; with a `deadline`, when
+ * no request could start before it any more.
  */
 export class RequestSlots {
 	private active = 0;
@@ -35,11 +42,11 @@ export class RequestSlots {
 	async run<T>(
 		task: () => Promise<T>,
 		signal?: AbortSignal,
-		{ priority = 'normal', grantBy }: SlotOptions = {},
+		{ priority = 'normal', deadline }: SlotOptions = {},
 	): Promise<T> {
 		throwIfCancelled(signal);
 		if (this.active >= this.limit) {
-			await this.waitForSlot(signal, priority, grantBy);
+			await this.waitForSlot(signal, priority, deadline);
 		} else {
 			this.active++;
 		}
@@ -54,8 +61,9 @@ export class RequestSlots {
 	private async waitForSlot(
 		signal: AbortSignal | undefined,
 		priority: SlotPriority,
-		grantBy: number | undefined,
+		deadline: number | undefined,
 	): Promise<void> {
+		const grantBy = deadline === undefined ? undefined : latestStart(deadline);
 		let wake!: () => void;
 		const granted = new Promise<void>((resolve) => (wake = resolve));
 		const queue = this.waiting[priority];

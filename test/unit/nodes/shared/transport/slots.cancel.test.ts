@@ -6,8 +6,8 @@ jest.mock('n8n-workflow', () => ({
 	sleep: jest.fn(async (ms: number) => await new Promise((resolve) => setTimeout(resolve, ms))),
 }));
 
-import { RequestSlots } from '../../../../../../nodes/DocumentExtraction/actions/common/requestSlots';
-import { CancelledError } from '../../../../../../nodes/shared/wait';
+import { RequestSlots } from '../../../../../nodes/shared/transport/slots';
+import { CancelledError } from '../../../../../nodes/shared/wait';
 
 describe('RequestSlots and the cancel signal', () => {
 	it('a task waiting for a free slot gives up at once when stopped, and never runs', async () => {

@@ -1,0 +1,19 @@
+/**
+ * Deadlines, as the transport keeps them. A caller gives the transport one value, the epoch
+ * milliseconds by which its work must be over (an item's start + Max Wait, a lookup's budget);
+ * only the transport keeps a margin before it, here: no request attempt starts with less than
+ * MIN_ATTEMPT_TIMEOUT_MS left, so no request is sent with a near-zero timeout.
+ */
+
+/** No attempt is sent with less time than this left before its deadline. */
+export const MIN_ATTEMPT_TIMEOUT_MS = 500;
+
+/** The last moment a request with `deadline` can still be started. */
+export function latestStart(deadline: number): number {
+	return deadline - MIN_ATTEMPT_TIMEOUT_MS;
+}
+
+/** Whether a request with `deadline` can still start now. */
+export function canStart(deadline: number, now = Date.now()): boolean {
+	return now <= latestStart(deadline);
+}
