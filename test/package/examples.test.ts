@@ -50,6 +50,131 @@ describe('examples/*.json', () => {
 	});
 });
 
+/** Every example file, n8n 2.x and 1.x: examples/*.json and examples/n8n1/*.json. */
+const allExampleFiles = [
+	...files.map((file) => ({ file, wf: read(file) })),
+	...readdirSync(path.join(EXAMPLES, 'n8n1'))
+		.filter((f) => f.endsWith('.json'))
+		.map((f) => ({ file: `n8n1/${f}`, wf: read(`n8n1/${f}`) })),
+];
+
+/** Every string of a node's parameters, with where it is (for the failure message). */
+function stringsOf(value: unknown, at: string, out: Array<{ at: string; text: string }> = []) {
+	if (typeof value === 'string') out.push({ at, text: value });
+	else if (Array.isArray(value)) value.forEach((v, i) => stringsOf(v, `${at}[${i}]`, out));
+	else if (value && typeof value === 'object')
+		for (const [k, v] of Object.entries(value)) stringsOf(v, `${at}.${k}`, out);
+	return out;
+}
+
+/** An error's text: `.error`, `.message`, `error`, `message` (a field or a variable). */
+const TEXT = String.raw`\b(?:error|message|errorMessage|description)\b`;
+/** Ways an expression or a Code node decides on a text. */
+const READS_TEXT = [
+	// String($json.error).includes('…'), $json.error.startsWith(…), $json.error?.match(/…/)
+	new RegExp(
+		String.raw`${TEXT}['"\]]*\s*\)*\s*\??\.\s*(?:includes|match|matchAll|indexOf|lastIndexOf|search|startsWith|endsWith|localeCompare)\s*\(`,
+	),
+	// /may have/.test($json.error), /…/i.exec(String($json.error))
+	new RegExp(String.raw`\.\s*(?:test|exec)\s*\([^)]*${TEXT}`),
+	// $json.error === 'text', 'text' !== $json.error
+	new RegExp(String.raw`${TEXT}['"\]]*\s*\)*\s*[!=]==?\s*['"\x60]`),
+	new RegExp(String.raw`['"\x60]\s*[!=]==?\s*[^,;)?:]*${TEXT}`),
+];
+/** Operations of the Filter, If and Switch conditions that compare a text (not just its presence). */
+const TEXT_OPERATIONS = /^(?!exists|notExists|empty|notEmpty).+$/;
+
+/** The places in a workflow where an expression, a Code node or a condition reads an error's text. */
+function readsErrorText(wf: Example): string[] {
+	const found: string[] = [];
+	for (const node of wf.nodes) {
+		for (const { at, text } of stringsOf(node.parameters, node.name)) {
+			if (!(text.startsWith('=') || text.includes('{{') || /jsCode|pythonCode|code/.test(at)))
+				continue;
+			if (READS_TEXT.some((re) => re.test(text))) found.push(`${at}: ${text.slice(0, 160)}`);
+		}
+		// conditions of Filter, If and Switch nodes: a text operation on an error's text
+		for (const { at, text } of stringsOf(node.parameters, node.name)) {
+			if (!at.endsWith('.leftValue') || !new RegExp(TEXT).test(text)) continue;
+			const condition = at
+				.slice(0, -'.leftValue'.length)
+				.split(/\.|\[|\]/)
+				.filter(Boolean);
+			let here: unknown = { [node.name]: node.parameters };
+			for (const key of condition) here = (here as Record<string, unknown>)?.[key];
+			const operator = (here as { operator?: { type?: string; operation?: string } })?.operator;
+			if (operator?.type === 'string' && TEXT_OPERATIONS.test(String(operator.operation)))
+				found.push(`${at}: ${operator.operation} on ${text}`);
+		}
+	}
+	return found;
+}
+
+describe('no example decides on the text of an error (examples/*.json, examples/n8n1/*.json)', () => {
+	it.each(allExampleFiles.map(({ file }) => file))(
+		'%s: branches on the error item’s kind, never on its message',
+		(file) => {
+			const { wf } = allExampleFiles.find((x) => x.file === file)!;
+			expect(readsErrorText(wf)).toEqual([]);
+		},
+	);
+
+	it('finds each way of reading a message (the check itself)', () => {
+		const wfOf = (parameters: Record<string, unknown>, type = 'n8n-nodes-base.set'): Example => ({
+			id: 'x',
+			name: 'x',
+			connections: {},
+			nodes: [{ name: 'N', type, parameters }],
+		});
+		const reading = [
+			"={{ String($json.error).includes('may have') ? 'a' : 'b' }}",
+			"={{ $json.error.startsWith('The upload') }}",
+			'={{ /may have/i.test($json.error) }}',
+			"={{ $json.error === 'Not found' }}",
+			"={{ 'Not found' !== $json.error }}",
+			'={{ $json.error?.match(/timeout/) }}',
+			"={{ $json['error'].indexOf('429') >= 0 }}",
+			'={{ $json.message.endsWith("lost") }}',
+		];
+		for (const text of reading) expect(readsErrorText(wfOf({ value: text }))).toHaveLength(1);
+		expect(
+			readsErrorText(
+				wfOf(
+					{ jsCode: "if (item.json.error.includes('may have')) return [];" },
+					'n8n-nodes-base.code',
+				),
+			),
+		).toHaveLength(1);
+		const condition = {
+			conditions: {
+				conditions: [
+					{
+						leftValue: '={{ $json.error }}',
+						rightValue: 'may have',
+						operator: { type: 'string', operation: 'contains' },
+					},
+				],
+			},
+		};
+		expect(readsErrorText(wfOf(condition, 'n8n-nodes-base.if'))).toHaveLength(1);
+		// reading the kind, copying the message into a note, or checking that there is one is fine
+		const fine = [
+			"={{ $json.task_id ? 'pending' : ($json.kind === 'may_have_arrived' ? 'possibly_sent' : 'not_sent') }}",
+			"={{ $json.error || '' }}",
+			'={{ JSON.stringify($json.result ?? $json.error ?? null).slice(0, 500) }}',
+		];
+		for (const text of fine) expect(readsErrorText(wfOf({ value: text }))).toEqual([]);
+		const present = {
+			conditions: {
+				conditions: [
+					{ leftValue: '={{ $json.error }}', operator: { type: 'string', operation: 'notEmpty' } },
+				],
+			},
+		};
+		expect(readsErrorText(wfOf(present, 'n8n-nodes-base.if'))).toEqual([]);
+	});
+});
+
 const ACTION = /^n8n-nodes-document-extraction\.documentExtraction(Tool|Trigger)?$/;
 const NON_PRODUCTION = ['submit-and-wait.json', 'trigger-to-crm.json', 'mcp-server.json'];
 const EMAIL_FILES = [
@@ -213,47 +338,126 @@ describe('the production workflow (examples/production.json)', () => {
 		expect(next('By Status', 0)).toEqual(['A Finished Task']);
 	});
 
-	it('claims every document of a post before any is sent, and each send with one conditional update', () => {
-		// v1 runs the claim branch (top) to its end before the send branch below it
-		expect(next('One Item per Document')).toEqual([
-			'Only Documents with a URL',
-			'Rows to Send',
-			'Rows of This Post',
+	it('keeps execution order v1 in every example, and answers Intake from a Respond to Webhook node that runs after the sending', () => {
+		for (const { wf } of allExampleFiles)
+			expect((wf as unknown as { settings: object }).settings).toMatchObject({
+				executionOrder: 'v1',
+			});
+		expect(nodeOf(prod, 'Receive Documents').parameters).toMatchObject({
+			responseMode: 'responseNode',
+		});
+		expect(nodeOf(prod, 'Answer the Caller').type).toBe('n8n-nodes-base.respondToWebhook');
+		// the answer waits for the claims and for the loop's end: a Merge runs when both its
+		// inputs have data, or with what it has once nothing else is left to run
+		const after = nodeOf(prod, 'After the Sending');
+		expect(after.type).toBe('n8n-nodes-base.merge');
+		expect((after.parameters as { mode?: string }).mode ?? 'append').toBe('append');
+		const into = (name: string) =>
+			Object.entries(prod.connections).flatMap(([from, byType]) =>
+				(byType.main ?? []).flatMap((targets, output) =>
+					(targets ?? [])
+						.filter((c) => c.node === name)
+						.map((c) => `${from}[${output}] → ${(c as { index?: number }).index ?? 0}`),
+				),
+			);
+		expect(into('After the Sending').sort()).toEqual([
+			'Claim Each Document[0] → 0',
+			'Loop Over Documents[0] → 1',
 		]);
-		const y = (name: string) =>
-			(nodeOf(prod, name) as unknown as { position: number[] }).position[1];
-		expect(y('Only Documents with a URL')).toBeLessThan(y('Rows to Send'));
-		expect(y('Rows to Send')).toBeLessThan(y('Rows of This Post'));
-		// one upsert per document (one transaction: its row, or a new one), then the new rows claimed
-		expect(next('Only Documents with a URL')).toEqual(['Claim Each Document']);
+		expect(next('After the Sending')).toEqual(['Answer Each Document']);
+		expect(next('Answer Each Document')).toEqual(['Answer the Caller']);
+	});
+
+	it('makes every order it needs a connection: a chain, or the Merge that waits; no fan-out whose targets depend on each other', () => {
+		const fanOuts = Object.entries(prod.connections).flatMap(([from, byType]) =>
+			(byType.main ?? [])
+				.filter((targets) => (targets ?? []).length > 1)
+				.map((targets) => `${from} → ${targets.map((c) => c.node).join(', ')}`),
+		);
+		// each target of these reads or changes rows the others do not (the e2e suite runs them
+		// with the targets reversed on the canvas: cases/production.test.js, scrambled canvas)
+		expect(fanOuts.sort()).toEqual([
+			'A Finished Task → Claim the Pending Row, No Row Has This Task',
+			'Claim Each Document → Not Sent Yet, After the Sending',
+			'Settings → Rows Still Pending, Mark Rows Stuck, Mark Rows Possibly Sent, Unknown Tasks, Rows Left Claimed',
+			'Unknown Tasks → Its Own Row, After the Settling',
+		]);
+		// the table exists before any row is claimed: one chain from the webhook
+		expect(next('Receive Documents')).toEqual(['Create the Table If Missing']);
+		expect(next('Create the Table If Missing')).toEqual(['Documents of the Post']);
+		expect(next('Documents of the Post')).toEqual(['One Item per Document']);
+		expect(next('One Item per Document')).toEqual(['Only Documents with a URL']);
+		expect(next('Only Documents with a URL')).toEqual(['Each Key Once']);
+		expect(next('Each Key Once')).toEqual(['Claim Each Document']);
+		// an unknown task: the rows Intake recorded after all are deleted, then the Merge waits for
+		// that before the rest are marked unmatched
+		expect(next('Its Own Row')).toEqual(['Delete the Settled Row']);
+		expect(next('Delete the Settled Row')).toEqual(['After the Settling']);
+		expect(nodeOf(prod, 'After the Settling').type).toBe('n8n-nodes-base.merge');
+		expect(next('After the Settling')).toEqual(['Mark Row Unmatched']);
+		// a batch another run took entirely goes on to the next batch, not out of the loop
+		expect(nodeOf(prod, 'Mark the Batch Sending') as unknown).toMatchObject({
+			alwaysOutputData: true,
+		});
+		expect(next('Mark the Batch Sending')).toEqual(['Got Rows to Send']);
+		expect(next('Got Rows to Send', 0)).toEqual(['Submit']);
+		expect(next('Got Rows to Send', 1)).toEqual(['Loop Over Documents']);
+	});
+
+	it('claims every document of a post before any is sent, and each send with one conditional update', () => {
+		// one upsert per document (one transaction: its row, or a new one without status: claimed)
 		expect(nodeOf(prod, 'Claim Each Document').parameters).toMatchObject({
 			operation: 'upsert',
-			filters: { conditions: [{ keyName: 'document_key', condition: 'eq' }] },
-		});
-		expect(next('Claim Each Document')).toEqual(['Fill the New Rows']);
-		expect(nodeOf(prod, 'Fill the New Rows').parameters).toMatchObject({
-			operation: 'update',
 			filters: {
 				conditions: [
-					{ keyName: 'id', condition: 'eq' },
-					{ keyName: 'status', condition: 'isEmpty' },
+					{ keyName: 'document_key', condition: 'eq', keyValue: '={{ $json.document_key }}' },
 				],
 			},
-			columns: { value: { status: 'claimed' } },
 		});
+		expect(nodeOf(prod, 'Each Key Once').parameters).toMatchObject({
+			operation: 'removeDuplicateInputItems',
+			compare: 'selectedFields',
+			fieldsToCompare: 'document_key',
+		});
+		// a node runs all its items before the next node starts: every document is claimed first
+		expect(next('Not Sent Yet')).toEqual(['Loop Over Documents']);
 		expect(nodeOf(prod, 'Mark the Batch Sending').parameters).toMatchObject({
 			operation: 'update',
 			matchType: 'allConditions',
 			filters: {
+				// claimed (no status) or not_sent: no task_id, not sending, not possibly sent
 				conditions: [
 					{ keyName: 'id', condition: 'eq', keyValue: '={{ $json.id }}' },
-					{ keyName: 'status', condition: 'eq', keyValue: 'claimed' },
+					{ keyName: 'task_id', condition: 'isEmpty' },
+					{ keyName: 'status', condition: 'neq', keyValue: 'sending' },
+					{ keyName: 'status', condition: 'neq', keyValue: 'possibly_sent' },
 				],
 			},
 			columns: { value: { status: 'sending' } },
 		});
 		expect(next('Loop Over Documents', 1)).toEqual(['Mark the Batch Sending']);
-		expect(next('Mark the Batch Sending')).toEqual(['Submit']);
+	});
+
+	it('compares with "equals" only in Row Exists and Row Not Exists (n8n hides their Condition field and reads it as equals)', () => {
+		for (const { file, wf } of allExampleFiles)
+			for (const n of wf.nodes.filter((x) =>
+				['rowExists', 'rowNotExists'].includes(String(x.parameters.operation)),
+			))
+				for (const c of (n.parameters.filters as { conditions: Array<{ condition?: string }> })
+					.conditions)
+					expect({ file, node: n.name, condition: c.condition ?? 'eq' }).toEqual({
+						file,
+						node: n.name,
+						condition: 'eq',
+					});
+	});
+
+	it('records no task_id as NULL, not an empty text (n8n 1.x reads "is empty" as NULL only), so a not_sent row is sent again', () => {
+		const record = nodeOf(prod, 'Record the Task ID').parameters as {
+			columns: { value: Record<string, string> };
+		};
+		expect(record.columns.value.task_id).toBe('={{ $json.task_id || null }}');
+		expect(record.columns.value.status).toContain("$json.kind === 'may_have_arrived'");
 	});
 
 	it('sends rows left claimed only after stuck_minutes, so that the catch-up does not take the rows of a post still sending', () => {
@@ -266,7 +470,7 @@ describe('the production workflow (examples/production.json)', () => {
 			matchType: 'allConditions',
 			filters: {
 				conditions: [
-					{ keyName: 'status', condition: 'eq', keyValue: 'claimed' },
+					{ keyName: 'status', condition: 'isEmpty' },
 					{
 						keyName: 'updatedAt',
 						condition: 'lt',
@@ -360,6 +564,17 @@ describe('the production workflow for n8n 1.x (examples/n8n1)', () => {
 		expect(run.stderr).toBe('');
 		expect(run.status).toBe(0);
 		expect(set.map(({ file }) => file)).toEqual(['production.json']);
+	});
+
+	it('its note names the 1.x step that starts the workflow: the Active switch, not Publish', () => {
+		for (const { wf } of set) {
+			const notes = wf.nodes
+				.filter((n) => n.type === 'n8n-nodes-base.stickyNote')
+				.map((n) => String(n.parameters.content))
+				.join('\n');
+			expect(notes).toContain('**Active**');
+			expect(notes.replace('n8n 1.x has no Publish', '')).not.toMatch(/publish/i);
+		}
 	});
 
 	it('uses only the Data table node version 1, by the ID in the Settings node', () => {
