@@ -48,7 +48,8 @@ runSuite({
 		'production',
 	].map((name) => path.join(__dirname, 'cases', `${name}.test.js`)),
 	only: process.env.E2E_ONLY,
-	timeoutMs: 18 * 60 * 1000,
+	// both versions' suites run side by side in npm test, each slower than alone
+	timeoutMs: 30 * 60 * 1000,
 	killAll: killAllSync,
 	teardown, // normally done by the after hook already
 });

@@ -5,6 +5,7 @@
 # --npm-install-fallback, npm install --no-save when npm ci fails), ensures the runtime
 # (scripts/ensure-runtime.sh, cached in ~/.cache; exits 1 when it cannot), builds the package, and
 # exports NODE24, N8N_DIR and N8N_BIN. PREFIX names the suite in its messages ([PREFIX] ...).
+# E2E_BUILT=1 skips the build: test/e2e/both.sh builds once for two suites that run side by side.
 
 prepare_suite() {
 	local prefix="$1" fallback="${2:-}" runtime
@@ -22,8 +23,12 @@ prepare_suite() {
 	# the installer says in one line what failed and what to do
 	runtime="$(bash scripts/ensure-runtime.sh)" || exit 1
 	eval "$runtime"
-	echo "[$prefix] building the package" >&2
-	npm run build --silent >&2
+	if [ "${E2E_BUILT:-}" = 1 ]; then
+		echo "[$prefix] the package is built already (E2E_BUILT=1)" >&2
+	else
+		echo "[$prefix] building the package" >&2
+		npm run build --silent >&2
+	fi
 
 	export NODE24 N8N_DIR N8N_BIN
 }
