@@ -403,7 +403,7 @@ async function run(context) {
 				);
 				await output.getByTestId('radio-button-json').first().click();
 				await until('the JSON view shows the error item with its task_id', async () =>
-					/"error":\s*"Extraction failed[^"]*",\s*"task_id":\s*"[0-9a-f-]{36}"/.test(
+					/"error":\s*"Extraction failed[^"]*",\s*"kind":\s*"task_failed",\s*"task_id":\s*"[0-9a-f-]{36}"/.test(
 						await output.innerText(),
 					),
 				);

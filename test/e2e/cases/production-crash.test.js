@@ -23,6 +23,7 @@ const {
 	waitWebhookLive,
 } = require('../lib/emulator-client.js');
 const {
+	ALERTS,
 	tableRows,
 	updateRow,
 	deleteRow,
@@ -42,6 +43,8 @@ const { useSuite } = require('../lib/setup.js');
 const state = require('../../../harness/state.js');
 
 useSuite();
+
+const alerts = () => sinkCalls(ALERTS);
 
 test('Production: n8n killed while Intake sends 45 documents: after the restart every task is delivered once or shown; the same batch again delivers nothing twice', async (t) => {
 	assert.ok(prod.hookUrl, 'the outage case did not run');
