@@ -9,7 +9,7 @@ import {
 	responseHeader,
 	type ResponseHeaders,
 } from './downloadedFile';
-import { KindError, nodeError, stoppedError } from '../../shared/transport/errors';
+import { nodeError, stoppedError } from '../../shared/transport/errors';
 import { MESSAGES } from '../messages';
 
 /**
@@ -136,7 +136,7 @@ export async function downloadDocument(
 	}
 	if (response === undefined) {
 		// a refused address or redirect, already explained
-		if (failure instanceof NodeOperationError || failure instanceof KindError) throw failure;
+		if (failure instanceof NodeOperationError) throw failure;
 		if (timeout.aborted) throw timedOut();
 		if (cancel?.aborted) throw stoppedError(this, itemIndex);
 		if (isInstanceSsrfBlock(failure)) {
