@@ -12,7 +12,8 @@
  *   download refuses otherwise. The files in examples/ keep it off, as it belongs in production.
  * - The production workflow (examples/production.json) listens on an emulator project of its own,
  *   "Invoices EU – Zürich (2025)", and its intake submits there: the tasks the other examples
- *   create in "Invoices" never reach it, and its own tasks never reach Trigger to CRM.
+ *   create in "Invoices" never reach it, and its own tasks never reach Trigger to CRM. Its
+ *   Submit sends the type "invoice": the file leaves the project and the type for the user to pick.
  *
  *   node scripts/local-examples.js <out dir> <emulator URL>   writes the local copies into <out dir>
  */
@@ -30,6 +31,8 @@ const PRODUCTION_PROJECT = {
 	value: 'c7e2d1f0-4b3a-4e5d-9f8a-1b2c3d4e5f60',
 	cachedResultName: 'Invoices EU – Zürich (2025)',
 };
+/** The document type its Submit sends, which the file leaves for the user to pick. */
+const PRODUCTION_DOCUMENT_TYPE = 'invoice';
 const TRIGGER_TYPE = 'n8n-nodes-document-extraction.documentExtractionTrigger';
 const ACTION_TYPES = [
 	'n8n-nodes-document-extraction.documentExtraction',
@@ -45,8 +48,11 @@ function localExample(workflow, emulatorUrl = DEFAULT_EMULATOR_URL) {
 		node.parameters.options = { ...node.parameters.options, allowPrivateAddresses: true };
 	}
 	if (local.id === PRODUCTION_ID)
-		for (const node of local.nodes.filter((n) => n.type === TRIGGER_TYPE))
-			node.parameters.project = { ...PRODUCTION_PROJECT };
+		for (const node of local.nodes) {
+			if (node.type === TRIGGER_TYPE) node.parameters.project = { ...PRODUCTION_PROJECT };
+			else if (ACTION_TYPES.includes(node.type) && node.parameters.documentType === '')
+				node.parameters.documentType = PRODUCTION_DOCUMENT_TYPE;
+		}
 	return local;
 }
 

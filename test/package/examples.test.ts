@@ -269,13 +269,14 @@ describe('the examples as npm start imports them (scripts/local-examples.js)', (
 
 	it.each(files)('%s: every project is picked from the list, with its name shown', (file) => {
 		// a project read from another node's pick (production.json's Submit) is checked there; the
-		// email examples leave it empty for the user to pick (checked below)
+		// email examples and production.json leave it empty for the user to pick (checked in their
+		// own tests)
 		const projects = read(file)
 			.nodes.filter(
 				(n) =>
 					ACTION.test(n.type) &&
 					n.parameters.project &&
-					!EMAIL_FILES.includes(file) &&
+					NON_PRODUCTION.includes(file) &&
 					!/params\.project/.test(JSON.stringify(n.parameters.project)),
 			)
 			.map((n) => n.parameters.project);

@@ -157,6 +157,48 @@ describe('the production workflow (examples/production.json)', () => {
 			options: { outputNotFoundAsItems: true },
 		});
 	});
+
+	it.each([
+		['production.json', prod],
+		['n8n1/production.json', read('n8n1/production.json')],
+	])(
+		'%s runs as imported: its placeholders call nothing, and it names no address; the user picks project and type',
+		(_file, wf) => {
+			// Downstream Step and Tell Someone show what they get until replaced: nothing to fail on
+			for (const name of ['Downstream Step', 'Tell Someone']) {
+				const placeholder = nodeOf(wf, name);
+				expect(placeholder.type).toBe('n8n-nodes-base.set');
+				expect(placeholder).toMatchObject({
+					notesInFlow: true,
+					notes: expect.stringMatching(/^Replace with your /),
+				});
+			}
+			const names = (name: string) =>
+				(
+					nodeOf(wf, name).parameters.assignments as { assignments: Array<{ name: string }> }
+				).assignments.map((a) => a.name);
+			expect(names('Downstream Step')).toEqual([
+				'task_id',
+				'customer',
+				'file_name',
+				'status',
+				'result',
+				'error',
+			]);
+			expect(names('Tell Someone')).toEqual(
+				expect.arrayContaining(['status', 'task_id', 'what_to_do']),
+			);
+			expect(wf.nodes.filter((n) => n.type === 'n8n-nodes-base.httpRequest')).toEqual([]);
+			expect(JSON.stringify(wf)).not.toMatch(/127\.0\.0\.1|localhost|:8790/);
+			// nothing of the emulator's is picked for the user
+			expect(nodeOf(wf, 'Document Extraction Trigger').parameters.project).toEqual({
+				__rl: true,
+				mode: 'list',
+				value: '',
+			});
+			expect(nodeOf(wf, 'Submit').parameters.documentType).toBe('');
+		},
+	);
 });
 
 describe('the production workflow for n8n 1.x (examples/n8n1)', () => {

@@ -61,7 +61,6 @@ const {
 	documentTypes,
 } = require('./lib.js');
 const { firstHour } = require('./firstHour.js');
-const { ownN8n } = require('./ownN8n.js');
 
 async function main() {
 	if (!EMAIL || !PASSWORD)
@@ -486,8 +485,6 @@ async function run(context) {
 		],
 	]);
 
-	// last: it deletes npm start's credential, as one's own n8n does not have it
-	await ownN8n(context);
 }
 
 main()

@@ -356,6 +356,7 @@ async function main() {
 			sendEmail: () =>
 				sendEmail(Number(env.mailbox.MAILBOX_PORT), env.mailbox.MAILBOX_CA, EMAIL_FILES()),
 			crmRecords: async () => (await getJson(env.sink)).calls.filter((c) => c.name === 'crm'),
+			sinkCalls: async () => (await getJson(env.sink)).calls,
 			IMAP_FILE,
 			OTHER_FILES: OTHER_FILES.map((f) => path.join(ROOT, 'examples', f)),
 			MAX_ACTIONS,

@@ -31,6 +31,7 @@ const {
 	freshPage,
 } = require('./lib.js');
 const { restCall, publishByClicking } = require('./firstHour.js');
+const { productionSteps } = require('./ownProduction.js');
 
 const PROJECT = 'Invoices';
 const DOCUMENT_TYPE = 'invoice';
@@ -433,6 +434,8 @@ async function run(context, env) {
 				await shot(page, `own-mailbox-${path.basename(file, '.json')}`, ndv);
 			},
 		]),
+		// then the production workflow, on the same n8n with the credential made above
+		...productionSteps(context, env, freshPage),
 	]);
 }
 

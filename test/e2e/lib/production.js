@@ -26,6 +26,14 @@ const TABLE = 'document_extraction_tasks';
 const INTAKE_PATH = 'document-extraction-intake';
 const TRIGGER = 'Document Extraction Trigger';
 const SINK_NAME = 'crm';
+/** The emulator's project and document type, picked as a user picks theirs after the import. */
+const PROJECT = {
+	__rl: true,
+	mode: 'list',
+	value: '3f1c2a9e-5b7d-4c1e-9a2b-6d8e0f4a1b2c',
+	cachedResultName: 'Invoices',
+};
+const DOCUMENT_TYPE = 'invoice';
 /** The sink the example's "Tell Someone" node calls instead of email or chat. */
 const ALERTS = 'alerts';
 
@@ -37,6 +45,34 @@ function nodeOf(workflow, name) {
 	const found = workflow.nodes.find((n) => n.name === name);
 	if (!found) throw new Error(`${workflow.name} has no node "${name}"`);
 	return found;
+}
+
+/**
+ * Puts an HTTP Request node that posts each item to `url` after the node `name`, in its place in
+ * the chain: what the user's own node does where the example has a placeholder that only shows
+ * what it gets.
+ */
+function postAfter(workflow, name, url, settings = {}) {
+	const from = nodeOf(workflow, name);
+	const post = {
+		id: `e2e00000-0000-4000-8000-${String(workflow.nodes.length).padStart(12, '0')}`,
+		name: `${name}: Post`,
+		type: 'n8n-nodes-base.httpRequest',
+		typeVersion: 4.2,
+		position: [from.position[0] + 120, from.position[1] + 160],
+		parameters: {
+			method: 'POST',
+			url,
+			sendBody: true,
+			specifyBody: 'json',
+			jsonBody: '={{ JSON.stringify($json) }}',
+			options: {},
+		},
+		...settings,
+	};
+	workflow.nodes.push(post);
+	if (workflow.connections[name]) workflow.connections[post.name] = workflow.connections[name];
+	workflow.connections[name] = { main: [[{ node: post.name, type: 'main', index: 0 }]] };
 }
 
 function settingOf(workflow, name) {
@@ -72,11 +108,19 @@ function productionWorkflow({
 		if (!tableId) throw new Error('n8n 1.x: the workflow needs the Data Table ID (tableId)');
 		settingOf(wf, 'data_table_id').value = tableId;
 	}
-	nodeOf(wf, 'Downstream Step').parameters.url = sinkUrl;
-	nodeOf(wf, 'Tell Someone').parameters.url = sinkUrl.replace(/\/sink\/[^/]*$/, `/sink/${ALERTS}`);
-	// the test documents are served by the emulator, on 127.0.0.1
+	// the user's picks after the import: the emulator's project and document type
+	nodeOf(wf, TRIGGER).parameters.project = { ...PROJECT };
 	const submit = nodeOf(wf, 'Submit');
+	submit.parameters.documentType = DOCUMENT_TYPE;
+	// the test documents are served by the emulator, on 127.0.0.1
 	submit.parameters.options = { ...submit.parameters.options, allowPrivateAddresses: true };
+	// the user's own CRM and alert nodes after the two placeholders: the emulator's sink
+	postAfter(wf, 'Downstream Step', sinkUrl, {
+		retryOnFail: true,
+		maxTries: 3,
+		waitBetweenTries: 2000,
+	});
+	postAfter(wf, 'Tell Someone', sinkUrl.replace(/\/sink\/[^/]*$/, `/sink/${ALERTS}`));
 	if (batchSize !== undefined) nodeOf(wf, 'Loop Over Documents').parameters.batchSize = batchSize;
 	if (!claim) {
 		const lookup = nodeOf(wf, 'Claim the Pending Row');
