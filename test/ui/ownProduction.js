@@ -47,13 +47,13 @@ function productionSteps(context, env, freshPage) {
 			`imports examples/production.json as shipped and clicks ${DOC}'s "On your own n8n 2.x": at most ${MAX_ACTIONS} actions`,
 			async () => {
 				page = await freshPage(context);
+				await page.goto(`${BASE}/home/workflows`);
 				const credentials = (await restCall(page, 'GET', '/credentials')).filter(
 					(c) => c.type === CREDENTIAL_TYPE,
 				);
 				if (credentials.length !== 1)
 					fail(`${credentials.length} Document Extraction credentials (the email path made one)`);
 				credentialId = credentials[0].id;
-				await page.goto(`${BASE}/home/workflows`);
 
 				// 1. Create workflow, … → Import → From file, the shipped file
 				await act(
