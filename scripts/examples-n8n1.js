@@ -9,7 +9,8 @@
  *     (`data_table_id`), read as a parameter (`$('Settings').params`), so that the intake and the
  *     completion read it too, though their runs never pass through Settings: one value to paste;
  *   - "Create the Table If Missing" and its manual trigger "Create the Table (Run Once)" are left
- *     out: the table is created under Overview → Data tables; the note says so.
+ *     out (Intake's chain goes from Receive Documents straight on): the table is created under
+ *     Overview → Data tables; the note says so.
  * Everything else (nodes, ids, webhook ids, connections) is the same as the 2.x file.
  *
  *   node scripts/examples-n8n1.js          write the file
@@ -43,7 +44,7 @@ const NOTE = [
 		'On import, n8n puts your Document Extraction credential into **Document Extraction Trigger**, **Submit** and **Get Status**: check it there.',
 		'Pick your credential in **Document Extraction Trigger**, **Submit** and **Get Status**: n8n 1.x does not put it in on import.',
 	],
-	['Then publish.', 'Then turn the **Active** switch at the top right on (n8n 1.x has no Publish).'],
+	['Then publish.', 'Then save, and turn the **Inactive** switch at the top right to **Active** (n8n 1.x has no Publish).'],
 ];
 
 /** The note for n8n 1.x; fails when the 2.x note no longer has the text it replaces. */
@@ -55,8 +56,15 @@ function note(content) {
 	}, content);
 }
 
-/** Removes a node and every connection to or from it. */
+/** Removes a node and every connection to or from it; a node in a chain is bypassed (its inputs go on to its outputs). */
 function removeNode(wf, name) {
+	const after = (wf.connections[name]?.main ?? []).flat();
+	for (const byType of Object.values(wf.connections))
+		for (const output of byType.main ?? [])
+			if (output.some((c) => c.node === name))
+				for (const target of after)
+					if (!output.some((c) => c.node === target.node && c.index === target.index))
+						output.push({ ...target });
 	delete wf.connections[name];
 	for (const byType of Object.values(wf.connections))
 		for (const output of byType.main ?? [])

@@ -46,7 +46,6 @@ runSuite({
 		'mcp',
 		'stop',
 		'production',
-		'production-crash',
 	].map((name) => path.join(__dirname, 'cases', `${name}.test.js`)),
 	only: process.env.E2E_ONLY,
 	// both versions' suites run side by side in npm test, each slower than alone

@@ -3,7 +3,7 @@ import { spawnSync } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 
-import { EXAMPLES, type Example, files, read } from './exampleFiles';
+import { allExampleFiles, EXAMPLES, type Example, files, read } from './exampleFiles';
 
 /** The production workflow, for n8n 2.x and 1.x, as its guarantees need it. */
 
@@ -29,47 +29,126 @@ describe('the production workflow (examples/production.json)', () => {
 		expect(next('By Status', 0)).toEqual(['A Finished Task']);
 	});
 
-	it('claims every document of a post before any is sent, and each send with one conditional update', () => {
-		// v1 runs the claim branch (top) to its end before the send branch below it
-		expect(next('One Item per Document')).toEqual([
-			'Only Documents with a URL',
-			'Rows to Send',
-			'Rows of This Post',
+	it('keeps execution order v1 in every example, and answers Intake from a Respond to Webhook node that runs after the sending', () => {
+		for (const { wf } of allExampleFiles)
+			expect((wf as unknown as { settings: object }).settings).toMatchObject({
+				executionOrder: 'v1',
+			});
+		expect(nodeOf(prod, 'Receive Documents').parameters).toMatchObject({
+			responseMode: 'responseNode',
+		});
+		expect(nodeOf(prod, 'Answer the Caller').type).toBe('n8n-nodes-base.respondToWebhook');
+		// the answer waits for the claims and for the loop's end: a Merge runs when both its
+		// inputs have data, or with what it has once nothing else is left to run
+		const after = nodeOf(prod, 'After the Sending');
+		expect(after.type).toBe('n8n-nodes-base.merge');
+		expect((after.parameters as { mode?: string }).mode ?? 'append').toBe('append');
+		const into = (name: string) =>
+			Object.entries(prod.connections).flatMap(([from, byType]) =>
+				(byType.main ?? []).flatMap((targets, output) =>
+					(targets ?? [])
+						.filter((c) => c.node === name)
+						.map((c) => `${from}[${output}] → ${(c as { index?: number }).index ?? 0}`),
+				),
+			);
+		expect(into('After the Sending').sort()).toEqual([
+			'Claim Each Document[0] → 0',
+			'Loop Over Documents[0] → 1',
 		]);
-		const y = (name: string) =>
-			(nodeOf(prod, name) as unknown as { position: number[] }).position[1];
-		expect(y('Only Documents with a URL')).toBeLessThan(y('Rows to Send'));
-		expect(y('Rows to Send')).toBeLessThan(y('Rows of This Post'));
-		// one upsert per document (one transaction: its row, or a new one), then the new rows claimed
-		expect(next('Only Documents with a URL')).toEqual(['Claim Each Document']);
+		expect(next('After the Sending')).toEqual(['Answer Each Document']);
+		expect(next('Answer Each Document')).toEqual(['Answer the Caller']);
+	});
+
+	it('makes every order it needs a connection: a chain, or the Merge that waits; no fan-out whose targets depend on each other', () => {
+		const fanOuts = Object.entries(prod.connections).flatMap(([from, byType]) =>
+			(byType.main ?? [])
+				.filter((targets) => (targets ?? []).length > 1)
+				.map((targets) => `${from} → ${targets.map((c) => c.node).join(', ')}`),
+		);
+		// each target of these reads or changes rows the others do not (the e2e suite runs them
+		// with the targets reversed on the canvas: cases/production.test.js, scrambled canvas)
+		expect(fanOuts.sort()).toEqual([
+			'A Finished Task → Claim the Pending Row, No Row Has This Task',
+			'Claim Each Document → Not Sent Yet, After the Sending',
+			'Settings → Rows Still Pending, Mark Rows Stuck, Mark Rows Possibly Sent, Unknown Tasks, Rows Left Claimed',
+			'Unknown Tasks → Its Own Row, After the Settling',
+		]);
+		// the table exists before any row is claimed: one chain from the webhook
+		expect(next('Receive Documents')).toEqual(['Create the Table If Missing']);
+		expect(next('Create the Table If Missing')).toEqual(['Documents of the Post']);
+		expect(next('Documents of the Post')).toEqual(['One Item per Document']);
+		expect(next('One Item per Document')).toEqual(['Only Documents with a URL']);
+		expect(next('Only Documents with a URL')).toEqual(['Each Key Once']);
+		expect(next('Each Key Once')).toEqual(['Claim Each Document']);
+		// an unknown task: the rows Intake recorded after all are deleted, then the Merge waits for
+		// that before the rest are marked unmatched
+		expect(next('Its Own Row')).toEqual(['Delete the Settled Row']);
+		expect(next('Delete the Settled Row')).toEqual(['After the Settling']);
+		expect(nodeOf(prod, 'After the Settling').type).toBe('n8n-nodes-base.merge');
+		expect(next('After the Settling')).toEqual(['Mark Row Unmatched']);
+		// a batch another run took entirely goes on to the next batch, not out of the loop
+		expect(nodeOf(prod, 'Mark the Batch Sending') as unknown).toMatchObject({
+			alwaysOutputData: true,
+		});
+		expect(next('Mark the Batch Sending')).toEqual(['Got Rows to Send']);
+		expect(next('Got Rows to Send', 0)).toEqual(['Submit']);
+		expect(next('Got Rows to Send', 1)).toEqual(['Loop Over Documents']);
+	});
+
+	it('claims every document of a post before any is sent, and each send with one conditional update', () => {
+		// one upsert per document (one transaction: its row, or a new one without status: claimed)
 		expect(nodeOf(prod, 'Claim Each Document').parameters).toMatchObject({
 			operation: 'upsert',
-			filters: { conditions: [{ keyName: 'document_key', condition: 'eq' }] },
-		});
-		expect(next('Claim Each Document')).toEqual(['Fill the New Rows']);
-		expect(nodeOf(prod, 'Fill the New Rows').parameters).toMatchObject({
-			operation: 'update',
 			filters: {
 				conditions: [
-					{ keyName: 'id', condition: 'eq' },
-					{ keyName: 'status', condition: 'isEmpty' },
+					{ keyName: 'document_key', condition: 'eq', keyValue: '={{ $json.document_key }}' },
 				],
 			},
-			columns: { value: { status: 'claimed' } },
 		});
+		expect(nodeOf(prod, 'Each Key Once').parameters).toMatchObject({
+			operation: 'removeDuplicateInputItems',
+			compare: 'selectedFields',
+			fieldsToCompare: 'document_key',
+		});
+		// a node runs all its items before the next node starts: every document is claimed first
+		expect(next('Not Sent Yet')).toEqual(['Loop Over Documents']);
 		expect(nodeOf(prod, 'Mark the Batch Sending').parameters).toMatchObject({
 			operation: 'update',
 			matchType: 'allConditions',
 			filters: {
+				// claimed (no status) or not_sent: no task_id, not sending, not possibly sent
 				conditions: [
 					{ keyName: 'id', condition: 'eq', keyValue: '={{ $json.id }}' },
-					{ keyName: 'status', condition: 'eq', keyValue: 'claimed' },
+					{ keyName: 'task_id', condition: 'isEmpty' },
+					{ keyName: 'status', condition: 'neq', keyValue: 'sending' },
+					{ keyName: 'status', condition: 'neq', keyValue: 'possibly_sent' },
 				],
 			},
 			columns: { value: { status: 'sending' } },
 		});
 		expect(next('Loop Over Documents', 1)).toEqual(['Mark the Batch Sending']);
-		expect(next('Mark the Batch Sending')).toEqual(['Submit']);
+	});
+
+	it('compares with "equals" only in Row Exists and Row Not Exists (n8n hides their Condition field and reads it as equals)', () => {
+		for (const { file, wf } of allExampleFiles)
+			for (const n of wf.nodes.filter((x) =>
+				['rowExists', 'rowNotExists'].includes(String(x.parameters.operation)),
+			))
+				for (const c of (n.parameters.filters as { conditions: Array<{ condition?: string }> })
+					.conditions)
+					expect({ file, node: n.name, condition: c.condition ?? 'eq' }).toEqual({
+						file,
+						node: n.name,
+						condition: 'eq',
+					});
+	});
+
+	it('records no task_id as NULL, not an empty text (n8n 1.x reads "is empty" as NULL only), so a not_sent row is sent again', () => {
+		const record = nodeOf(prod, 'Record the Task ID').parameters as {
+			columns: { value: Record<string, string> };
+		};
+		expect(record.columns.value.task_id).toBe('={{ $json.task_id || null }}');
+		expect(record.columns.value.status).toContain("$json.kind === 'may_have_arrived'");
 	});
 
 	it('sends rows left claimed only after stuck_minutes, so that the catch-up does not take the rows of a post still sending', () => {
@@ -82,7 +161,7 @@ describe('the production workflow (examples/production.json)', () => {
 			matchType: 'allConditions',
 			filters: {
 				conditions: [
-					{ keyName: 'status', condition: 'eq', keyValue: 'claimed' },
+					{ keyName: 'status', condition: 'isEmpty' },
 					{
 						keyName: 'updatedAt',
 						condition: 'lt',
@@ -220,6 +299,17 @@ describe('the production workflow for n8n 1.x (examples/n8n1)', () => {
 		expect(set.map(({ file }) => file)).toEqual(['production.json']);
 	});
 
+	it('its note names the 1.x step that starts the workflow: the Active switch, not Publish', () => {
+		for (const { wf } of set) {
+			const notes = wf.nodes
+				.filter((n) => n.type === 'n8n-nodes-base.stickyNote')
+				.map((n) => String(n.parameters.content))
+				.join('\n');
+			expect(notes).toContain('**Active**');
+			expect(notes.replace('n8n 1.x has no Publish', '')).not.toMatch(/publish/i);
+		}
+	});
+
 	it('uses only the Data table node version 1, by the ID in the Settings node', () => {
 		for (const { file, wf } of set) {
 			const tableNodes = wf.nodes.filter((n) => n.type === 'n8n-nodes-base.dataTable');
@@ -286,3 +376,4 @@ describe('the production workflow for n8n 1.x (examples/n8n1)', () => {
 		expect(crossings).toEqual([]);
 	});
 });
+

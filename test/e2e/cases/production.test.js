@@ -11,6 +11,12 @@
  * copies of the deliveries reach the downstream step no second time; a post overlapping another
  * sends nothing twice and both answers tell the truth; another client's tasks are no alert.
  *
+ * Then the same workflow with its canvas scrambled (every node moved, every fan-out's targets
+ * reversed top to bottom; lib/production.js, scrambled()) replaces it, on a fresh Data Table
+ * (n8n 2.x): its first post creates the table, and the cases that fan out (overlapping posts,
+ * another client, tasks delivered before their row, the crash) run again on it with the same
+ * checks. The cases that do not fan out (outage, copies, downstream down) are not repeated there.
+ *
  * Self-contained: stops the suite's n8n if one runs, imports and publishes the workflow, and
  * starts n8n again (left running for the suite's teardown).
  */
@@ -18,7 +24,7 @@
 const assert = require('node:assert/strict');
 const { test } = require('node:test');
 
-const { FILES, sleep } = require('../../../harness/fixtures.js');
+const { sleep } = require('../../../harness/fixtures.js');
 const {
 	n8nCliOk,
 	startN8n,
@@ -33,19 +39,20 @@ const {
 	clearFaults,
 	emulatorTasks,
 	registeredWebhooks,
-	submitDirect,
 	waitWebhookLive,
 } = require('../lib/emulator-client.js');
 const { post, registrationOf } = require('../lib/deliveries.js');
 const {
-	ALERTS,
 	PROD,
 	TRIGGER,
 	productionWorkflow,
 	writeWorkflows,
 	completionWebhookId,
 	createTable,
+	deleteTable,
+	findTable,
 	tableRows,
+	updateRow,
 	sinkCalls,
 	callsPerTask,
 	emulatorSettings,
@@ -53,41 +60,50 @@ const {
 	intakeDocuments,
 	intake,
 	wrongDocuments,
-	DOCUMENTS,
+} = require('../lib/production.js');
+const {
 	CATCH_UP_S,
-	STUCK_MINUTES,
-	OUTAGE_PROCESSING_MS,
 	PROCESSING_MS,
-	prod,
 	N8N_ENV,
+	prod,
 	n8nBase,
 	deliveriesOf,
 	rowsByTask,
-} = require('../lib/production.js');
+	alerts,
+	cases,
+} = require('../lib/production-cases.js');
 const { useSuite } = require('../lib/setup.js');
 const { taskCompletedBody } = require('../../../emulator/lib/deliveries.js');
 const state = require('../../../harness/state.js');
 
 useSuite();
 
-test('Production: an outage longer than the service’s retries loses nothing; the catch-up delivers each task once, with its context', async (t) => {
-	// n8n 1.x (examples/n8n1): the table comes first, its ID goes into the workflows
-	let tableId;
-	if (IS_N8N_1) {
-		await startN8n(N8N_ENV);
-		tableId = (await createTable()).id;
-	}
-	// import and publish the workflow (n8n stopped: the CLI writes the database)
+const DOCUMENTS = 20;
+/** Rows in processing or sending longer than this are reported (0.2 min: 12 s). */
+const STUCK_MINUTES = 0.2;
+/** Long enough that n8n is surely down when the tasks finish. */
+const OUTAGE_PROCESSING_MS = 12000;
+
+/**
+ * Imports the workflow in `layout` ('shipped' or 'scrambled') with n8n stopped (the CLI writes the
+ * database), publishes it (n8n 1.x: the Active switch, as the editor turns it on) and starts n8n;
+ * then waits for the Completion trigger's registration and keeps its URL in `prod.hookUrl`.
+ */
+async function install(layout, tableId) {
 	await stopN8n();
-	const dir = writeWorkflows([
-		productionWorkflow({
-			sinkUrl: `${state.emulatorUrl}/_emulator/sink/crm`,
-			catchUpSeconds: CATCH_UP_S,
-			pendingMinutes: 0.1,
-			stuckMinutes: STUCK_MINUTES,
-			tableId,
-		}),
-	]);
+	const dir = writeWorkflows(
+		[
+			productionWorkflow({
+				layout,
+				sinkUrl: `${state.emulatorUrl}/_emulator/sink/crm`,
+				catchUpSeconds: CATCH_UP_S,
+				pendingMinutes: 0.1,
+				stuckMinutes: STUCK_MINUTES,
+				tableId,
+			}),
+		],
+		`production-workflows-${layout}`,
+	);
 	await n8nCliOk(['import:workflow', '--separate', `--input=${dir}`]);
 	if (!IS_N8N_1) await n8nCliOk(['publish:workflow', `--id=${PROD.id}`]);
 	await startN8n(N8N_ENV);
@@ -99,13 +115,23 @@ test('Production: an outage longer than the service’s retries loses nothing; t
 		assert.equal(activated.active, true, 'the editor’s activation call did not activate');
 	}
 	await waitPublished(PROD.id);
-	prod.table = await createTable();
 	const webhookId = completionWebhookId();
 	const hook = await waitFor('the Completion trigger to register its webhook', async () =>
 		(await registeredWebhooks()).find((w) => w.url.includes(webhookId)),
 	);
 	prod.hookUrl = hook.url;
 	await waitWebhookLive(prod.hookUrl);
+}
+
+test('Production: an outage longer than the service’s retries loses nothing; the catch-up delivers each task once, with its context', async (t) => {
+	// n8n 1.x (examples/n8n1): the table comes first, its ID goes into the workflows
+	let tableId;
+	if (IS_N8N_1) {
+		await startN8n(N8N_ENV);
+		tableId = (await createTable()).id;
+	}
+	await install('shipped', tableId);
+	prod.table = await createTable();
 
 	// Intake: DOCUMENTS + 1 documents (the last one the service will forget)
 	await emulatorSettings({ processing_ms: OUTAGE_PROCESSING_MS, time_scale: 0.05 });
@@ -278,9 +304,6 @@ test('Production: retried and simultaneous copies of deliveries reach the downst
 	);
 });
 
-/** The calls the example's "Tell Someone" nodes made (the emulator's sink named alerts). */
-const alerts = () => sinkCalls(ALERTS);
-
 test('Production: the downstream system down: the rows end stuck and someone is told what to do', async (t) => {
 	assert.ok(prod.hookUrl, 'the outage case did not run');
 	await emulatorSettings({ processing_ms: PROCESSING_MS, sink_down: ['crm'] });
@@ -312,164 +335,116 @@ test('Production: the downstream system down: the rows end stuck and someone is 
 	}
 	const downstream = (await sinkCalls()).filter((c) => ids.includes(c.body?.task_id));
 	assert.equal(downstream.length, 0);
-	t.diagnostic(
-		`${ids.length} tasks; downstream down: ${ids.length} rows stuck, ${told.length} alerts, 0 downstream calls`,
-	);
-});
-
-test('Production: the same 20 documents posted again while the first post is still sending: 20 tasks, each document downstream once, and both answers tell the truth', async (t) => {
-	assert.ok(prod.hookUrl, 'the outage case did not run');
-	const COUNT = 20;
-	const before = new Set((await emulatorTasks()).map((task) => task.task_id));
-	const newTasks = async () => (await emulatorTasks()).filter((task) => !before.has(task.task_id));
-	await emulatorSettings({ processing_ms: PROCESSING_MS });
-	await addFault({ endpoint: 'process_file', delay_ms: 300, count: 1000 });
-	const documents = intakeDocuments(COUNT, 'OVL').map((d) => ({ key: d.file_name, ...d }));
-	let first;
-	let second;
-	let tasksAtRepost;
-	try {
-		const firstPost = intake(n8nBase(), documents);
-		await waitFor(
-			'the first post to be sending',
-			async () => (await newTasks()).length >= 5,
-			60000,
-			50,
-		);
-		tasksAtRepost = (await newTasks()).length;
-		second = await intake(n8nBase(), documents);
-		first = await firstPost;
-	} finally {
-		await clearFaults();
-	}
-	let tasks = [];
-	let calls = [];
-	const reached = () => new Set(calls.map((c) => c.body.file_name)).size;
+	// the remedy as the message gives it: the downstream system has no record of these tasks (the
+	// sink got no call), so each row is set back to pending; the catch-up delivers each once
+	const stuck = (await tableRows(prod.table)).filter((r) => ids.includes(r.task_id));
+	for (const row of stuck) await updateRow(prod.table, row.id, { status: 'pending' });
+	let rows = {};
 	await waitFor(
-		() =>
-			`every document to reach the downstream step (${tasks.length} tasks, ${reached()} documents)`,
+		'the catch-up to deliver the rows set back to pending',
 		async () => {
-			tasks = await newTasks();
-			calls = (await sinkCalls()).filter((c) => tasks.some((x) => x.task_id === c.body?.task_id));
-			return reached() === COUNT && tasks.every((x) => x.status === 'complete');
+			rows = await rowsByTask();
+			return ids.every((id) => rows[id]?.status === 'done');
 		},
 		90000,
 		1000,
-	).catch(() => {});
-	// the deliveries of the last tasks, and a catch-up run
-	await sleep((CATCH_UP_S + 2) * 1000);
-	tasks = await newTasks();
-	calls = (await sinkCalls()).filter((c) => tasks.some((x) => x.task_id === c.body?.task_id));
-	const perDocument = {};
-	for (const c of calls) perDocument[c.body.file_name] = (perDocument[c.body.file_name] ?? 0) + 1;
-	const twice = Object.entries(perDocument).filter(([, n]) => n > 1);
-	const summary = (answer) => {
-		const counts = {};
-		for (const e of answer) counts[e.state ?? e.status] = (counts[e.state ?? e.status] ?? 0) + 1;
-		return `${answer.length} entries ${JSON.stringify(counts)}`;
-	};
-	const figures = `${COUNT} documents; ${tasksAtRepost} tasks at the service when the same batch was posted again; tasks created ${tasks.length}; documents downstream twice ${twice.length}; first answer: ${summary(first)}; second answer: ${summary(second)}`;
-	t.diagnostic(figures);
+	);
+	await sleep(2000);
+	const perTask = callsPerTask((await sinkCalls()).filter((c) => ids.includes(c.body?.task_id)));
 	t.diagnostic(
-		`first answer: ${JSON.stringify(first.slice(0, 2))}; second answer: ${JSON.stringify(second.slice(0, 2))}`,
+		`${ids.length} tasks; downstream down: ${ids.length} rows stuck, ${told.length} alerts, 0 downstream calls; set back to pending: ${Object.keys(perTask).length} delivered, ${Object.values(perTask).filter((n) => n > 1).length} twice`,
 	);
-	assert.equal(tasks.length, COUNT, figures);
-	assert.deepEqual(twice, [], figures);
-	assert.equal(Object.keys(perDocument).length, COUNT, figures);
-	// the answer contract: one entry per document in each answer; each document accepted once
-	for (const answer of [first, second]) {
-		assert.equal(answer.length, COUNT, `an answer has ${answer.length} entries: ${figures}`);
-		assert.deepEqual(
-			answer.map((e) => e.key),
-			documents.map((d) => d.key),
-		);
-		for (const e of answer)
-			assert.ok(['accepted', 'already_known'].includes(e.state), JSON.stringify(e));
-	}
-	for (const [i, doc] of documents.entries()) {
-		const states = [first[i].state, second[i].state];
-		assert.equal(states.filter((s) => s === 'accepted').length, 1, `${doc.key}: ${states}`);
-		const accepted = first[i].state === 'accepted' ? first[i] : second[i];
-		assert.match(String(accepted.task_id), /^[0-9a-f-]{36}$/, JSON.stringify(accepted));
-	}
-});
-
-test('Production: 5 tasks another client sends to the same project are no alert and leave the rows as they are', async (t) => {
-	assert.ok(prod.hookUrl, 'the outage case did not run');
-	const rowsBefore = await tableRows(prod.table);
-	const alertsBefore = (await alerts()).length;
-	const ids = [];
-	for (let i = 0; i < 5; i++) ids.push(await submitDirect(FILES.a));
-	await waitFor(
-		'the service to deliver the 5 tasks',
-		async () =>
-			(await deliveriesOf(ids)).filter((d) => d.state === 'delivered').length === ids.length
-				? true
-				: undefined,
-		60000,
-	);
-	// a catch-up run passes too (an unknown task is settled there)
-	await sleep((CATCH_UP_S + 2) * 1000);
-	const rowsAfter = await tableRows(prod.table);
-	const told = (await alerts()).slice(alertsBefore);
-	const newRows = rowsAfter.filter((r) => !rowsBefore.some((b) => b.id === r.id));
-	const changed = rowsAfter.filter((r) => {
-		const b = rowsBefore.find((x) => x.id === r.id);
-		return b && b.status !== r.status;
-	});
-	const figures = `5 tasks of another client delivered; alerts ${told.length}; new rows ${newRows.length} (${newRows.map((r) => r.status).join(', ')}); rows changed ${changed.length}`;
-	t.diagnostic(figures);
-	assert.equal(told.length, 0, figures);
-	assert.equal(newRows.length, 0, figures);
-	assert.equal(changed.length, 0, figures);
-});
-
-test('Production: tasks delivered before Intake records their task_id are settled by the catch-up: delivered once from their rows, no row left unknown, no alert', async (t) => {
-	assert.ok(prod.hookUrl, 'the outage case did not run');
-	await emulatorSettings({ processing_ms: 200 });
-	const alertsBefore = (await alerts()).length;
-	// the first document downloads slowly: Submit waits for it while the other four tasks end and
-	// are delivered, before Record the Task ID has run
-	const documents = intakeDocuments(5, 'FAST');
-	documents[0].url += '?delay_ms=4000';
-	const unknownSeen = new Set();
-	const watch = setInterval(async () => {
-		for (const r of await tableRows(prod.table).catch(() => []))
-			if (r.status === 'unknown_task') unknownSeen.add(r.task_id);
-	}, 300);
-	let answer;
-	try {
-		answer = await intake(n8nBase(), documents);
-	} finally {
-		await emulatorSettings({ processing_ms: PROCESSING_MS });
-	}
-	const ids = answer.map((e) => e.task_id);
-	let calls = [];
-	let rows = [];
-	await waitFor(
-		() =>
-			`the tasks to be delivered and the rows settled (${calls.length} calls; ${rows.map((r) => r.status).join(', ')})`,
-		async () => {
-			calls = (await sinkCalls()).filter((c) => ids.includes(c.body?.task_id));
-			rows = (await tableRows(prod.table)).filter((r) => ids.includes(r.task_id));
-			return (
-				ids.every((id) => calls.some((c) => c.body.task_id === id)) &&
-				rows.every((r) => r.status === 'done')
-			);
-		},
-		120000,
-		1000,
-	);
-	clearInterval(watch);
-	const told = (await alerts()).slice(alertsBefore).filter((c) => ids.includes(c.body?.task_id));
-	const perTask = callsPerTask(calls);
-	const figures = `5 documents, the first downloaded in 4 s; tasks recorded as unknown_task before Intake recorded them: ${unknownSeen.size}; rows now ${rows.length} (${[...new Set(rows.map((r) => r.status))].join(', ')}); downstream ${calls.length}; alerts ${told.length}`;
-	t.diagnostic(figures);
-	assert.ok(unknownSeen.size >= 1, `no delivery came before its row was recorded: ${figures}`);
 	assert.ok(
-		Object.values(perTask).every((n) => n === 1),
+		ids.every((id) => perTask[id] === 1),
+		`remedied stuck rows downstream: ${JSON.stringify(perTask)}`,
+	);
+});
+
+test('Production: a document the service refused (not_sent) is sent when it is posted again, with no row to delete', async (t) => {
+	assert.ok(prod.hookUrl, 'the outage case did not run');
+	const [doc] = intakeDocuments(1, 'REFUSED').map((d) => ({ key: d.file_name, ...d }));
+	await addFault({ endpoint: 'process_file', status: 422, count: 1 });
+	let first;
+	try {
+		[first] = await intake(n8nBase(), [doc]);
+	} finally {
+		await clearFaults();
+	}
+	assert.equal(first.state, 'rejected', JSON.stringify(first));
+	assert.equal(first.status, 'not_sent', JSON.stringify(first));
+	const [again] = await intake(n8nBase(), [doc]);
+	assert.equal(again.state, 'accepted', JSON.stringify(again));
+	assert.match(String(again.task_id), /^[0-9a-f-]{36}$/);
+	let calls = [];
+	await waitFor(
+		'the document to reach the downstream step',
+		async () => {
+			calls = (await sinkCalls()).filter((c) => c.body?.file_name === doc.file_name);
+			return calls.length > 0;
+		},
+		60000,
+		500,
+	);
+	await sleep(2000);
+	calls = (await sinkCalls()).filter((c) => c.body?.file_name === doc.file_name);
+	const rows = (await tableRows(prod.table)).filter((r) => r.document_key === doc.key);
+	const figures = `first post: ${first.state} / ${first.status} (${first.reason}); posted again: ${again.state} / ${again.status}; rows of the document ${rows.length} (${rows.map((r) => r.status)}); downstream ${calls.length}`;
+	t.diagnostic(figures);
+	assert.equal(calls.length, 1, figures);
+	assert.deepEqual(
+		rows.map((r) => r.status),
+		['done'],
 		figures,
 	);
-	assert.equal(rows.length, ids.length, `rows left besides the documents' own: ${figures}`);
-	assert.equal(told.length, 0, figures);
 });
+
+for (const { name, run } of Object.values(cases)) test(`Production: ${name}`, run);
+
+test('Production, scrambled canvas: the workflow with every node moved and every fan-out’s targets reversed replaces it; on a fresh table its first post creates the table and is answered', async (t) => {
+	let tableId;
+	if (IS_N8N_1) {
+		// n8n 1.x: the user creates the table (its Data table node has no table operations)
+		if (!prod.table) {
+			await startN8n(N8N_ENV);
+			prod.table = await createTable();
+		}
+		tableId = prod.table.id;
+	} else {
+		// n8n 2.x: a fresh table, as on a new n8n; the first post must create it
+		if (!prod.table) {
+			await startN8n(N8N_ENV);
+			prod.table = await findTable();
+		}
+		if (prod.table) await deleteTable(prod.table);
+	}
+	prod.layout = 'scrambled';
+	await install('scrambled', tableId);
+	await emulatorSettings({ processing_ms: PROCESSING_MS, time_scale: 1 });
+	const documents = intakeDocuments(3, 'SCR');
+	const answer = await intake(n8nBase(), documents);
+	const figures = `first post on the scrambled canvas: ${JSON.stringify(answer.map((e) => e.state))}`;
+	t.diagnostic(figures);
+	assert.deepEqual(
+		answer.map((e) => [e.file_name, e.state]),
+		documents.map((d) => [d.file_name, 'accepted']),
+		figures,
+	);
+	prod.table = await findTable();
+	assert.ok(prod.table, 'the first post did not create the table');
+	let calls = [];
+	await waitFor(
+		'the 3 tasks to reach the downstream step',
+		async () => {
+			calls = (await sinkCalls()).filter((c) => answer.some((e) => e.task_id === c.body?.task_id));
+			return calls.length >= 3;
+		},
+		60000,
+		500,
+	);
+});
+
+for (const { name, run } of Object.values(cases))
+	test(`Production, scrambled canvas: ${name}`, async (t) => {
+		assert.ok(prod.hookUrl && prod.table, 'the scrambled canvas was not installed');
+		await run(t);
+	});

@@ -83,6 +83,57 @@ function settingOf(workflow, name) {
 	return found;
 }
 
+/** Every output of the workflow that leads to more than one node: [{from, output, targets}]. */
+function fanOuts(workflow) {
+	const found = [];
+	for (const [from, byType] of Object.entries(workflow.connections))
+		for (const [output, targets] of (byType.main ?? []).entries())
+			if ((targets ?? []).length > 1)
+				found.push({ from, output, targets: targets.map((c) => c.node) });
+	return found;
+}
+
+/** The order n8n's execution order v1 gives a fan-out's targets: top to bottom, then left to right. */
+function canvasOrder(workflow, names) {
+	const at = (name) => nodeOf(workflow, name).position;
+	return [...names].sort((a, b) => at(a)[1] - at(b)[1] || at(a)[0] - at(b)[0]);
+}
+
+/**
+ * A copy of the workflow with its canvas scrambled as a user's hands (a drag, n8n's Tidy up) may
+ * leave it: every node moved, and every fan-out's targets in the reverse of their order top to
+ * bottom. Only positions change; fails if it cannot reverse every fan-out.
+ */
+function scrambled(workflow) {
+	const wf = JSON.parse(JSON.stringify(workflow));
+	const original = Object.fromEntries(wf.nodes.map((n) => [n.name, [...n.position]]));
+	// every node moved: stretched and shifted, by an offset of its own
+	for (const [i, node] of wf.nodes.entries())
+		node.position = [
+			Math.round(node.position[0] * 1.25 + 40 + ((i * 71) % 160)),
+			Math.round(node.position[1] * 1.5 + 30 + ((i * 53) % 110)),
+		];
+	// every fan-out's targets reversed: the positions they now have, handed out in reverse order
+	for (const { targets } of fanOuts(wf)) {
+		const before = canvasOrder(
+			{ nodes: wf.nodes.map((n) => ({ ...n, position: original[n.name] })) },
+			targets,
+		);
+		const slots = canvasOrder(wf, targets).map((name) => [...nodeOf(wf, name).position]);
+		for (const [i, name] of [...before].reverse().entries()) nodeOf(wf, name).position = slots[i];
+	}
+	const shipped = { nodes: wf.nodes.map((n) => ({ ...n, position: original[n.name] })) };
+	for (const { from, targets } of fanOuts(wf)) {
+		const now = canvasOrder(wf, targets);
+		if (JSON.stringify(now) !== JSON.stringify(canvasOrder(shipped, targets).reverse()))
+			throw new Error(`scrambled: the targets of ${from} are not reversed (${now.join(', ')})`);
+	}
+	for (const node of wf.nodes)
+		if (JSON.stringify(node.position) === JSON.stringify(original[node.name]))
+			throw new Error(`scrambled: ${node.name} did not move`);
+	return wf;
+}
+
 /**
  * The production workflow as the suites import it:
  *   sinkUrl            the downstream step's URL (the emulator's sink)
@@ -93,8 +144,10 @@ function settingOf(workflow, name) {
  *                      task_id and the downstream step runs for every copy)
  *   batchSize          documents per Intake loop (the example's 5 when absent)
  *   tableId            n8n 1.x: the Data Table's ID, pasted into the Settings node
+ *   layout             'scrambled': the canvas scrambled (see scrambled()), else as shipped
  */
 function productionWorkflow({
+	layout = 'shipped',
 	sinkUrl,
 	catchUpSeconds = 10,
 	pendingMinutes = 0.1,
@@ -103,7 +156,7 @@ function productionWorkflow({
 	batchSize,
 	tableId,
 }) {
-	const wf = readExample();
+	const wf = layout === 'scrambled' ? scrambled(readExample()) : readExample();
 	if (IS_N8N_1) {
 		if (!tableId) throw new Error('n8n 1.x: the workflow needs the Data Table ID (tableId)');
 		settingOf(wf, 'data_table_id').value = tableId;
@@ -205,6 +258,12 @@ async function createTable() {
 		triggerToStartFrom: { name: 'Create the Table (Run Once)' },
 	});
 	return await waitFor(`the Data Table ${TABLE} to be created`, findTable, 60000);
+}
+
+/** Deletes the Data Table, as its menu under Overview → Data tables does. */
+async function deleteTable(table) {
+	await rest('DELETE', `/projects/${table.projectId}/data-tables/${table.id}`);
+	await waitFor(`the Data Table ${TABLE} to be deleted`, async () => !(await findTable()), 30000);
 }
 
 /** Every row of the Data Table. */
@@ -321,51 +380,12 @@ async function wrongDocuments(calls) {
 		.map((c) => `${c.body.file_name} (task ${c.body.task_id})`);
 }
 
-/** What the production cases share (cases/production.test.js, cases/production-crash.test.js). */
-const DOCUMENTS = 20;
-const CATCH_UP_S = 10;
-/** Rows in processing or sending longer than this are reported (0.2 min: 12 s). */
-const STUCK_MINUTES = 0.2;
-/** Long enough that n8n is surely down when the tasks finish. */
-const OUTAGE_PROCESSING_MS = 12000;
-const PROCESSING_MS = Number(process.env.E2E_PROCESSING_MS || 1500);
-
-/** The production workflow the cases set up, shared by the case files that run after each other. */
-const prod = { table: undefined, hookUrl: undefined, tasks: [], forgotten: undefined };
-
-/**
- * On n8n 1.x, SQLite without a read pool (1.x's default, which n8n itself calls deprecated at
- * start) fails concurrent Data Table transactions ("no such savepoint"): docs/production.md tells
- * 1.x users to set DB_SQLITE_POOL_SIZE, and the cases run as it says.
- */
-const N8N_ENV = IS_N8N_1 ? { DB_SQLITE_POOL_SIZE: '2' } : {};
-
-const n8nBase = () => `http://127.0.0.1:${state.n8nPort}`;
-
-/** The deliveries of `taskIds` to the Completion trigger's registration. */
-async function deliveriesOf(taskIds) {
-	const res = await fetch(`${state.emulatorUrl}/_emulator/deliveries`);
-	const { deliveries } = await res.json();
-	const wanted = new Set(taskIds);
-	return deliveries.filter((d) => d.url === prod.hookUrl && wanted.has(d.task_id));
-}
-
-async function rowsByTask() {
-	return Object.fromEntries((await tableRows(prod.table)).map((r) => [r.task_id, r]));
-}
-
 module.exports = {
-	DOCUMENTS,
-	CATCH_UP_S,
-	STUCK_MINUTES,
-	OUTAGE_PROCESSING_MS,
-	PROCESSING_MS,
-	prod,
-	N8N_ENV,
-	n8nBase,
-	deliveriesOf,
-	rowsByTask,
 	wrongDocuments,
+	fanOuts,
+	canvasOrder,
+	scrambled,
+	readExample,
 	ALERTS,
 	PROD,
 	TABLE,
@@ -377,6 +397,7 @@ module.exports = {
 	completionWebhookId,
 	findTable,
 	createTable,
+	deleteTable,
 	tableRows,
 	updateRow,
 	deleteRow,
