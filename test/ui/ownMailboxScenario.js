@@ -399,6 +399,32 @@ async function run(context, env) {
 					fail(`the person's time is ${counts.person_minutes} minutes (at most 10)`);
 			},
 		],
+		[
+			'the email\'s run in the editor: one item per PDF in the output of the extraction (the README\'s picture)',
+			async () => {
+				const data = await restCall(
+					page,
+					'GET',
+					`/executions?filter=${encodeURIComponent(JSON.stringify({ workflowId }))}`,
+				);
+				const execution = data.results.find((e) => e.status === 'success');
+				if (!execution) fail('no successful execution of the email workflow');
+				// "Debug in editor": the run's data on the canvas
+				await page.goto(`${BASE}/workflow/${workflowId}/debug/${execution.id}`);
+				const node = page.getByTestId('canvas-node').filter({ hasText: extract });
+				await (await visible(node, `the canvas node "${extract}"`)).dblclick();
+				const ndv = await visible(page.getByTestId('ndv'), `the settings of "${extract}"`);
+				const output = await visible(ndv.getByTestId('output-panel'), 'the output panel');
+				await (
+					await visible(output.getByTestId('radio-button-table'), "the output panel's Table view")
+				).click();
+				await until('the output shows one item per PDF', async () => {
+					const t = await output.innerText();
+					return /2 items/.test(t) && PDFS.every((f) => t.includes(f)) && t;
+				});
+				await shot(page, 'email-output', output);
+			},
+		],
 		...env.OTHER_FILES.map((file) => [
 			`${path.relative(ROOT, file)} as shipped: the editor asks for nothing but the trigger's credential (and the picks of "${extract}")`,
 			async () => {

@@ -128,6 +128,11 @@ if [ -n "$OWN_PART" ]; then
 fi
 
 if [ "${UI_UPDATE_DOCS:-}" = 1 ] && [ "$FAILED" -eq 0 ]; then
-	for name in node-panel project-list submit-and-wait-fields output schema-preview error-output hint-output trigger-fields document-type-hint production-canvas; do cp "$SHOTS/$name.png" docs/; done
-	log "updated the README's screenshots in docs/"
+	# the pictures this run took (a part UI_ONLY left out took none)
+	for name in node-panel project-list submit-and-wait-fields output schema-preview error-output hint-output trigger-fields document-type-hint production-canvas email-output; do
+		if [ "$SHOTS/$name.png" -nt "$WORK" ]; then
+			cp "$SHOTS/$name.png" docs/
+			log "docs/$name.png updated"
+		fi
+	done
 fi
