@@ -239,6 +239,52 @@ async function publishByClicking(page, id, click, shotName) {
 }
 
 /**
+ * The first steps of every own-n8n path, clicked (`click` counts each, the file pick one more):
+ * Create workflow (on a new n8n: Build a workflow), … → Import → From file, and `file` as it is.
+ * Returns the count of the file pick (1), for the caller to add.
+ */
+async function importByClicking(page, file, click) {
+	const create = page
+		.getByRole('button', { name: 'Create workflow' })
+		.or(page.getByText('Build a workflow', { exact: true }));
+	await click(create.first(), 'the button "Create workflow" or "Build a workflow"');
+	await until('the new workflow opens', () =>
+		new URL(page.url()).pathname.startsWith('/workflow/'),
+	);
+	await click(page.getByTestId('workflow-menu'), 'the … menu next to the workflow name');
+	await click(page.getByRole('menuitem', { name: 'Import', exact: true }), '"Import"');
+	const [chooser] = await Promise.all([
+		page.waitForEvent('filechooser'),
+		click(page.getByRole('menuitem', { name: 'From file' }), '"From file" under Import'),
+	]);
+	await chooser.setFiles(file);
+	return 1;
+}
+
+/** A pick from a list field, clicked: the Project (resource locator) or the Document Type list. */
+async function pickByClicking(page, ndv, field, name, click) {
+	if (field === 'project') {
+		await click(
+			ndv.getByTestId('resource-locator-project').getByTestId('rlc-input'),
+			'the field "Project"',
+		);
+		await click(
+			page.getByTestId('rlc-item').filter({ hasText: new RegExp(`^\\s*${name}\\s*$`) }),
+			`"${name}" in the Project list`,
+		);
+		return;
+	}
+	await click(
+		ndv.getByTestId('parameter-input-documentType').locator('input').first(),
+		'the field "Document Type Name or ID"',
+	);
+	await click(
+		page.locator('.el-select-dropdown:visible').getByText(name, { exact: true }),
+		`"${name}" in the Document Type list`,
+	);
+}
+
+/**
  * Runs the curl line of docs/production.md (`command`); waits until the table's rows after the
  * first `before` are all `done`, and returns them.
  */
@@ -499,5 +545,7 @@ module.exports = {
 	findTable,
 	unpublish,
 	publishByClicking,
+	importByClicking,
+	pickByClicking,
 	postUntilDone,
 };

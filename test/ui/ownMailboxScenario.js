@@ -30,7 +30,7 @@ const {
 	scenario,
 	freshPage,
 } = require('./lib.js');
-const { restCall, publishByClicking } = require('./firstHour.js');
+const { restCall, publishByClicking, importByClicking, pickByClicking } = require('./firstHour.js');
 const { productionSteps } = require('./ownProduction.js');
 
 const PROJECT = 'Invoices';
@@ -167,22 +167,8 @@ async function run(context, env) {
 		[
 			`imports ${path.relative(ROOT, env.IMAP_FILE)} as shipped and clicks the README's steps: at most ${env.MAX_ACTIONS} actions`,
 			async () => {
-				// 3. Create workflow (a new n8n: Build a workflow), … → Import → From file
-				const create = page
-					.getByRole('button', { name: 'Create workflow' })
-					.or(page.getByText('Build a workflow', { exact: true }));
-				await act(create.first(), 'the button "Create workflow" or "Build a workflow"');
-				await until('the new workflow opens', () =>
-					new URL(page.url()).pathname.startsWith('/workflow/'),
-				);
-				await act(page.getByTestId('workflow-menu'), 'the … menu next to the workflow name');
-				await act(page.getByRole('menuitem', { name: 'Import', exact: true }), '"Import"');
-				const [chooser] = await Promise.all([
-					page.waitForEvent('filechooser'),
-					act(page.getByRole('menuitem', { name: 'From file' }), '"From file" under Import'),
-				]);
-				await chooser.setFiles(env.IMAP_FILE); // the shipped file itself
-				actions += 1;
+				// 3. Create workflow (a new n8n: Build a workflow), … → Import → From file, the shipped file
+				actions += await importByClicking(page, env.IMAP_FILE, act);
 				const nodes = page.getByTestId('canvas-node');
 				await visible(nodes.filter({ hasText: crm }), `the canvas node "${crm}"`);
 				await shot(page, 'own-mailbox-imported');
@@ -246,22 +232,8 @@ async function run(context, env) {
 					'the Document Extraction credential is saved and tested, and its window closes',
 					async () => !(await modal.isVisible()),
 				);
-				await act(
-					ndv.getByTestId('resource-locator-project').getByTestId('rlc-input'),
-					'the field "Project"',
-				);
-				await act(
-					page.getByTestId('rlc-item').filter({ hasText: new RegExp(`^\\s*${PROJECT}\\s*$`) }),
-					`"${PROJECT}" in the Project list`,
-				);
-				await act(
-					ndv.getByTestId('parameter-input-documentType').locator('input').first(),
-					'the field "Document Type Name or ID"',
-				);
-				await act(
-					page.locator('.el-select-dropdown:visible').getByText(DOCUMENT_TYPE, { exact: true }),
-					`"${DOCUMENT_TYPE}" in the Document Type list`,
-				);
+				await pickByClicking(page, ndv, 'project', PROJECT, act);
+				await pickByClicking(page, ndv, 'documentType', DOCUMENT_TYPE, act);
 				await shot(page, 'own-mailbox-extract', ndv);
 				await act(ndv.getByTestId('ndv-close-button'), `the × of "${extract}"`);
 				await until('the settings close', async () => !(await ndv.isVisible()));
@@ -400,7 +372,7 @@ async function run(context, env) {
 			},
 		],
 		[
-			'the email\'s run in the editor: one item per PDF in the output of the extraction (the README\'s picture)',
+			"the email's run in the editor: one item per PDF in the output of the extraction (the README's picture)",
 			async () => {
 				const data = await restCall(
 					page,

@@ -13,7 +13,14 @@ const fs = require('fs');
 const path = require('path');
 
 const { ROOT, BASE, fail, until, visible, shot } = require('./lib.js');
-const { restCall, docBlock, publishByClicking, postUntilDone } = require('./firstHour.js');
+const {
+	restCall,
+	docBlock,
+	publishByClicking,
+	postUntilDone,
+	importByClicking,
+	pickByClicking,
+} = require('./firstHour.js');
 
 const FILE = path.join(ROOT, 'examples', 'production.json');
 const DOC = 'docs/production.md';
@@ -56,21 +63,7 @@ function productionSteps(context, env, freshPage) {
 				credentialId = credentials[0].id;
 
 				// 1. Create workflow, … → Import → From file, the shipped file
-				await act(
-					page.getByRole('button', { name: 'Create workflow' }),
-					'the button "Create workflow"',
-				);
-				await until('the new workflow opens', () =>
-					new URL(page.url()).pathname.startsWith('/workflow/'),
-				);
-				await act(page.getByTestId('workflow-menu'), 'the … menu next to the workflow name');
-				await act(page.getByRole('menuitem', { name: 'Import', exact: true }), '"Import"');
-				const [chooser] = await Promise.all([
-					page.waitForEvent('filechooser'),
-					act(page.getByRole('menuitem', { name: 'From file' }), '"From file" under Import'),
-				]);
-				await chooser.setFiles(FILE);
-				actions += 1;
+				actions += await importByClicking(page, FILE, act);
 				const nodes = page.getByTestId('canvas-node');
 				await until(
 					"the canvas shows the workflow's nodes",
@@ -91,14 +84,7 @@ function productionSteps(context, env, freshPage) {
 					'dblclick',
 				);
 				const ndv = await visible(page.getByTestId('ndv'), 'the settings of the trigger');
-				await act(
-					ndv.getByTestId('resource-locator-project').getByTestId('rlc-input'),
-					'the field "Project"',
-				);
-				await act(
-					page.getByTestId('rlc-item').filter({ hasText: new RegExp(`^\\s*${PROJECT}\\s*$`) }),
-					`"${PROJECT}" in the Project list`,
-				);
+				await pickByClicking(page, ndv, 'project', PROJECT, act);
 				await act(ndv.getByTestId('ndv-close-button'), 'the × of the trigger settings');
 				await until('the trigger settings close', async () => !(await ndv.isVisible()));
 
@@ -109,14 +95,7 @@ function productionSteps(context, env, freshPage) {
 					'dblclick',
 				);
 				await visible(ndv, 'the settings of "Submit"');
-				await act(
-					ndv.getByTestId('parameter-input-documentType').locator('input').first(),
-					'the field "Document Type Name or ID"',
-				);
-				await act(
-					page.locator('.el-select-dropdown:visible').getByText(DOCUMENT_TYPE, { exact: true }),
-					`"${DOCUMENT_TYPE}" in the Document Type list`,
-				);
+				await pickByClicking(page, ndv, 'documentType', DOCUMENT_TYPE, act);
 				await act(ndv.getByTestId('collection-parameter-add'), 'the button "Add option"');
 				await act(
 					page
@@ -173,8 +152,7 @@ function productionSteps(context, env, freshPage) {
 				const without = saved.nodes
 					.filter((n) => n.type.startsWith('n8n-nodes-document-extraction.'))
 					.filter((n) => n.credentials?.[CREDENTIAL_TYPE]?.id !== credentialId);
-				if (without.length)
-					fail(`not on the credential: ${without.map((n) => n.name).join(', ')}`);
+				if (without.length) fail(`not on the credential: ${without.map((n) => n.name).join(', ')}`);
 			},
 		],
 		[

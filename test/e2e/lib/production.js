@@ -14,6 +14,7 @@ const { IS_N8N_1, rest, waitFor } = require('../../../harness/n8n.js');
 const state = require('../../../harness/state.js');
 const { emulatorTasks, servedFiles } = require('./emulator-client.js');
 const { sleep } = require('../../../harness/fixtures.js');
+const { DEFAULT_PROJECTS } = require('../../../emulator/lib/fixtures.js');
 
 /** n8n 1.x imports the variant in examples/n8n1 (Data table node version 1). */
 const EXAMPLES = path.resolve(__dirname, '../../../examples', IS_N8N_1 ? 'n8n1' : '');
@@ -27,13 +28,14 @@ const INTAKE_PATH = 'document-extraction-intake';
 const TRIGGER = 'Document Extraction Trigger';
 const SINK_NAME = 'crm';
 /** The emulator's project and document type, picked as a user picks theirs after the import. */
+const INVOICES = DEFAULT_PROJECTS.find((p) => p.name === 'Invoices');
 const PROJECT = {
 	__rl: true,
 	mode: 'list',
-	value: '3f1c2a9e-5b7d-4c1e-9a2b-6d8e0f4a1b2c',
-	cachedResultName: 'Invoices',
+	value: INVOICES.project_id,
+	cachedResultName: INVOICES.name,
 };
-const DOCUMENT_TYPE = 'invoice';
+const DOCUMENT_TYPE = INVOICES.document_types[0];
 /** The sink the example's "Tell Someone" node calls instead of email or chat. */
 const ALERTS = 'alerts';
 
