@@ -168,7 +168,8 @@ async function run(context, env) {
 			`imports ${path.relative(ROOT, env.IMAP_FILE)} as shipped and clicks the README's steps: at most ${env.MAX_ACTIONS} actions`,
 			async () => {
 				// 3. Create workflow (a new n8n: Build a workflow), … → Import → From file, the shipped file
-				actions += await importByClicking(page, env.IMAP_FILE, act);
+				const filePick = await importByClicking(page, env.IMAP_FILE, act); // read before adding: it counts too
+				actions += filePick;
 				const nodes = page.getByTestId('canvas-node');
 				await visible(nodes.filter({ hasText: crm }), `the canvas node "${crm}"`);
 				await shot(page, 'own-mailbox-imported');
@@ -381,11 +382,11 @@ async function run(context, env) {
 				);
 				const execution = data.results.find((e) => e.status === 'success');
 				if (!execution) fail('no successful execution of the email workflow');
-				// "Debug in editor": the run's data on the canvas
-				await page.goto(`${BASE}/workflow/${workflowId}/debug/${execution.id}`);
+				// the run in the Executions tab: the canvas with its data
+				await page.goto(`${BASE}/workflow/${workflowId}/executions/${execution.id}`);
 				const node = page.getByTestId('canvas-node').filter({ hasText: extract });
-				await (await visible(node, `the canvas node "${extract}"`)).dblclick();
-				const ndv = await visible(page.getByTestId('ndv'), `the settings of "${extract}"`);
+				await (await visible(node, `the canvas node "${extract}" of the run`)).dblclick();
+				const ndv = await visible(page.getByTestId('ndv'), `the run's data of "${extract}"`);
 				const output = await visible(ndv.getByTestId('output-panel'), 'the output panel');
 				await (
 					await visible(output.getByTestId('radio-button-table'), "the output panel's Table view")

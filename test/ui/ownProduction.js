@@ -63,7 +63,8 @@ function productionSteps(context, env, freshPage) {
 				credentialId = credentials[0].id;
 
 				// 1. Create workflow, … → Import → From file, the shipped file
-				actions += await importByClicking(page, FILE, act);
+				const filePick = await importByClicking(page, FILE, act); // read before adding: it counts too
+				actions += filePick;
 				const nodes = page.getByTestId('canvas-node');
 				await until(
 					"the canvas shows the workflow's nodes",

@@ -28,6 +28,7 @@ CHROMIUM="${UI_CHROMIUM:-/usr/bin/chromium}"
 SHOTS="${UI_SCREENSHOTS_DIR:-$ROOT/test/ui/out}"
 TIMEOUT="${UI_START_TIMEOUT:-900}"
 WORK="$(mktemp -d /tmp/docex-ui.XXXXXX)"
+touch "$WORK/started" # the pictures taken after it are this run's
 LOG_PREFIX=ui
 # shellcheck source=../start/npm-start.sh
 source "$ROOT/test/start/npm-start.sh"
@@ -130,7 +131,7 @@ fi
 if [ "${UI_UPDATE_DOCS:-}" = 1 ] && [ "$FAILED" -eq 0 ]; then
 	# the pictures this run took (a part UI_ONLY left out took none)
 	for name in node-panel project-list submit-and-wait-fields output schema-preview error-output hint-output trigger-fields document-type-hint production-canvas email-output; do
-		if [ "$SHOTS/$name.png" -nt "$WORK" ]; then
+		if [ "$SHOTS/$name.png" -nt "$WORK/started" ]; then
 			cp "$SHOTS/$name.png" docs/
 			log "docs/$name.png updated"
 		fi
