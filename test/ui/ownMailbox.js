@@ -26,6 +26,7 @@ const os = require('os');
 const path = require('path');
 
 const { freePort } = require('../../harness/n8n.js');
+const { readmeBlock, runReadmeInstall } = require('../../harness/readme.js');
 
 const ROOT = path.resolve(__dirname, '../..');
 const WORK = process.env.UI_WORK || fs.mkdtempSync(path.join(os.tmpdir(), 'docex-ui-own-'));
@@ -46,7 +47,6 @@ const TITLE = 'mailbox to CRM on a fresh n8n';
 
 const log = (...a) => console.log('[own]', ...a);
 
-
 function listening(port) {
 	return new Promise((resolve) => {
 		const socket = net.connect(port, '127.0.0.1');
@@ -56,19 +56,6 @@ function listening(port) {
 		});
 		socket.on('error', () => resolve(false));
 	});
-}
-
-/** The ```sh block after `marker` in README.md, its indentation removed. */
-function readmeBlock(marker) {
-	const readme = fs.readFileSync(path.join(ROOT, 'README.md'), 'utf8');
-	const at = readme.indexOf(marker);
-	if (at < 0) throw new Error(`README.md has no ${marker}`);
-	const block = /^([ \t]*)```sh\n([\s\S]*?)\n\1```/m.exec(readme.slice(at));
-	if (!block) throw new Error(`no \`\`\`sh block after ${marker} in README.md`);
-	return block[2]
-		.split('\n')
-		.map((line) => (line.startsWith(block[1]) ? line.slice(block[1].length) : line))
-		.join('\n');
 }
 
 const children = [];
@@ -145,28 +132,7 @@ async function setUp(timings) {
 	});
 	if (path.basename(tarball) !== TARBALL) throw new Error(`npm pack made ${tarball}`);
 	await time('install', () =>
-		execFileSync(
-			'bash',
-			[
-				'-euo',
-				'pipefail',
-				'-c',
-				readmeBlock('<!-- install-from-tarball -->').replaceAll(`/path/to/${TARBALL}`, tarball),
-			],
-			{
-				cwd: home,
-				stdio: ['ignore', 'pipe', 'pipe'],
-				env: {
-					PATH: process.env.PATH,
-					HOME: home,
-					npm_config_offline: 'true',
-					npm_config_audit: 'false',
-					npm_config_fund: 'false',
-					npm_config_update_notifier: 'false',
-					npm_config_cache: path.join(WORK, 'npm-cache'),
-				},
-			},
-		),
+		runReadmeInstall({ tarball, home, npmCache: path.join(WORK, 'npm-cache') }),
 	);
 
 	const mailbox = await time('mailbox', async () => {

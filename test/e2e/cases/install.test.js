@@ -9,7 +9,6 @@
 const assert = require('node:assert/strict');
 const fs = require('node:fs');
 const path = require('node:path');
-const { execFileSync } = require('node:child_process');
 const { test } = require('node:test');
 
 const { login, setupOwner, waitReady } = require('../../../scripts/n8n-local.js');
@@ -28,23 +27,16 @@ const state = require('../../../harness/state.js');
 
 useSuite();
 
-const MARKER = '<!-- install-from-tarball -->';
+const {
+	INSTALL_MARKER: MARKER,
+	readmeBlock,
+	runReadmeInstall,
+} = require('../../../harness/readme.js');
 const PACKAGE = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8'));
 const TARBALL = `${PACKAGE.name}-${PACKAGE.version}.tgz`;
 
-/** The ```sh block that follows the marker in README.md. */
-function readmeInstallCommands() {
-	const readme = fs.readFileSync(path.join(ROOT, 'README.md'), 'utf8');
-	const at = readme.indexOf(MARKER);
-	assert.ok(at >= 0, `README.md has no ${MARKER} before its install commands`);
-	// the block may be indented under a list item: its fence sets the indentation of every line
-	const block = /^([ \t]*)```sh\n([\s\S]*?)\n\1```/m.exec(readme.slice(at));
-	assert.ok(block, `no \`\`\`sh block after ${MARKER} in README.md`);
-	return block[2]
-		.split('\n')
-		.map((line) => (line.startsWith(block[1]) ? line.slice(block[1].length) : line))
-		.join('\n');
-}
+/** The README's install commands, as written. */
+const readmeInstallCommands = () => readmeBlock(MARKER);
 
 /** The node types (or credential types) n8n serves to its editor, by name. */
 async function served(baseUrl, cookie, file) {
@@ -70,24 +62,8 @@ onThisVersion(
 		const home = path.join(state.tmp, 'readme-install');
 		fs.mkdirSync(home);
 		const started = Date.now();
-		execFileSync(
-			'bash',
-			['-euo', 'pipefail', '-c', commands.replaceAll(`/path/to/${TARBALL}`, state.tarball)],
-			{
-				cwd: home,
-				stdio: ['ignore', 'pipe', 'pipe'],
-				env: {
-					PATH: process.env.PATH,
-					HOME: home,
-					// no traffic beyond this machine: the tarball and its (absent) dependencies are local
-					npm_config_offline: 'true',
-					npm_config_audit: 'false',
-					npm_config_fund: 'false',
-					npm_config_update_notifier: 'false',
-					npm_config_cache: path.join(home, '.npm'),
-				},
-			},
-		);
+		// no traffic beyond this machine: the tarball and its (absent) dependencies are local
+		runReadmeInstall({ commands, tarball: state.tarball, home, npmCache: path.join(home, '.npm') });
 		const installSeconds = (Date.now() - started) / 1000;
 		const nodesDir = path.join(home, '.n8n', 'nodes', 'node_modules');
 		assert.ok(
