@@ -37,7 +37,8 @@ ensure_packages() {
 	[ "${#missing[@]}" -eq 0 ] && return 0
 	[ "$(id -u)" -eq 0 ] || fail "${missing[*]} not installed; install them (apt-get install ${missing[*]}) and run again"
 	log "installing ${missing[*]} from Debian's packages"
-	{ apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}"; } >/tmp/queue-services-apt.log 2>&1 ||
+	# one apt-get at a time: the browser suite may be installing its packages while this one runs
+	flock /tmp/docex-apt.lock sh -c 'apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "$@"' apt "${missing[@]}" >/tmp/queue-services-apt.log 2>&1 ||
 		fail "apt-get install ${missing[*]} failed (log: /tmp/queue-services-apt.log); check that Debian's package mirror can be reached"
 	pg_bin >/dev/null || fail "postgresql was installed but no initdb was found under /usr/lib/postgresql"
 }
@@ -118,7 +119,7 @@ nginx_conf() {
 	if [ -z "$nginx" ]; then
 		[ "$(id -u)" -eq 0 ] || fail "nginx not installed; install it (apt-get install nginx-light or nginx) and run again"
 		log "installing nginx from Debian's packages"
-		{ apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq nginx-light; } >/tmp/queue-services-apt.log 2>&1 ||
+		flock /tmp/docex-apt.lock sh -c 'apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq nginx-light' >/tmp/queue-services-apt.log 2>&1 ||
 			fail "apt-get install nginx-light failed (log: /tmp/queue-services-apt.log)"
 		nginx="$(command -v nginx || echo /usr/sbin/nginx)"
 	fi

@@ -22,7 +22,8 @@ if [ ! -x "$CHROMIUM" ]; then
 	say "installing Debian's chromium (apt-get update; apt-get install -y chromium)"
 	APT_LOG="$(mktemp /tmp/docex-ui-apt.XXXXXX)"
 	trap 'rm -f "$APT_LOG"' EXIT
-	if ! { $SUDO apt-get update && $SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y chromium; } >"$APT_LOG" 2>&1 ||
+	# one apt-get at a time: the queue suite may be installing its services while this suite runs
+	if ! flock /tmp/docex-apt.lock sh -c "$SUDO apt-get update && $SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y chromium" >"$APT_LOG" 2>&1 ||
 		[ ! -x "$CHROMIUM" ]; then
 		tail -5 "$APT_LOG" >&2 || true
 		say "error: could not install chromium with apt-get (is a Debian package mirror reachable?); the browser test of the editor needs /usr/bin/chromium"

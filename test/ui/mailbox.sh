@@ -20,8 +20,9 @@ ensure_dovecot() {
 	command -v dovecot >/dev/null && [ -x /usr/lib/dovecot/imap-login ] && return 0
 	[ "$(id -u)" -eq 0 ] || die "dovecot-imapd is not installed, and installing it needs root (apt-get install dovecot-imapd)"
 	log "installing dovecot-imapd (apt-get)"
-	DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends dovecot-imapd >&2 ||
-		{ apt-get update -q >&2 && DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends dovecot-imapd >&2; } ||
+	# one apt-get at a time: the queue suite may be installing its services while this suite runs
+	flock /tmp/docex-apt.lock sh -c 'DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends dovecot-imapd ||
+		{ apt-get update -q && DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends dovecot-imapd; }' >&2 ||
 		die "apt-get could not install dovecot-imapd"
 	# the package starts the system's own Dovecot on all interfaces: this test needs none of it
 	if command -v systemctl >/dev/null && systemctl is-active --quiet dovecot 2>/dev/null; then

@@ -1,0 +1,55 @@
+#!/usr/bin/env bash
+# npm test's last step (npm run test:ui-and-queue): the browser suite (npm run test:ui) and the
+# queue-mode suite (npm run test:queue) side by side. Most of either is waiting (for the editor,
+# for n8n's processes, for the emulator), so together they take about as long as the longer one.
+#
+# The order matters because both pack the package from dist/:
+#   1. the queue suite starts first, in the background; it builds dist/ and packs its tarball
+#      before it prints "# work folder";
+#   2. then the browser suite starts, in the foreground (its `npm start` rebuilds dist/ and is
+#      stopped with Ctrl-C, which a background job of a script could not receive).
+# Their apt-get calls (chromium, dovecot-imapd; postgresql, redis-server, nginx) take turns on
+# one lock. The queue suite's lines are prefixed with [queue]; the exit status is the first
+# failing suite's, 0 when both pass; the last line counts both suites.
+set -euo pipefail
+
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+cd "$ROOT"
+
+logs="$(mktemp -d /tmp/docex-ui-queue.XXXXXX)"
+queue_pid=""
+cleanup() {
+	{ [ -z "$queue_pid" ] || kill "$queue_pid" 2>/dev/null; } || true
+	rm -rf "$logs"
+}
+trap cleanup EXIT
+
+STARTED=$(date +%s)
+(bash test/queue/run.sh 2>&1 | tee "$logs/queue.log" | sed -u 's/^/[queue] /'; exit "${PIPESTATUS[0]}") &
+queue_pid=$!
+
+# the queue suite's tarball is made (or the suite ended early)
+while kill -0 "$queue_pid" 2>/dev/null && ! grep -q '^# work folder' "$logs/queue.log" 2>/dev/null; do
+	sleep 1
+done
+echo "[ui-and-queue] the queue suite has packed the package ($(($(date +%s) - STARTED)) s in); the browser suite starts"
+
+ui_status=0
+bash test/ui/run.sh 2>&1 | tee "$logs/ui.log" || ui_status=$?
+queue_status=0
+wait "$queue_pid" || queue_status=$?
+queue_pid=""
+
+passed=0
+failed=0
+for log in "$logs/ui.log" "$logs/queue.log"; do
+	line="$(grep -E '^[0-9]+ passed, [0-9]+ failed' "$log" | tail -n 1 || true)"
+	[ -n "$line" ] || { failed=$((failed + 1)); continue; }
+	passed=$((passed + $(echo "$line" | cut -d' ' -f1)))
+	failed=$((failed + $(echo "$line" | cut -d' ' -f3)))
+done
+echo "[ui-and-queue] took $(($(date +%s) - STARTED)) s (browser suite: exit $ui_status, queue suite: exit $queue_status)"
+echo "ui and queue"
+echo "$passed passed, $failed failed"
+[ "$ui_status" -eq 0 ] || exit "$ui_status"
+exit "$queue_status"
