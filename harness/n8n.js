@@ -124,6 +124,10 @@ async function n8nProcessEnv(userFolder, extra = {}) {
 		// publishing is asynchronous in n8n 2.41 (outbox + reconciler): work it off quickly
 		N8N_WORKFLOW_PUBLICATION_OUTBOX_POLL_INTERVAL_MS: '1000',
 		N8N_WORKFLOW_PUBLICATION_RECONCILE_INTERVAL_SECONDS: '2',
+		// one claim transaction per poll, not five: SQLite has one write connection, which the
+		// suite's webhook runs need too (n8n gives up on a write that waited 60 s, then answers
+		// every request 503 "Database is not ready!" while the queue lasts)
+		N8N_WORKFLOW_PUBLICATION_CONCURRENCY: '1',
 		...extra,
 	};
 }

@@ -190,7 +190,9 @@ install_n8n() {
 }
 JSON
 	# install scripts stay off: one of n8n's Kafka dependencies downloads from the internet in its own
-	(cd "$staging" && clean_npm install --no-audit --no-fund --loglevel=error --ignore-scripts) \
+	# --prefer-offline: what npm's cache already holds is used without asking the registry again
+	# (an empty cache fetches everything as usual)
+	(cd "$staging" && clean_npm install --no-audit --no-fund --loglevel=error --ignore-scripts --prefer-offline) \
 		>"$logfile" 2>&1 || explain_npm_failure "installing n8n@$N8N_VERSION from the npm registry" "$logfile"
 	[ -f "$staging/node_modules/n8n/bin/n8n" ] ||
 		fail "installing n8n@$N8N_VERSION: npm finished but node_modules/n8n/bin/n8n is missing. Run the command again; log: $logfile"
@@ -199,7 +201,8 @@ JSON
 	[ "${#modules[@]}" -gt 0 ] ||
 		fail "installing n8n@$N8N_VERSION: none of its native modules (${NATIVE_MODULES[*]}) was installed. Run the command again; log: $logfile"
 	log "building native modules (${modules[*]}) for Node $NODE24_VERSION"
-	(cd "$staging" && PATH="$(dirname "$NODE24"):$PATH" clean_npm rebuild "${modules[@]}" \
+	# JOBS=max: node-gyp compiles on every core
+	(cd "$staging" && PATH="$(dirname "$NODE24"):$PATH" JOBS=max clean_npm rebuild "${modules[@]}" \
 		--ignore-scripts=false --nodedir="$NODE24_HOME") >>"$logfile" 2>&1 ||
 		explain_npm_failure "building n8n's native modules (${modules[*]}) for Node $NODE24_VERSION (needs python3, make and g++)" "$logfile"
 	native_ok "$staging" 2>>"$logfile" ||

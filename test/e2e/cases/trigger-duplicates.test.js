@@ -135,20 +135,26 @@ test('Trigger: publishing again while deliveries arrive keeps the registration a
 	const sender = (async () => {
 		while (publishing) {
 			deliveries.push(deliverWithRetries(state.triggerUrl, deliveryBody(), key));
-			await sleep(150);
+			// 2.5 a second: n8n on SQLite writes each run through one connection, and this suite
+			// shares two cores with the other version's
+			await sleep(400);
 		}
 	})();
 
 	const steps = [];
-	await editTriggerAndPublish({ fetchErrorDetails: false });
-	steps.push('edit, publish');
-	await unpublishAndPublish();
-	steps.push('unpublish, publish');
-	await editTriggerAndPublish({ fetchErrorDetails: true });
-	steps.push('edit, publish');
-	await sleep(1000);
-	publishing = false;
-	await sender;
+	try {
+		await editTriggerAndPublish({ fetchErrorDetails: false });
+		steps.push('edit, publish');
+		await unpublishAndPublish();
+		steps.push('unpublish, publish');
+		await editTriggerAndPublish({ fetchErrorDetails: true });
+		steps.push('edit, publish');
+		await sleep(1000);
+	} finally {
+		// on a failure too: a sender left running would keep the suite from ever ending
+		publishing = false;
+		await sender;
+	}
 	const attempts = await Promise.all(deliveries);
 
 	const final = attempts.map((statuses) => statuses.at(-1));

@@ -31,7 +31,7 @@ const {
 } = require('../../e2e/lib/emulator-client.js');
 const {
 	deliveryBody,
-	post,
+	deliverWithRetries,
 	inPool,
 	settledExecutionTotal,
 } = require('../../e2e/lib/deliveries.js');
@@ -172,11 +172,28 @@ test('Trigger: 200 distinct deliveries, 50 at a time, through the webhook proces
 	const before = await settledExecutionTotal(QWF.trigger, 0, { settleMs: 0 });
 	const bodies = Array.from({ length: 200 }, () => deliveryBody());
 	const started = Date.now();
-	const statuses = await inPool(bodies, 50, (body) => post(trigger.url, body, trigger.secret));
+	// each delivery retried as the service retries it (1, 4, 16 s): a webhook process short of CPU
+	// may answer 503 or late, and a retried delivery must still start one run, not two
+	const attempts = await inPool(bodies, 50, (body) =>
+		deliverWithRetries(trigger.url, body, trigger.secret),
+	);
 	const seconds = (Date.now() - started) / 1000;
-	const counts = statuses.reduce((acc, s) => ({ ...acc, [s]: (acc[s] ?? 0) + 1 }), {});
-	assert.deepEqual(counts, { 200: 200 }, `answers ${JSON.stringify(counts)}`);
-	const runs = (await settledExecutionTotal(QWF.trigger, before + 200, { timeoutMs: 180000 })) - before;
-	assert.equal(runs, 200, `${runs} runs for 200 distinct deliveries`);
-	t.diagnostic(`200 answered by the webhook process in ${seconds.toFixed(1)} s; 200 runs`);
+	const tally = (list) => list.reduce((acc, s) => ({ ...acc, [s]: (acc[s] ?? 0) + 1 }), {});
+	const first = tally(attempts.map((a) => a[0]));
+	const final = tally(attempts.map((a) => a.at(-1)));
+	assert.deepEqual(
+		final,
+		{ 200: 200 },
+		`answers in the end ${JSON.stringify(final)}; first answers ${JSON.stringify(first)}`,
+	);
+	const runs =
+		(await settledExecutionTotal(QWF.trigger, before + 200, { timeoutMs: 180000 })) - before;
+	assert.equal(
+		runs,
+		200,
+		`${runs} runs for 200 distinct deliveries (first answers ${JSON.stringify(first)})`,
+	);
+	t.diagnostic(
+		`200 acknowledged by the webhook process in ${seconds.toFixed(1)} s (first answers ${JSON.stringify(first)}); 200 runs`,
+	);
 });
