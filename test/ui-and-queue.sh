@@ -15,6 +15,8 @@ set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$ROOT"
+# shellcheck source=lib/counts.sh
+source "$ROOT/test/lib/counts.sh"
 
 logs="$(mktemp -d /tmp/docex-ui-queue.XXXXXX)"
 queue_pid=""
@@ -40,16 +42,8 @@ queue_status=0
 wait "$queue_pid" || queue_status=$?
 queue_pid=""
 
-passed=0
-failed=0
-for log in "$logs/ui.log" "$logs/queue.log"; do
-	line="$(grep -E '^[0-9]+ passed, [0-9]+ failed' "$log" | tail -n 1 || true)"
-	[ -n "$line" ] || { failed=$((failed + 1)); continue; }
-	passed=$((passed + $(echo "$line" | cut -d' ' -f1)))
-	failed=$((failed + $(echo "$line" | cut -d' ' -f3)))
-done
 echo "[ui-and-queue] took $(($(date +%s) - STARTED)) s (browser suite: exit $ui_status, queue suite: exit $queue_status)"
 echo "ui and queue"
-echo "$passed passed, $failed failed"
+sum_counts "$logs/ui.log" "$logs/queue.log"
 [ "$ui_status" -eq 0 ] || exit "$ui_status"
 exit "$queue_status"

@@ -11,6 +11,8 @@ cd "$ROOT"
 
 # shellcheck source=../lib/prepare.sh
 source "$ROOT/test/lib/prepare.sh"
+# shellcheck source=../lib/counts.sh
+source "$ROOT/test/lib/counts.sh"
 # dependencies and the build, once for both suites
 prepare_suite e2e --npm-install-fallback
 export E2E_BUILT=1
@@ -32,14 +34,6 @@ status=0
 wait "$first" || status=$?
 wait "$second" || { rc=$?; [ "$status" -ne 0 ] || status=$rc; }
 # one closing line for both suites
-passed=0
-failed=0
-for log in "$logs"/*.log; do
-	line="$(grep -E '^[0-9]+ passed, [0-9]+ failed' "$log" | tail -n 1 || true)"
-	[ -n "$line" ] || { failed=$((failed + 1)); continue; }
-	passed=$((passed + $(echo "$line" | cut -d' ' -f1)))
-	failed=$((failed + $(echo "$line" | cut -d' ' -f3)))
-done
 echo "e2e: both versions"
-echo "$passed passed, $failed failed"
+sum_counts "$logs"/*.log
 exit "$status"
