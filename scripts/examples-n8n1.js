@@ -8,9 +8,8 @@
  *   - every Data table node is version 1 and finds the table by the ID in the Settings node
  *     (`data_table_id`), read as a parameter (`$('Settings').params`), so that the intake and the
  *     completion read it too, though their runs never pass through Settings: one value to paste;
- *   - "Create the Table If Missing" and its manual trigger "Create the Table (Run Once)" are left
- *     out (Intake's chain goes from Receive Documents straight on): the table is created under
- *     Overview → Data tables; the note says so.
+ *   - "Create the Table If Missing" is left out (Intake's chain goes from Receive Documents
+ *     straight on): the table is created under Overview → Data tables; the note says so.
  * Everything else (nodes, ids, webhook ids, connections) is the same as the 2.x file.
  *
  *   node scripts/examples-n8n1.js          write the file
@@ -31,13 +30,15 @@ const PLACEHOLDER = 'paste-the-id-of-document_extraction_tasks';
 const TABLE_ID = `={{ $('${SETTINGS}').params.assignments.assignments.find((a) => a.name === '${TABLE_ID_FIELD}').value }}`;
 const SETTINGS_NOTE =
 	'Paste the ID of the Data table document_extraction_tasks into data_table_id (Overview → Data tables → the table; the ID is in its URL).';
+/** The sticky note with the setup steps, which the 1.x file words for n8n 1.x. */
+const START_HERE = 'Start Here';
 /** The 2.x nodes n8n 1.x has no counterpart for. */
-const TABLE_NODES = ['Create the Table If Missing', 'Create the Table (Run Once)'];
+const TABLE_NODES = ['Create the Table If Missing'];
 
 /** What the note says about the table and the credential, in the 2.x file and in this one. */
 const NOTE = [
 	[
-		'The table is created by the first post, or by **Create the Table (Run Once)**.',
+		'The first post creates the table.',
 		'First create the Data table document_extraction_tasks under **Overview → Data tables** and paste its ID into **Settings** (docs/production.md, n8n 1.x).',
 	],
 	[
@@ -85,8 +86,9 @@ function convert(wf) {
 		type: 'string',
 	});
 	settings.notes = SETTINGS_NOTE;
-	for (const sticky of wf.nodes.filter((n) => n.type === 'n8n-nodes-base.stickyNote'))
-		sticky.parameters.content = note(sticky.parameters.content);
+	const start = wf.nodes.find((n) => n.name === START_HERE);
+	if (!start) throw new Error(`production.json has no sticky note "${START_HERE}"`);
+	start.parameters.content = note(start.parameters.content);
 	for (const node of wf.nodes) {
 		if (node.type !== DATA_TABLE) continue;
 		if (node.parameters.resource === 'table')

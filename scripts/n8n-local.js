@@ -7,7 +7,9 @@
  *
  *   node scripts/n8n-local.js wait-ready <url> [timeoutSeconds]
  *   node scripts/n8n-local.js install-package <tarball> <nodesDir>
- *   node scripts/n8n-local.js write-credential <file> <id> <name> <apiKey> <baseUrl>
+ *   node scripts/n8n-local.js write-credential <file> <id> <name> <apiKey> <baseUrl> [<intakeKey>]
+ *     (with <intakeKey>: also the production workflow's Header Auth credential "Intake Key",
+ *     header X-Intake-Key)
  *   node scripts/n8n-local.js setup-owner <n8nBaseUrl> <stateFile>
  * With Node 24 and NODE_PATH=<n8n>/node_modules (they open n8n's database with n8n's own sqlite3 or
  * pg module): <database> is the SQLite file, or `postgresdb` for the PostgreSQL database that the
@@ -260,9 +262,16 @@ async function restoreWebhooks(databaseFile, emulatorUrl, apiKey) {
 }
 
 /** Credential file in the format of `n8n import:credentials` (data is encrypted on import). */
-function writeCredential(file, { id, name, apiKey, baseUrl }) {
-	const credential = { id, name, type: 'documentExtractionApi', data: { apiKey, baseUrl } };
-	fs.writeFileSync(file, JSON.stringify([credential], null, 2));
+function writeCredential(file, { id, name, apiKey, baseUrl, intakeKey }) {
+	const credentials = [{ id, name, type: 'documentExtractionApi', data: { apiKey, baseUrl } }];
+	if (intakeKey)
+		credentials.push({
+			id: 'DocExtrIntakeKey',
+			name: 'Intake Key',
+			type: 'httpHeaderAuth',
+			data: { name: 'X-Intake-Key', value: intakeKey },
+		});
+	fs.writeFileSync(file, JSON.stringify(credentials, null, 2));
 }
 
 function newPassword() {
@@ -357,7 +366,13 @@ async function main(argv) {
 			return;
 		}
 		case 'write-credential':
-			writeCredential(args[0], { id: args[1], name: args[2], apiKey: args[3], baseUrl: args[4] });
+			writeCredential(args[0], {
+				id: args[1],
+				name: args[2],
+				apiKey: args[3],
+				baseUrl: args[4],
+				intakeKey: args[5],
+			});
 			return;
 		case 'setup-owner': {
 			const owner = await setupOwner(args[0], args[1]);

@@ -136,9 +136,13 @@ rm -f "$LOCAL_DIR"/*.tgz
 TARBALL="$(npm pack --silent --pack-destination "$LOCAL_DIR" | tail -1)"
 node scripts/n8n-local.js install-package "$LOCAL_DIR/$TARBALL" "$LOCAL_DIR/.n8n/nodes" >&2
 
-# 5. credential (re-imported every run) and example workflows (imported once)
+# 5. credentials (re-imported every run: the emulator's, and the production Intake's Header Auth
+# key, a random value made once) and example workflows (imported once)
+[ -s "$LOCAL_DIR/intake-key" ] ||
+	node -e "process.stdout.write(require('crypto').randomBytes(24).toString('hex'))" >"$LOCAL_DIR/intake-key"
+INTAKE_KEY="$(cat "$LOCAL_DIR/intake-key")"
 node scripts/n8n-local.js write-credential "$LOCAL_DIR/credential.json" "$CREDENTIAL_ID" \
-	"Document Extraction (local emulator)" "$API_KEY" "http://127.0.0.1:$EMULATOR_PORT"
+	"Document Extraction (local emulator)" "$API_KEY" "http://127.0.0.1:$EMULATOR_PORT" "$INTAKE_KEY"
 log "importing the credential"
 n8n import:credentials --input="$LOCAL_DIR/credential.json" >"$LOCAL_DIR/import.log" 2>&1 ||
 	{ tail -20 "$LOCAL_DIR/import.log" >&2; die "n8n import:credentials failed"; }
@@ -242,6 +246,7 @@ cat <<EOF
                "Document Extraction: tools for AI agents and MCP clients": an MCP server to publish;
                "Document Extraction: Production (intake, completion, catch-up)": publish it, then post the
                curl line of docs/production.md; its rows are under Overview → Data tables.
+  intake key:  export INTAKE_KEY=$INTAKE_KEY   (its Header Auth credential "Intake Key")
                How to run each, with its webhooks and curl lines: docs/development.md#the-examples
   logs:        $LOCAL_DIR/n8n.log, $LOCAL_DIR/emulator.log
 EOF

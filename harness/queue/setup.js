@@ -14,7 +14,7 @@ const path = require('node:path');
 const { before, after } = require('node:test');
 
 const { waitReady } = require('../../scripts/n8n-local.js');
-const { CRED, GOOD_KEY } = require('../fixtures.js');
+const { CRED, GOOD_KEY, intakeKeyCredential } = require('../fixtures.js');
 const { ROOT, N8N_BIN, freePort, startProcess, stopProcess } = require('../n8n.js');
 const { packPackage } = require('../pack.js');
 const state = require('../state.js');
@@ -54,6 +54,7 @@ async function importData(stack, workflows) {
 				type: 'documentExtractionApi',
 				data: { apiKey: GOOD_KEY, baseUrl: state.emulatorUrl },
 			},
+			intakeKeyCredential(),
 		]),
 	);
 	await stack.cli(['import:credentials', `--input=${credFile}`]);

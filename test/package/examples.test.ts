@@ -259,8 +259,8 @@ describe('the examples as npm start imports them (scripts/local-examples.js)', (
 			// the option belongs to the local copy: an example meant for any n8n keeps it off
 			for (const node of urlNodes(shipped)) {
 				expect(
-					(node.parameters.options as Record<string, unknown>)?.allowPrivateAddresses,
-				).toBeUndefined();
+					(node.parameters.options as Record<string, unknown>)?.allowPrivateAddresses ?? false,
+				).toBe(false);
 			}
 			expect(JSON.stringify(local)).not.toContain('127.0.0.1:8790');
 			expect(read(file)).toEqual(shipped);

@@ -38,7 +38,8 @@ describe('the production workflow (examples/production.json)', () => {
 			responseMode: 'responseNode',
 		});
 		expect(nodeOf(prod, 'Answer the Caller').type).toBe('n8n-nodes-base.respondToWebhook');
-		// the answer waits for the claims and for the loop's end: a Merge runs when both its
+		// the answer waits for the post's documents (one item even for a post without any) and
+		// for the loop's end: a Merge runs when both its
 		// inputs have data, or with what it has once nothing else is left to run
 		const after = nodeOf(prod, 'After the Sending');
 		expect(after.type).toBe('n8n-nodes-base.merge');
@@ -52,8 +53,8 @@ describe('the production workflow (examples/production.json)', () => {
 				),
 			);
 		expect(into('After the Sending').sort()).toEqual([
-			'Claim Each Document[0] → 0',
 			'Loop Over Documents[0] → 1',
+			'One Item per Document[0] → 0',
 		]);
 		expect(next('After the Sending')).toEqual(['Answer Each Document']);
 		expect(next('Answer Each Document')).toEqual(['Answer the Caller']);
@@ -69,7 +70,7 @@ describe('the production workflow (examples/production.json)', () => {
 		// with the targets reversed on the canvas: cases/production.test.js, scrambled canvas)
 		expect(fanOuts.sort()).toEqual([
 			'A Finished Task → Claim the Pending Row, No Row Has This Task',
-			'Claim Each Document → Not Sent Yet, After the Sending',
+			'One Item per Document → Only Documents with a URL, After the Sending',
 			'Settings → Rows Still Pending, Mark Rows Stuck, Mark Rows Possibly Sent, Unknown Tasks, Rows Left Claimed',
 			'Unknown Tasks → Its Own Row, After the Settling',
 		]);
@@ -77,7 +78,8 @@ describe('the production workflow (examples/production.json)', () => {
 		expect(next('Receive Documents')).toEqual(['Create the Table If Missing']);
 		expect(next('Create the Table If Missing')).toEqual(['Documents of the Post']);
 		expect(next('Documents of the Post')).toEqual(['One Item per Document']);
-		expect(next('One Item per Document')).toEqual(['Only Documents with a URL']);
+		expect(next('One Item per Document')).toEqual(['Only Documents with a URL', 'After the Sending']);
+		expect(nodeOf(prod, 'One Item per Document') as unknown).toMatchObject({ alwaysOutputData: true });
 		expect(next('Only Documents with a URL')).toEqual(['Each Key Once']);
 		expect(next('Each Key Once')).toEqual(['Claim Each Document']);
 		// an unknown task: the rows Intake recorded after all are deleted, then the Merge waits for
@@ -110,8 +112,13 @@ describe('the production workflow (examples/production.json)', () => {
 			compare: 'selectedFields',
 			fieldsToCompare: 'document_key',
 		});
+		// the claim writes the key only; the first post's context goes into a row that has none yet
+		expect(nodeOf(prod, 'Claim Each Document').parameters).toMatchObject({
+			columns: { value: { document_key: '={{ $json.document_key }}' } },
+		});
+		expect(next('Claim Each Document')).toEqual(['Keep the First Context']);
 		// a node runs all its items before the next node starts: every document is claimed first
-		expect(next('Not Sent Yet')).toEqual(['Loop Over Documents']);
+		expect(next('Keep the First Context')).toEqual(['Loop Over Documents']);
 		expect(nodeOf(prod, 'Mark the Batch Sending').parameters).toMatchObject({
 			operation: 'update',
 			matchType: 'allConditions',
@@ -163,7 +170,7 @@ describe('the production workflow (examples/production.json)', () => {
 				conditions: [
 					{ keyName: 'status', condition: 'isEmpty' },
 					{
-						keyName: 'updatedAt',
+						keyName: 'createdAt',
 						condition: 'lt',
 						keyValue:
 							"={{ $now.minus({ minutes: $('Settings').first().json.stuck_minutes }).toISO() }}",

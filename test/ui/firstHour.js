@@ -285,11 +285,12 @@ async function pickByClicking(page, ndv, field, name, click) {
 }
 
 /**
- * Runs the curl line of docs/production.md (`command`); waits until the table's rows after the
- * first `before` are all `done`, and returns them.
+ * Runs the curl line of docs/production.md (`command`, with the variables `env` adds, such as
+ * INTAKE_KEY); waits until the table's rows after the first `before` are all `done`, and returns
+ * them.
  */
-async function postUntilDone(page, command, before = 0) {
-	const ran = shell(command);
+async function postUntilDone(page, command, before = 0, env = {}) {
+	const ran = shell(command, env);
 	if (!ran.ok) fail(`the curl line of docs/production.md failed: ${ran.output.slice(0, 500)}`);
 	if (!/"state":\s*"accepted"/.test(ran.output))
 		fail(`Intake answered: ${ran.output.slice(0, 300)}`);
@@ -309,9 +310,11 @@ async function postUntilDone(page, command, before = 0) {
 async function pictureCanvas(page, production) {
 	await openWorkflowByName(page, production.name);
 	const nodes = page.getByTestId('canvas-node');
+	// its nodes, sticky notes aside (the canvas draws those apart)
+	const shown = production.nodes.filter((n) => n.type !== 'n8n-nodes-base.stickyNote');
 	await until(
-		`the canvas shows the workflow's ${production.nodes.length} nodes`,
-		async () => (await nodes.count()) >= production.nodes.length - 1,
+		`the canvas shows the workflow's ${shown.length} nodes`,
+		async () => (await nodes.count()) >= shown.length - 1,
 	);
 	// a taller window than the test's, so that the node names can be read
 	const view = page.viewportSize();
@@ -371,14 +374,18 @@ function docBlock(doc, pattern) {
 		.replaceAll('http://127.0.0.1:8790', EMULATOR);
 }
 
-/** Runs a documented command line in bash, on this machine only (127.0.0.1). */
-function shell(command) {
+/**
+ * Runs a documented command line in bash, on this machine only (127.0.0.1), with the variables
+ * `env` adds to this process's environment.
+ */
+function shell(command, env = {}) {
 	if (/https?:\/\/(?!127\.0\.0\.1[:/])/.test(command))
 		fail(`the command reaches beyond 127.0.0.1: ${command}`);
 	try {
 		const output = execFileSync('bash', ['-euo', 'pipefail', '-c', command], {
 			encoding: 'utf8',
 			timeout: RUN_WAIT,
+			env: { ...process.env, ...env },
 		});
 		return { ok: true, output };
 	} catch (error) {

@@ -84,6 +84,9 @@ matches "mailbox to CRM on a fresh n8n" && OWN_PART=1
 if [ -n "$START_PART" ]; then
 	npm_start_begin "$TIMEOUT"
 
+	# the production Intake's key, as npm start prints it for the docs' curl line ($INTAKE_KEY)
+	INTAKE_KEY="$(sed -n 's/^ *intake key: *export INTAKE_KEY=\([^ ]*\).*/\1/p' "$START_LOG" | head -1)"
+	export INTAKE_KEY
 	set +e
 	UI_EDITOR_URL="$EDITOR_URL" UI_EMULATOR_URL="http://127.0.0.1:$EMULATOR_PORT" UI_EMAIL="$LOGIN_EMAIL" UI_PASSWORD="$LOGIN_PASSWORD" UI_CHROMIUM="$CHROMIUM" \
 		UI_PROFILE_DIR="$WORK/profile" UI_SUMMARY_FILE="$WORK/summary.json" UI_SCREENSHOTS_DIR="$SHOTS" \

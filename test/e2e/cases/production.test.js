@@ -73,6 +73,7 @@ const {
 	alerts,
 	cases,
 } = require('../lib/production-cases.js');
+const { promises } = require('../lib/production-promises.js');
 const { useSuite } = require('../lib/setup.js');
 const { taskCompletedBody } = require('../../../emulator/lib/deliveries.js');
 const state = require('../../../harness/state.js');
@@ -332,7 +333,7 @@ test('Production: the downstream system down: the rows end stuck and someone is 
 	);
 	for (const call of told) {
 		assert.equal(call.body.status, 'stuck');
-		assert.match(call.body.what_to_do, /set the row’s status back to pending/);
+		assert.match(call.body.what_to_do, /set the row’s status to pending/);
 	}
 	const downstream = (await sinkCalls()).filter((c) => ids.includes(c.body?.task_id));
 	assert.equal(downstream.length, 0);
@@ -398,6 +399,9 @@ test('Production: a document the service refused (not_sent) is sent when it is p
 		figures,
 	);
 });
+
+// The promises docs/production.md prints, one case each, on the canvas as shipped.
+for (const { name, run } of Object.values(promises)) test(`Production: ${name}`, run);
 
 // The crash case (the longest, about 100 s) runs once per version: on the canvas as shipped on
 // n8n 2.x, on the scrambled canvas on 1.x. The other fan-out cases run on both canvases.

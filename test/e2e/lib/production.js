@@ -15,6 +15,7 @@ const state = require('../../../harness/state.js');
 const { emulatorTasks, servedFiles } = require('./emulator-client.js');
 const { sleep } = require('../../../harness/fixtures.js');
 const { DEFAULT_PROJECTS } = require('../../../emulator/lib/fixtures.js');
+const { INTAKE_KEY } = require('../../../harness/fixtures.js');
 
 /** n8n 1.x imports the variant in examples/n8n1 (Data table node version 1). */
 const EXAMPLES = path.resolve(__dirname, '../../../examples', IS_N8N_1 ? 'n8n1' : '');
@@ -163,7 +164,11 @@ function productionWorkflow({
 		if (!tableId) throw new Error('n8n 1.x: the workflow needs the Data Table ID (tableId)');
 		settingOf(wf, 'data_table_id').value = tableId;
 	}
-	// the user's picks after the import: the emulator's project and document type
+	// the user's picks after the import: the Intake Key credential, the emulator's project and
+	// document type
+	nodeOf(wf, 'Receive Documents').credentials = {
+		httpHeaderAuth: { id: INTAKE_KEY.id, name: INTAKE_KEY.name },
+	};
 	nodeOf(wf, TRIGGER).parameters.project = { ...PROJECT };
 	const submit = nodeOf(wf, 'Submit');
 	submit.parameters.documentType = DOCUMENT_TYPE;
@@ -235,11 +240,8 @@ async function findTable() {
 	return (data.data ?? []).find((t) => t.name === TABLE);
 }
 
-/**
- * n8n 1.x: the table as a user creates it under Overview → Data tables (its Data table node has no
- * table operations), with the columns of the 2.x Intake's "Create the Table If Missing".
- */
-async function createTableN8n1() {
+/** The table as a user creates it under Overview → Data tables (n8n 1.x's Data table node has none). */
+async function createTableAsUser() {
 	const found = await findTable();
 	if (found) return found;
 	const source = path.resolve(__dirname, '../../../examples', FILE);
@@ -251,15 +253,11 @@ async function createTableN8n1() {
 }
 
 /**
- * Runs the Intake's "Create the Table (Run Once)" branch through main and waits for the table
- * (n8n 1.x: creates it through the REST API as the editor does, unless it exists).
+ * Creates the table as a user does under Overview → Data tables, with the columns of the 2.x
+ * Intake's "Create the Table If Missing", unless it exists (on n8n 2.x a first post creates it too).
  */
 async function createTable() {
-	if (IS_N8N_1) return await createTableN8n1();
-	await rest('POST', `/workflows/${PROD.id}/run`, {
-		triggerToStartFrom: { name: 'Create the Table (Run Once)' },
-	});
-	return await waitFor(`the Data Table ${TABLE} to be created`, findTable, 60000);
+	return await createTableAsUser();
 }
 
 /** Deletes the Data Table, as its menu under Overview → Data tables does. */
@@ -350,22 +348,36 @@ function intakeDocuments(count, tag) {
  * ready, and starts no run for such a request), the POST is repeated for up to 60 s.
  */
 async function intake(baseUrl, documents, intakePath = INTAKE_PATH) {
-	const deadline = Date.now() + 60000;
-	let res;
-	let text;
-	for (;;) {
-		res = await fetch(`${baseUrl}/webhook/${intakePath}`, {
-			method: 'POST',
-			headers: { 'content-type': 'application/json' },
-			body: JSON.stringify({ documents }),
-		});
-		text = await res.text();
-		if (res.status !== 404 || !/is not registered/.test(text) || Date.now() > deadline) break;
-		await sleep(500);
-	}
-	if (res.status !== 200) throw new Error(`Intake answered ${res.status}: ${text.slice(0, 500)}`);
+	const { status, text } = await postIntake(baseUrl, { documents }, { intakePath });
+	if (status !== 200) throw new Error(`Intake answered ${status}: ${text.slice(0, 500)}`);
 	const answer = JSON.parse(text);
 	return Array.isArray(answer) ? answer : [answer];
+}
+
+/**
+ * POSTs `body` (any JSON) to Intake with the Intake Key's header (`key`: another value, or null for
+ * none); returns {status, text}. Repeats the post while n8n has not registered the webhook yet.
+ */
+async function postIntake(
+	baseUrl,
+	body,
+	{ intakePath = INTAKE_PATH, key = INTAKE_KEY.value } = {},
+) {
+	const deadline = Date.now() + 60000;
+	for (;;) {
+		const res = await fetch(`${baseUrl}/webhook/${intakePath}`, {
+			method: 'POST',
+			headers: {
+				'content-type': 'application/json',
+				...(key === null ? {} : { [INTAKE_KEY.header]: key }),
+			},
+			body: JSON.stringify(body),
+		});
+		const text = await res.text();
+		if (res.status !== 404 || !/is not registered/.test(text) || Date.now() > deadline)
+			return { status: res.status, text };
+		await sleep(500);
+	}
 }
 
 /**
@@ -409,4 +421,5 @@ module.exports = {
 	forgetTask,
 	intakeDocuments,
 	intake,
+	postIntake,
 };

@@ -23,6 +23,7 @@ const {
 	FILES,
 	GOOD_KEY,
 	INACTIVE_KEY,
+	intakeKeyCredential,
 } = require('../../../harness/fixtures.js');
 const {
 	ROOT,
@@ -80,6 +81,7 @@ async function importCredentials() {
 		type: 'documentExtractionApi',
 		data: { apiKey, baseUrl: state.emulatorUrl },
 	}));
+	credentials.push(intakeKeyCredential());
 	fs.writeFileSync(credFile, JSON.stringify(credentials, null, 2));
 	await n8nCliOk(['import:credentials', `--input=${credFile}`]);
 }

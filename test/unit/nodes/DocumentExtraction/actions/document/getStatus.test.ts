@@ -121,4 +121,12 @@ describe('Get Status', () => {
 		);
 		expect(error.message).toContain('(401)');
 	});
+
+	it('gives the error item of a status request that fails, under Continue On Fail, the task_id it asked about', async () => {
+		nock(BASE_URL).get(`/task_status/${TASK}`).reply(402, { detail: 'Subscription inactive' });
+		const ctx = createContext({ params: statusParams(TASK), continueOnFail: true });
+		const [item] = await getStatus.call(ctx, [{ json: {} }]);
+		expect(item.json).toMatchObject({ task_id: TASK, kind: 'refused', httpCode: 402 });
+		expect(item.pairedItem).toEqual({ item: 0 });
+	});
 });
