@@ -29,7 +29,8 @@ const FILE = path.join(ROOT, 'examples', 'production.json');
 const DOC = 'docs/production.md';
 const SECTION = '### On your own n8n 2.x';
 const CREDENTIAL_TYPE = 'documentExtractionApi';
-const PROJECT = 'Invoices';
+/** With the emulator: the project no other example sends to (docs/production.md, step 3). */
+const PROJECT = 'Invoices EU – Zürich (2025)';
 const DOCUMENT_TYPE = 'invoice';
 const MAX_ACTIONS = 24;
 /** Receive Documents' Header Auth: the header the callers send, and the file's credential. */
@@ -105,8 +106,9 @@ function productionSteps(context, env, freshPage) {
 				);
 				await shot(page, 'own-production-imported');
 
-				// 2. Receive Documents: in its credential field, Create new credential (Header Auth):
-				// Name X-Intake-Key, Value the random key, Save; close it
+				// 2. Receive Documents: the file's credential is not on this n8n, so its field
+				// "Credential for Header Auth" offers "Connect to Header Auth": Name X-Intake-Key, Value
+				// the random key, Save; close it
 				await act(
 					nodes.filter({ has: page.getByText('Receive Documents', { exact: true }) }),
 					'the canvas node "Receive Documents"',
@@ -114,20 +116,14 @@ function productionSteps(context, env, freshPage) {
 				);
 				const ndv = await visible(page.getByTestId('ndv'), 'the settings of "Receive Documents"');
 				const slot = ndv.getByTestId('node-credentials-slot');
-				await visible(slot, 'the credential field of "Receive Documents"');
+				await visible(
+					slot.getByText('Credential for Header Auth', { exact: true }),
+					'the field "Credential for Header Auth" of "Receive Documents"',
+				);
 				await shot(page, 'own-production-receive', ndv);
-				const label = (await slot.getByTestId('credentials-label').innerText()).trim();
-				console.log(
-					`        the credential field of "Receive Documents": ${JSON.stringify(label)}`,
-				);
 				await act(
-					slot.getByTestId('node-credentials-select'),
-					`the field "${label.split('\n')[0]}"`,
-				);
-				await shot(page, 'own-production-receive-list');
-				await act(
-					page.getByTestId('node-credentials-select-item-new'),
-					'"Create new credential" in its list',
+					slot.getByText('Connect to Header Auth', { exact: true }),
+					'the button "Connect to Header Auth"',
 				);
 				const modal = page.getByTestId('editCredential-modal');
 				await credentialReady(modal, 'the Header Auth credential');
@@ -224,7 +220,8 @@ function productionSteps(context, env, freshPage) {
 					'**Document Extraction Trigger**',
 					'**Project**',
 					'**Receive Documents**',
-					'**Create new credential**',
+					'**Credential for Header Auth**',
+					'**Connect to Header Auth**',
 					'**Header Auth**',
 					'**Name**',
 					INTAKE_HEADER,

@@ -76,17 +76,8 @@ export class NodeRun {
 		return this.tasks.get(unit);
 	}
 
-	private readonly asked = new Map<number, string>();
-
-	/** Records the task an item asks about (Get Status): its error item carries that task_id. */
-	askedAbout(itemIndex: number, taskId: string): void {
-		this.asked.set(itemIndex, taskId);
-	}
-
-	/** The task of a unit's error item: the one its document became, or the one it asked about. */
-	errorTaskOf(unit: Unit): string | undefined {
-		return this.taskOf(unit) ?? (unit.file ? undefined : this.asked.get(unit.itemIndex));
-	}
+	/** The task each item asks about (Get Status), by item index: its error item carries it. */
+	readonly asked = new Map<number, string>();
 
 	/** The tasks of every unit but `except`, in unit order. */
 	otherTasks(except: Unit): Array<{ itemIndex: number; taskId: string }> {
@@ -224,8 +215,9 @@ export async function runUnits<U extends Unit>(
 		const { unit } = entry;
 		const input = run.items[unit.itemIndex];
 		if ('error' in entry) {
-			run.report.errorItems.push(run.taskOf(unit) !== undefined);
-			const json = errorItemJson(entry.error, run.errorTaskOf(unit));
+			const taskId = run.taskOf(unit);
+			run.report.errorItems.push(taskId !== undefined);
+			const json = errorItemJson(entry.error, taskId ?? run.asked.get(unit.itemIndex));
 			return [
 				{
 					json: unit.file ? { ...fileFields(unit.file), ...json } : json,

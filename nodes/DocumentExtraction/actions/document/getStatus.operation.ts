@@ -50,7 +50,7 @@ export async function execute(
 	const worker = async (itemIndex: number): Promise<INodeExecutionData> => {
 		const options = readOptions.call(this, itemIndex);
 		const taskId = readTaskId.call(this, itemIndex);
-		run.askedAbout(itemIndex, taskId);
+		run.asked.set(itemIndex, taskId);
 		const includeInputBinary = options.includeInputBinary === true;
 		let task: IDataObject;
 		try {
