@@ -372,7 +372,22 @@ async function documentTypes(page) {
 const ndvTitle = async (page) =>
 	(await page.getByTestId('ndv').getByTestId('node-title-container').innerText()).trim();
 
+/** Waits until the credential window has its name (n8n names a new credential after it opens). */
+async function credentialReady(modal, what) {
+	await visible(modal, what);
+	await until(`${what} has its name`, async () =>
+		/\S/.test(
+			await modal
+				.getByTestId('credential-name')
+				.innerText()
+				.catch(() => ''),
+		),
+	);
+	await modal.page().waitForTimeout(300);
+}
+
 module.exports = {
+	credentialReady,
 	ROOT,
 	BASE,
 	EMAIL,

@@ -29,6 +29,7 @@ const {
 	results,
 	scenario,
 	freshPage,
+	credentialReady,
 } = require('./lib.js');
 const { restCall, publishByClicking, importByClicking, pickByClicking } = require('./firstHour.js');
 const { productionSteps } = require('./ownProduction.js');
@@ -89,20 +90,6 @@ async function importFile(page, file) {
 		page.getByRole('menuitem', { name: 'From file' }).click(),
 	]);
 	await chooser.setFiles(file);
-}
-
-/** Waits until the credential window has its name (n8n names a new credential after it opens). */
-async function credentialReady(modal, what) {
-	await visible(modal, what);
-	await until(`${what} has its name`, async () =>
-		/\S/.test(
-			await modal
-				.getByTestId('credential-name')
-				.innerText()
-				.catch(() => ''),
-		),
-	);
-	await modal.page().waitForTimeout(300);
 }
 
 async function runBrowser(env) {

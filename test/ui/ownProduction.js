@@ -15,7 +15,7 @@ const crypto = require('crypto');
 const fs = require('fs');
 const path = require('path');
 
-const { ROOT, BASE, fail, until, visible, shot } = require('./lib.js');
+const { ROOT, BASE, fail, until, visible, shot, credentialReady } = require('./lib.js');
 const {
 	restCall,
 	docBlock,
@@ -43,20 +43,6 @@ function docSection() {
 	const at = text.indexOf(SECTION);
 	if (at < 0) fail(`${DOC} has no "${SECTION}"`);
 	return text.slice(at, text.indexOf('\n### ', at + SECTION.length));
-}
-
-/** The credential window, once it shows its name and fields. */
-async function credentialReady(modal, what) {
-	await visible(modal, what);
-	await until(`${what} has its name`, async () =>
-		/\S/.test(
-			await modal
-				.getByTestId('credential-name')
-				.innerText()
-				.catch(() => ''),
-		),
-	);
-	await modal.page().waitForTimeout(300);
 }
 
 /** The steps of the production path, to run after the email path in its scenario. */

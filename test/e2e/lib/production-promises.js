@@ -125,7 +125,7 @@ const cases = {
 			assert.equal(answer.status, 'possibly_sent', JSON.stringify(answer));
 			await rowsUntil('the row to be possibly_sent', names, (r) => r[0].status === 'possibly_sent');
 			await waitFor('the row to be reported', async () => (await alertsFor(names)).length > 0);
-			await sleep((CATCH_UP_S * 2 + 2) * 1000);
+			await sleep((CATCH_UP_S + 2) * 1000);
 			const told = await alertsFor(names);
 			t.diagnostic(`answer ${answer.state} / ${answer.status}; messages ${told.length}`);
 			assert.equal(told.length, 1, `messages: ${JSON.stringify(told.map((c) => c.body))}`);
@@ -177,7 +177,7 @@ const cases = {
 				await waitFor('the row to be reported', async () => (await alertsFor(names)).length > 0);
 				const polls = async () => (await emulatorStats()).status_polls_by_task?.[taskId] ?? 0;
 				const asked = await polls();
-				await sleep((CATCH_UP_S * 2 + 2) * 1000);
+				await sleep((CATCH_UP_S + 2) * 1000);
 				const told = await alertsFor(names);
 				const askedAfter = await polls();
 				t.diagnostic(
@@ -241,14 +241,15 @@ const cases = {
 	},
 
 	repostsHideNothing: {
-		name: 'posting the same documents again every few seconds does not keep their rows from becoming stuck',
+		name: 'the downstream system down while the same documents are posted again every 3 s: the rows still end stuck, each is reported once, and set back to pending as the message says, each is delivered once',
 		async run(t) {
 			await emulatorSettings({ processing_ms: PROCESSING_MS, sink_down: ['crm'] });
 			const docs = intakeDocuments(3, 'REPOST').map((d) => ({ key: d.file_name, ...d }));
 			const names = docs.map((d) => d.file_name);
 			let posts = 0;
+			let ids = [];
 			try {
-				await intake(n8nBase(), docs);
+				ids = (await intake(n8nBase(), docs)).map((e) => e.task_id);
 				const stuck = (rows) => rows.every((r) => r.status === 'stuck');
 				const deadline = Date.now() + 75000;
 				let rows = [];
@@ -259,18 +260,36 @@ const cases = {
 					if (rows.length === docs.length && stuck(rows)) break;
 					await sleep(3000);
 				}
-				t.diagnostic(
-					`${posts} posts again, 3 s apart: rows ${JSON.stringify(rows.map((r) => r.status))}`,
-				);
 				assert.ok(stuck(rows), `the rows were not reported stuck: ${rows.map((r) => r.status)}`);
 			} finally {
 				await emulatorSettings({ sink_down: [] });
 			}
 			const told = await alertsFor(names);
 			assert.equal(told.length, docs.length, 'each stuck row is reported once');
-			// set back to done: the downstream step is not what this case is about
+			for (const call of told) {
+				assert.equal(call.body.status, 'stuck');
+				assert.match(call.body.what_to_do, /set the row’s status to pending/);
+			}
+			const downstream = async () =>
+				(await sinkCalls()).filter((c) => ids.includes(c.body?.task_id));
+			assert.equal((await downstream()).length, 0, 'the downstream system was down');
+			// the remedy the message gives: no record downstream, so each row is set back to pending
 			for (const row of await rowsOf(names))
-				await updateRow(prod.table, row.id, { status: 'done' });
+				await updateRow(prod.table, row.id, { status: 'pending' });
+			await rowsUntil('the rows set back to pending to be done', names, (r) =>
+				r.every((row) => row.status === 'done'),
+			);
+			await sleep(2000);
+			const perTask = {};
+			for (const c of await downstream())
+				perTask[c.body.task_id] = (perTask[c.body.task_id] ?? 0) + 1;
+			t.diagnostic(
+				`${posts} posts again, 3 s apart: ${docs.length} rows stuck, ${told.length} messages, 0 downstream calls; set back to pending: ${Object.keys(perTask).length} delivered, ${Object.values(perTask).filter((n) => n > 1).length} twice`,
+			);
+			assert.ok(
+				ids.every((id) => perTask[id] === 1),
+				`remedied stuck rows downstream: ${JSON.stringify(perTask)}`,
+			);
 		},
 	},
 
