@@ -57,8 +57,6 @@ function sameTarget(a: Registration, url: string, projectId: string): boolean {
  * can take it up again instead of registering a second webhook.
  */
 export function retireRegistration(data: IDataObject): void {
-	// earlier versions remembered deliveries here; they are kept in memory now
-	if ('recentDeliveries' in data) delete data.recentDeliveries;
 	const current = getRegistration(data);
 	if ('registration' in data) delete data.registration;
 	if (!current) return;

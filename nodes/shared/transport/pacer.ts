@@ -35,7 +35,7 @@ export const MAX_BACKOFF_MS = 30_000;
 
 /** Thrown when a request could not start before its deadline because of the pace. */
 export class PaceDeadlineError extends Error {
-	constructor(readonly startsAt: number) {
+	constructor() {
 		super(FAILURES.paced);
 		this.name = 'PaceDeadlineError';
 	}
@@ -82,7 +82,7 @@ export class Pacer {
 		for (;;) {
 			const at = this.earliest(now);
 			if (at <= now) break;
-			if (at > deadline) throw new PaceDeadlineError(at);
+			if (at > deadline) throw new PaceDeadlineError();
 			await wait(at - now, signal);
 			// A sleep ends no sooner than asked; the clock is taken as at least that far on.
 			now = Math.max(this.now(), at);
