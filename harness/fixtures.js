@@ -17,6 +17,14 @@ const FILES = {
 	r: { name: 'restart.pdf', bytes: samplePdf('INVOICE INV-R-6006 after republishing') },
 };
 
+/** The Header Auth credential the suites give the production workflow's Receive Documents. */
+const INTAKE_KEY = {
+	id: 'DocExtrIntakeE2E',
+	name: 'Intake Key (test)',
+	header: 'X-Intake-Key',
+	value: 'e2e-intake-key-5f0c9d2a7b41e8c3a6d9f2b7c4e1a8d3',
+};
+
 module.exports = {
 	ACTION: `${PACKAGE}.documentExtraction`,
 	INVOICES_ID: '3f1c2a9e-5b7d-4c1e-9a2b-6d8e0f4a1b2c',
@@ -30,19 +38,13 @@ module.exports = {
 	CRED_INACTIVE: {
 		documentExtractionApi: { id: 'DocExtrInactive1', name: 'Document Extraction (inactive key)' },
 	},
-	/** The Header Auth credential the suites give the production workflow's Receive Documents. */
-	INTAKE_KEY: {
-		id: 'DocExtrIntakeE2E',
-		name: 'Intake Key (test)',
-		header: 'X-Intake-Key',
-		value: 'e2e-intake-key-5f0c9d2a7b41e8c3a6d9f2b7c4e1a8d3',
-	},
+	INTAKE_KEY,
 	/** The Intake Key credential as n8n's CLI imports it (Header Auth). */
 	intakeKeyCredential: () => ({
-		id: module.exports.INTAKE_KEY.id,
-		name: module.exports.INTAKE_KEY.name,
+		id: INTAKE_KEY.id,
+		name: INTAKE_KEY.name,
 		type: 'httpHeaderAuth',
-		data: { name: module.exports.INTAKE_KEY.header, value: module.exports.INTAKE_KEY.value },
+		data: { name: INTAKE_KEY.header, value: INTAKE_KEY.value },
 	}),
 	EXAMPLE_SUBMIT_ID: 'DocExtrExample01',
 	EXAMPLE_TRIGGER_ID: 'DocExtrExample02',

@@ -18,6 +18,7 @@ const {
 	tableRows,
 	updateRow,
 	sinkCalls,
+	callsPerTask,
 	emulatorSettings,
 	intakeDocuments,
 	intake,
@@ -280,9 +281,7 @@ const cases = {
 				r.every((row) => row.status === 'done'),
 			);
 			await sleep(2000);
-			const perTask = {};
-			for (const c of await downstream())
-				perTask[c.body.task_id] = (perTask[c.body.task_id] ?? 0) + 1;
+			const perTask = callsPerTask(await downstream());
 			t.diagnostic(
 				`${posts} posts again, 3 s apart: ${docs.length} rows stuck, ${told.length} messages, 0 downstream calls; set back to pending: ${Object.keys(perTask).length} delivered, ${Object.values(perTask).filter((n) => n > 1).length} twice`,
 			);

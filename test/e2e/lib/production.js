@@ -13,9 +13,8 @@ const path = require('node:path');
 const { IS_N8N_1, rest, waitFor } = require('../../../harness/n8n.js');
 const state = require('../../../harness/state.js');
 const { emulatorTasks, servedFiles } = require('./emulator-client.js');
-const { sleep } = require('../../../harness/fixtures.js');
+const { sleep, INTAKE_KEY } = require('../../../harness/fixtures.js');
 const { DEFAULT_PROJECTS } = require('../../../emulator/lib/fixtures.js');
-const { INTAKE_KEY } = require('../../../harness/fixtures.js');
 
 /** n8n 1.x imports the variant in examples/n8n1 (Data table node version 1). */
 const EXAMPLES = path.resolve(__dirname, '../../../examples', IS_N8N_1 ? 'n8n1' : '');
@@ -240,8 +239,12 @@ async function findTable() {
 	return (data.data ?? []).find((t) => t.name === TABLE);
 }
 
-/** The table as a user creates it under Overview → Data tables (n8n 1.x's Data table node has none). */
-async function createTableAsUser() {
+/**
+ * Creates the table as a user does under Overview → Data tables (n8n 1.x's Data table node has no
+ * table operations; on n8n 2.x a first post creates it too), with the columns of the 2.x Intake's
+ * "Create the Table If Missing", unless it exists.
+ */
+async function createTable() {
 	const found = await findTable();
 	if (found) return found;
 	const source = path.resolve(__dirname, '../../../examples', FILE);
@@ -250,14 +253,6 @@ async function createTableAsUser() {
 	const columns = create.parameters.columns.column.map(({ name, type }) => ({ name, type }));
 	await rest('POST', `/projects/${projectId}/data-tables`, { name: TABLE, columns });
 	return await waitFor(`the Data Table ${TABLE} to be created`, findTable, 60000);
-}
-
-/**
- * Creates the table as a user does under Overview → Data tables, with the columns of the 2.x
- * Intake's "Create the Table If Missing", unless it exists (on n8n 2.x a first post creates it too).
- */
-async function createTable() {
-	return await createTableAsUser();
 }
 
 /** Deletes the Data Table, as its menu under Overview → Data tables does. */
