@@ -58,26 +58,12 @@ trap 'exit 143' TERM
 
 port_busy() { (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null; }
 
-# 1. toolchain, runtime (Node 24 + n8n, cached outside the clone) and build
-# first, what this start will fetch and how big it is
-[ -d node_modules ] ||
-	log "first start: installs the development dependencies (npm ci: about 145 MB from the npm registry; 1 GB in node_modules)"
+# 1. runtime (Node 24 + n8n, cached outside the clone); first, what this start will fetch
 RUNTIME_PLAN="$(bash scripts/ensure-runtime.sh --plan)"
 [ -z "$RUNTIME_PLAN" ] || log "first start: $RUNTIME_PLAN"
-if [ ! -d node_modules ]; then
-	log "installing development dependencies (npm ci)"
-	[ "$(node -p 'process.versions.node.split(".")[0]')" -ge 24 ] ||
-		log "npm will warn EBADENGINE for isolated-vm (it wants Node 24): it comes with n8n-core, a development dependency the tests use without loading it; it is harmless, and n8n itself runs on Node 24"
-	npm ci --no-audit --no-fund || {
-		log "npm ci failed (is package-lock.json in sync with package.json?); trying npm install --no-save"
-		npm install --no-audit --no-fund --no-save
-	}
-fi
 # the installer says in one line what failed and what to do
 RUNTIME="$(bash scripts/ensure-runtime.sh)" || exit 1
 eval "$RUNTIME"
-log "building the package"
-npm run build --silent
 
 PORTS=("$N8N_PORT" "$EMULATOR_PORT")
 [ -z "$QUEUE_MODE" ] || PORTS+=("$WEBHOOK_PORT")
@@ -131,9 +117,10 @@ export N8N_LOG_LEVEL="${N8N_LOG_LEVEL:-info}"
 n8n() { "$NODE24" "$N8N_BIN" "$@"; }
 
 # 4. the package, installed as Settings > Community Nodes does
-log "packing and installing the package into $LOCAL_DIR/.n8n/nodes"
+# (built as the README's Installation builds it: npm run tarball, no npm ci needed)
+log "building, packing and installing the package into $LOCAL_DIR/.n8n/nodes"
 rm -f "$LOCAL_DIR"/*.tgz
-TARBALL="$(npm pack --silent --pack-destination "$LOCAL_DIR" | tail -1)"
+TARBALL="$(TARBALL_DIR="$LOCAL_DIR" bash scripts/tarball.sh | tail -1)"
 node scripts/n8n-local.js install-package "$LOCAL_DIR/$TARBALL" "$LOCAL_DIR/.n8n/nodes" >&2
 
 # 5. credentials (re-imported every run: the emulator's, and the production Intake's Header Auth

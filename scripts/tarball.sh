@@ -1,0 +1,13 @@
+#!/usr/bin/env bash
+# npm run tarball: builds the package and packs it, on a clone without `npm ci`. TypeScript, at
+# the version package-lock.json pins, comes from the npm registry through npx (about 4 MB, kept in
+# npm's cache), and compiles without checking types: `npm run build`, after `npm ci`, checks them,
+# and both builds write the same files. Prints the tarball's name last.
+#   TARBALL_DIR (.)  where the tarball is written
+set -euo pipefail
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+TYPESCRIPT="$(node -p "require('./package-lock.json').packages['node_modules/typescript'].version")"
+rm -rf dist
+npx --yes --package "typescript@$TYPESCRIPT" -- tsc -p tsconfig.json --noCheck
+node scripts/assets.js
+npm pack --silent --pack-destination "${TARBALL_DIR:-.}" | tail -1
