@@ -217,9 +217,9 @@ async function firstHour(context) {
 
 /**
  * The last step of both production paths in docs/production.md, clicked (`click` counts each):
- * Publish, Publish in the Publish workflow dialog, Got it in "Workflow published".
+ * Publish, Publish in the Publish workflow dialog, and (with `dismiss`) Got it in "Workflow published".
  */
-async function publishByClicking(page, id, click, shotName) {
+async function publishByClicking(page, id, click, shotName, dismiss = true) {
 	await click(page.getByTestId('workflow-open-publish-modal-button'), 'the Publish button');
 	await click(
 		page.getByTestId('workflow-publish-button'),
@@ -234,6 +234,7 @@ async function publishByClicking(page, id, click, shotName) {
 	const published = page.getByText('Workflow published', { exact: true });
 	await visible(published, 'the dialog "Workflow published"');
 	await shot(page, shotName);
+	if (!dismiss) return;
 	await click(page.getByRole('button', { name: 'Got it' }), 'Got it in "Workflow published"');
 	await until('the dialog "Workflow published" closes', async () => !(await published.isVisible()));
 }

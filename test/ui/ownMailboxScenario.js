@@ -38,16 +38,23 @@ const PROJECT = 'Invoices';
 const DOCUMENT_TYPE = 'invoice';
 const PDFS = ['INV-2024-0042.pdf', 'INV-2024-0043.pdf'];
 
-/** The README's "Try it on your own n8n". */
-function readmeSection() {
+/** A part of README.md, from the heading `from` to the next heading `to`. */
+function readmePart(from, to) {
 	const readme = fs.readFileSync(path.join(ROOT, 'README.md'), 'utf8');
-	return readme.slice(
-		readme.indexOf('## Try it on your own n8n'),
-		readme.indexOf('## Installation'),
+	const start = readme.indexOf(from);
+	if (start < 0) fail(`README.md has no heading ${from}`);
+	return readme.slice(start, readme.indexOf(to, start + from.length));
+}
+
+/** The README's path to the records: "Try it on your own n8n", and the Installation its step 1 sends to. */
+function readmeSection() {
+	return (
+		readmePart('### Try it on your own n8n', '\n## ') +
+		readmePart('## Installation', '\n## ')
 	);
 }
 
-/** The words a person reads before and while doing the steps: the README's section, at 200 a minute. */
+/** The words a person reads on the way: the README's path, at 200 a minute. */
 function readingSeconds() {
 	const words = readmeSection()
 		.split(/\s+/)
@@ -154,11 +161,22 @@ async function run(context, env) {
 		[
 			`imports ${path.relative(ROOT, env.IMAP_FILE)} as shipped and clicks the README's steps: at most ${env.MAX_ACTIONS} actions`,
 			async () => {
+				// Installation 3: n8n has restarted (the test started it); reload the editor's page (F5)
+				await page.reload();
+				actions += 1;
 				// 3. Create workflow (a new n8n: Build a workflow), … → Import → From file, the shipped file
 				const filePick = await importByClicking(page, env.IMAP_FILE, act); // read before adding: it counts too
 				actions += filePick;
 				const nodes = page.getByTestId('canvas-node');
 				await visible(nodes.filter({ hasText: crm }), `the canvas node "${crm}"`);
+				// the README's check that n8n loaded the package: the node shows the package's icon
+				await until(`"${extract}" shows the package's icon`, async () => {
+					const icons = await nodes
+						.filter({ hasText: extract })
+						.locator('img')
+						.evaluateAll((imgs) => imgs.map((i) => i.getAttribute('src') || ''));
+					return icons.some((src) => /documentExtraction\.svg/.test(src));
+				});
 				await shot(page, 'own-mailbox-imported');
 
 				// 4. the trigger: Connect to IMAP, User, Password, Host, Save; close it
@@ -195,7 +213,7 @@ async function run(context, env) {
 				await until('the trigger settings close', async () => !(await ndv.isVisible()));
 
 				// 5. Extract Every Attachment: Connect to Document Extraction, the printed key and
-				// Base URL, Save; Project and Document Type from their lists; close it
+				// Base URL, Save; Project from its list (the file's Document Type stays); close it
 				await act(nodes.filter({ hasText: extract }), `the canvas node "${extract}"`, 'dblclick');
 				await visible(ndv, `the settings of "${extract}"`);
 				await act(
@@ -221,18 +239,27 @@ async function run(context, env) {
 					async () => !(await modal.isVisible()),
 				);
 				await pickByClicking(page, ndv, 'project', PROJECT, act);
-				await pickByClicking(page, ndv, 'documentType', DOCUMENT_TYPE, act);
+				await until(
+					`Document Type shows *${DOCUMENT_TYPE}* from the project's list`,
+					async () =>
+						(await ndv
+							.getByTestId('parameter-input-documentType')
+							.locator('input')
+							.first()
+							.inputValue()) === DOCUMENT_TYPE,
+				);
 				await shot(page, 'own-mailbox-extract', ndv);
 				await act(ndv.getByTestId('ndv-close-button'), `the × of "${extract}"`);
 				await until('the settings close', async () => !(await ndv.isVisible()));
 
-				// 6. Publish, Publish, Got it
+				// 6. Publish, Publish in the dialog (the dialog "Workflow published" may stay open)
 				workflowId = new URL(page.url()).pathname.split('/').pop();
 				await publishByClicking(
 					page,
 					workflowId,
 					(locator, what) => act(locator, what),
 					'own-mailbox-published',
+					false,
 				);
 				editorSeconds = (Date.now() - firstAction) / 1000;
 				// every step clicked is one the README names, and its count is this run's
@@ -256,18 +283,15 @@ async function run(context, env) {
 					`*${PROJECT}*`,
 					`*${DOCUMENT_TYPE}*`,
 					'**Publish**',
-					'**Got it**',
 					'**Download Attachments**',
+					'(F5)',
+					"package's icon",
+					'/_emulator/sink',
 				])
 					if (!section.includes(words)) fail(`the README's steps do not name ${words}`);
-				const stated = /\*\*(\d+) actions\*\*/.exec(section);
-				if (!stated || Number(stated[1]) !== actions)
-					fail(`the README states ${stated ? stated[1] : 'no'} actions; this run took ${actions}`);
 				console.log(
-					`        ${actions} actions (clicks, typed fields, keys) from the open editor, ${editorSeconds.toFixed(1)} s`,
+					`        ${actions} actions (the reload, clicks, typed fields, keys) up to publishing, ${editorSeconds.toFixed(1)} s`,
 				);
-				if (actions > env.MAX_ACTIONS)
-					fail(`the README's steps took ${actions} actions (at most ${env.MAX_ACTIONS})`);
 				const saved = await restCall(page, 'GET', `/workflows/${workflowId}`);
 				const savedExtract = saved.nodes.find((n) => n.name === extract);
 				if (savedExtract.parameters.project?.cachedResultName !== PROJECT)
@@ -286,6 +310,20 @@ async function run(context, env) {
 					RUN_WAIT,
 				);
 				const waitSeconds = (Date.now() - sent) / 1000;
+				// 7. the person opens the records page the README links (one action) and finds a
+				// record per PDF there
+				const sinkPage = await freshPage(context);
+				await sinkPage.goto(env.sink);
+				actions += 1;
+				const shown = await sinkPage.locator('body').innerText();
+				await sinkPage.close();
+				for (const pdf of PDFS)
+					if (!shown.includes(pdf)) fail(`the records page ${env.sink} does not list ${pdf}`);
+				const stated = /\*\*(\d+) actions\*\*/.exec(readmeSection());
+				if (!stated || Number(stated[1]) !== actions)
+					fail(`the README states ${stated ? stated[1] : 'no'} actions; this run took ${actions}`);
+				if (actions > env.MAX_ACTIONS)
+					fail(`the README's path took ${actions} actions (at most ${env.MAX_ACTIONS})`);
 				const executions = await until(
 					'the execution of the email has ended',
 					async () => {
@@ -326,11 +364,14 @@ async function run(context, env) {
 						`executions: ${JSON.stringify(executions.map((e) => e.status))} (one success expected)`,
 					);
 
-				const machine = Object.values(env.timings).reduce((a, b) => a + b, 0);
+				// the machine's waits a person has (the test's own mailbox is not one)
+				const machine = Object.entries(env.timings)
+					.filter(([name]) => name !== 'mailbox')
+					.reduce((sum, [, seconds]) => sum + seconds, 0);
 				const reading = readingSeconds();
-				// the shell commands a person types besides the editor: npm pack (Installation step 1),
-				// the install block, restarting n8n, and npm run emulator
-				const shellCommands = 1 + env.installCommands + 1 + 1;
+				// the shell commands a person types besides the editor: git clone, the tarball command
+				// (Installation step 1), the install block's lines, restarting n8n, npm run emulator
+				const shellCommands = 1 + 1 + env.installCommands + 1 + 1;
 				const person =
 					machine +
 					editorSeconds +
@@ -355,8 +396,13 @@ async function run(context, env) {
 				);
 				if (process.env.UI_COUNTS_FILE)
 					fs.writeFileSync(process.env.UI_COUNTS_FILE, `${JSON.stringify(counts, null, 2)}\n`);
-				if (counts.person_minutes > 10)
-					fail(`the person's time is ${counts.person_minutes} minutes (at most 10)`);
+				const statedMinutes = /about \*\*([\d.]+) minutes\*\*/.exec(readmeSection());
+				if (!statedMinutes || Number(statedMinutes[1]) !== counts.person_minutes)
+					console.log(
+						`        note: the README states ${statedMinutes ? statedMinutes[1] : 'no'} minutes; this run: ${counts.person_minutes}`,
+					);
+				if (counts.person_minutes > env.MAX_MINUTES)
+					fail(`the person's time is ${counts.person_minutes} minutes (at most ${env.MAX_MINUTES})`);
 			},
 		],
 		[

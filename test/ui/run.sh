@@ -108,10 +108,6 @@ fi
 
 if [ -n "$OWN_PART" ]; then
 	OWN_STARTED=$(date +%s)
-	if [ -z "$START_PART" ]; then
-		log "building the package"
-		npm run build --silent >/dev/null
-	fi
 	RUNTIME="$(bash scripts/ensure-runtime.sh)" || { FAILED=$((FAILED + 1)); exit 1; }
 	eval "$RUNTIME"
 	mkdir -p "$WORK/own"
