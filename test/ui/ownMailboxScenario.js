@@ -312,7 +312,7 @@ async function run(context, env) {
 				const waitSeconds = (Date.now() - sent) / 1000;
 				// 7. the person opens the records page the README links (one action) and finds a
 				// record per PDF there
-				const sinkPage = await freshPage(context);
+				const sinkPage = await context.newPage();
 				await sinkPage.goto(env.sink);
 				actions += 1;
 				const shown = await sinkPage.locator('body').innerText();
