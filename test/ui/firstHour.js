@@ -270,11 +270,9 @@ async function pickByClicking(page, ndv, field, name, click) {
 			'the field "Project"',
 		);
 		await click(
-			page
-				.getByTestId('rlc-item')
-				.filter({
-					hasText: new RegExp(`^\\s*${name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\s*$`),
-				}),
+			page.getByTestId('rlc-item').filter({
+				hasText: new RegExp(`^\\s*${name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\s*$`),
+			}),
 			`"${name}" in the Project list`,
 		);
 		return;

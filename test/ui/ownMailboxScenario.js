@@ -48,10 +48,7 @@ function readmePart(from, to) {
 
 /** The README's path to the records: "Try it on your own n8n", and the Installation its step 1 sends to. */
 function readmeSection() {
-	return (
-		readmePart('### Try it on your own n8n', '\n## ') +
-		readmePart('## Installation', '\n## ')
-	);
+	return readmePart('### Try it on your own n8n', '\n## ') + readmePart('## Installation', '\n## ');
 }
 
 /** The words a person reads on the way: the README's path, at 200 a minute. */
@@ -402,7 +399,9 @@ async function run(context, env) {
 						`        note: the README states ${statedMinutes ? statedMinutes[1] : 'no'} minutes; this run: ${counts.person_minutes}`,
 					);
 				if (counts.person_minutes > env.MAX_MINUTES)
-					fail(`the person's time is ${counts.person_minutes} minutes (at most ${env.MAX_MINUTES})`);
+					fail(
+						`the person's time is ${counts.person_minutes} minutes (at most ${env.MAX_MINUTES})`,
+					);
 			},
 		],
 		[
