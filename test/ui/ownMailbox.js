@@ -25,7 +25,13 @@ const net = require('net');
 const os = require('os');
 const path = require('path');
 
-const { freePort } = require('../../harness/n8n.js');
+const {
+	freePort,
+	startProcess,
+	stopProcess,
+	killAllSync,
+	waitFor,
+} = require('../../harness/n8n.js');
 const { readmeBlock, runReadmeInstall } = require('../../harness/readme.js');
 
 const ROOT = path.resolve(__dirname, '../..');
@@ -58,51 +64,6 @@ function listening(port) {
 		});
 		socket.on('error', () => resolve(false));
 	});
-}
-
-const children = [];
-function startGroup(command, args, options, logFile) {
-	const out = fs.openSync(logFile, 'a');
-	const child = spawn(command, args, { ...options, detached: true, stdio: ['ignore', out, out] });
-	fs.closeSync(out);
-	child.alive = true;
-	child.exited = new Promise((resolve) =>
-		child.on('exit', (code, signal) => {
-			child.alive = false;
-			resolve({ code, signal });
-		}),
-	);
-	children.push(child);
-	return child;
-}
-
-async function stopGroup(child, signal = 'SIGINT') {
-	if (!child?.alive) return;
-	try {
-		process.kill(-child.pid, signal);
-	} catch {
-		return;
-	}
-	const timer = setTimeout(() => {
-		try {
-			process.kill(-child.pid, 'SIGKILL');
-		} catch {
-			/* gone */
-		}
-	}, 30000);
-	await child.exited;
-	clearTimeout(timer);
-}
-
-async function waitFor(what, probe, timeoutMs, isAlive = () => true) {
-	const deadline = Date.now() + timeoutMs;
-	for (;;) {
-		const value = await probe();
-		if (value) return value;
-		if (!isAlive()) throw new Error(`${what}: the process exited`);
-		if (Date.now() > deadline) throw new Error(`${what}: not within ${timeoutMs / 1000} s`);
-		await new Promise((r) => setTimeout(r, 250));
-	}
 }
 
 /**
@@ -167,14 +128,11 @@ async function setUp(timings) {
 
 	// the README's command, in the clone, as a user runs it; the test pastes what it prints
 	const emulatorLog = path.join(WORK, 'emulator.log');
-	const emulator = startGroup(
+	const emulator = startProcess(
 		'bash',
-		['-c', readmeBlock('<!-- run-emulator -->')],
-		{
-			cwd: clone,
-			// as a user starts it: the emulator's own defaults (processing 3 s per document)
-			env: { ...process.env, EMULATOR_PORT: '', EMULATOR_API_KEYS: '', EMULATOR_PROCESSING_MS: '' },
-		},
+		['-c', `cd '${clone}' && ${readmeBlock('<!-- run-emulator -->')}`],
+		// as a user starts it: the emulator's own defaults (processing 3 s per document)
+		{ ...process.env, EMULATOR_PORT: '', EMULATOR_API_KEYS: '', EMULATOR_PROCESSING_MS: '' },
 		emulatorLog,
 	);
 	const printed = await time('emulator', () =>
@@ -187,7 +145,6 @@ async function setUp(timings) {
 				return key && url && { apiKey: key[1], baseUrl: url[1] };
 			},
 			30000,
-			() => emulator.alive,
 		),
 	);
 	const sink = `${printed.baseUrl}/_emulator/sink`;
@@ -215,12 +172,7 @@ async function setUp(timings) {
 		NODE_EXTRA_CA_CERTS: mailbox.MAILBOX_CA,
 	};
 	const n8nLog = path.join(WORK, 'n8n.log');
-	const n8n = startGroup(
-		process.env.NODE24,
-		[process.env.N8N_BIN, 'start'],
-		{ cwd: home, env },
-		n8nLog,
-	);
+	const n8n = startProcess(process.env.NODE24, [process.env.N8N_BIN, 'start'], env, n8nLog);
 	const owner = await time('n8n', async () => {
 		await waitReady(`${base}/healthz/readiness`, 180000, () => n8n.alive);
 		return setupOwner(base, path.join(WORK, 'owner.json'));
@@ -290,16 +242,6 @@ async function getJson(url) {
 	return res.json();
 }
 
-module.exports = {
-	TITLE,
-	setUp,
-	sendEmail,
-	emailFiles: () => EMAIL_FILES(),
-	stopAll: async () => {
-		for (const c of children) await stopGroup(c, 'SIGTERM');
-	},
-};
-
 async function main() {
 	const summaryFile = process.env.UI_SUMMARY_FILE;
 	const writeSummary = (passed, failed) => {
@@ -351,8 +293,8 @@ async function main() {
 		writeSummary(0, 1);
 	} finally {
 		if (env) {
-			await stopGroup(env.n8n, 'SIGTERM');
-			await stopGroup(env.emulator, 'SIGINT');
+			await stopProcess(env.n8n);
+			await stopProcess(env.emulator);
 			if (failed) {
 				const shots = process.env.UI_SCREENSHOTS_DIR || path.join(ROOT, 'test/ui/out');
 				fs.mkdirSync(shots, { recursive: true });
@@ -361,7 +303,7 @@ async function main() {
 						fs.copyFileSync(file, path.join(shots, `own-${path.basename(file)}`));
 			}
 		}
-		for (const child of children) await stopGroup(child, 'SIGKILL');
+		killAllSync();
 		try {
 			execFileSync('bash', [
 				path.join(__dirname, 'mailbox.sh'),
