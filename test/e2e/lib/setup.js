@@ -92,7 +92,7 @@ async function importWorkflows() {
 	fs.mkdirSync(workflowsDir);
 	for (const wf of [
 		...buildWorkflows({ statusTaskId: state.statusTaskId, emulatorUrl: state.emulatorUrl }),
-		...buildLimitWorkflows({ emulatorUrl: state.emulatorUrl }),
+		...buildLimitWorkflows(),
 	])
 		fs.writeFileSync(path.join(workflowsDir, `${wf.id}.json`), JSON.stringify(wf, null, 2));
 	// the examples as `npm start` imports them (the emulator's address, the local settings)
