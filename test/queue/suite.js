@@ -27,8 +27,6 @@ function killEverything() {
 
 runSuite({
 	cases: [
-		'submit-and-wait',
-		'retry-on-fail',
 		'retry-from-list',
 		'trigger',
 		'stop',
