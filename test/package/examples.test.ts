@@ -89,61 +89,6 @@ describe('no example decides on the text of an error (examples/*.json, examples/
 			expect(readsErrorText(wf)).toEqual([]);
 		},
 	);
-
-	it('finds each way of reading a message (the check itself)', () => {
-		const wfOf = (parameters: Record<string, unknown>, type = 'n8n-nodes-base.set'): Example => ({
-			id: 'x',
-			name: 'x',
-			connections: {},
-			nodes: [{ name: 'N', type, parameters }],
-		});
-		const reading = [
-			"={{ String($json.error).includes('may have') ? 'a' : 'b' }}",
-			"={{ $json.error.startsWith('The upload') }}",
-			'={{ /may have/i.test($json.error) }}',
-			"={{ $json.error === 'Not found' }}",
-			"={{ 'Not found' !== $json.error }}",
-			'={{ $json.error?.match(/timeout/) }}',
-			"={{ $json['error'].indexOf('429') >= 0 }}",
-			'={{ $json.message.endsWith("lost") }}',
-		];
-		for (const text of reading) expect(readsErrorText(wfOf({ value: text }))).toHaveLength(1);
-		expect(
-			readsErrorText(
-				wfOf(
-					{ jsCode: "if (item.json.error.includes('may have')) return [];" },
-					'n8n-nodes-base.code',
-				),
-			),
-		).toHaveLength(1);
-		const condition = {
-			conditions: {
-				conditions: [
-					{
-						leftValue: '={{ $json.error }}',
-						rightValue: 'may have',
-						operator: { type: 'string', operation: 'contains' },
-					},
-				],
-			},
-		};
-		expect(readsErrorText(wfOf(condition, 'n8n-nodes-base.if'))).toHaveLength(1);
-		// reading the kind, copying the message into a note, or checking that there is one is fine
-		const fine = [
-			"={{ $json.task_id ? 'pending' : ($json.kind === 'may_have_arrived' ? 'possibly_sent' : 'not_sent') }}",
-			"={{ $json.error || '' }}",
-			'={{ JSON.stringify($json.result ?? $json.error ?? null).slice(0, 500) }}',
-		];
-		for (const text of fine) expect(readsErrorText(wfOf({ value: text }))).toEqual([]);
-		const present = {
-			conditions: {
-				conditions: [
-					{ leftValue: '={{ $json.error }}', operator: { type: 'string', operation: 'notEmpty' } },
-				],
-			},
-		};
-		expect(readsErrorText(wfOf(present, 'n8n-nodes-base.if'))).toEqual([]);
-	});
 });
 
 const ACTION = /^n8n-nodes-document-extraction\.documentExtraction(Tool|Trigger)?$/;
