@@ -33,35 +33,11 @@ describe('the production workflow (examples/production.json)', () => {
 		expect(next('By Status', 0)).toEqual(['A Finished Task']);
 	});
 
-	it('keeps execution order v1 in every example, and answers Intake from a Respond to Webhook node that runs after the sending', () => {
+	it('keeps execution order v1 in every example', () => {
 		for (const { wf } of allExampleFiles)
 			expect((wf as unknown as { settings: object }).settings).toMatchObject({
 				executionOrder: 'v1',
 			});
-		expect(nodeOf(prod, 'Receive Documents').parameters).toMatchObject({
-			responseMode: 'responseNode',
-		});
-		expect(nodeOf(prod, 'Answer the Caller').type).toBe('n8n-nodes-base.respondToWebhook');
-		// the answer waits for the post's documents (one item even for a post without any) and
-		// for the loop's end: a Merge runs when both its
-		// inputs have data, or with what it has once nothing else is left to run
-		const after = nodeOf(prod, 'After the Sending');
-		expect(after.type).toBe('n8n-nodes-base.merge');
-		expect((after.parameters as { mode?: string }).mode ?? 'append').toBe('append');
-		const into = (name: string) =>
-			Object.entries(prod.connections).flatMap(([from, byType]) =>
-				(byType.main ?? []).flatMap((targets, output) =>
-					(targets ?? [])
-						.filter((c) => c.node === name)
-						.map((c) => `${from}[${output}] → ${(c as { index?: number }).index ?? 0}`),
-				),
-			);
-		expect(into('After the Sending').sort()).toEqual([
-			'Loop Over Documents[0] → 1',
-			'One Item per Document[0] → 0',
-		]);
-		expect(next('After the Sending')).toEqual(['Answer Each Document']);
-		expect(next('Answer Each Document')).toEqual(['Answer the Caller']);
 	});
 
 	it('compares with "equals" only in Row Exists and Row Not Exists (n8n hides their Condition field and reads it as equals)', () => {
@@ -76,51 +52,6 @@ describe('the production workflow (examples/production.json)', () => {
 						node: n.name,
 						condition: 'eq',
 					});
-	});
-
-	it('every Data Table node uses the table by name, and the workflow creates it with the columns the others use', () => {
-		const tableNodes = prod.nodes.filter((n) => n.type === 'n8n-nodes-base.dataTable');
-		const create = tableNodes.find((n) => n.parameters.operation === 'create')!;
-		const created = (create.parameters.columns as { column: Array<{ name: string }> }).column.map(
-			(c) => c.name,
-		);
-		for (const n of tableNodes.filter((t) => t.parameters.resource !== 'table')) {
-			expect(n.parameters.dataTableId).toEqual({
-				__rl: true,
-				mode: 'name',
-				value: create.parameters.tableName,
-			});
-			const written = Object.keys((n.parameters.columns as { value?: object })?.value ?? {});
-			const filtered = (
-				(n.parameters.filters as { conditions?: Array<{ keyName: string }> })?.conditions ?? []
-			).map((c) => c.keyName);
-			for (const column of [
-				...written,
-				...filtered.filter((c) => !['id', 'createdAt', 'updatedAt'].includes(c)),
-			]) {
-				expect(created).toContain(column);
-			}
-		}
-	});
-
-	it('Submit (not Submit and Wait) keeps input fields and reads the project picked in the trigger; Get Status outputs unknown tasks as items', () => {
-		const submit = nodeOf(prod, 'Submit');
-		expect(submit.parameters).toMatchObject({
-			operation: 'submit',
-			options: { keepInputFields: true },
-			project: {
-				__rl: true,
-				mode: 'id',
-				value: "={{ $('Document Extraction Trigger').params.project.value }}",
-			},
-		});
-		expect(nodeOf(prod, 'Document Extraction Trigger').parameters.project).toMatchObject({
-			mode: 'list',
-		});
-		expect(nodeOf(prod, 'Get Status').parameters).toMatchObject({
-			operation: 'getStatus',
-			options: { outputNotFoundAsItems: true },
-		});
 	});
 
 	it.each([
@@ -194,72 +125,6 @@ describe('the production workflow for n8n 1.x (examples/n8n1)', () => {
 			expect(notes).toContain('**Active**');
 			expect(notes.replace('n8n 1.x has no Publish', '')).not.toMatch(/publish/i);
 		}
-	});
-
-	it('uses only the Data table node version 1, by the ID in the Settings node', () => {
-		for (const { file, wf } of set) {
-			const tableNodes = wf.nodes.filter((n) => n.type === 'n8n-nodes-base.dataTable');
-			const settings = wf.nodes.find((n) => n.name === 'Settings');
-			const assignments = (
-				settings!.parameters.assignments as { assignments: Array<{ name: string }> }
-			).assignments;
-			expect(assignments.map((a) => a.name)).toContain('data_table_id');
-			expect(tableNodes.length).toBeGreaterThan(0);
-			for (const n of tableNodes) {
-				expect({
-					file,
-					node: n.name,
-					version: n.typeVersion,
-					resource: n.parameters.resource,
-				}).toEqual({
-					file,
-					node: n.name,
-					version: 1,
-					resource: 'row',
-				});
-				expect(n.parameters.dataTableId).toEqual({
-					__rl: true,
-					mode: 'id',
-					value:
-						"={{ $('Settings').params.assignments.assignments.find((a) => a.name === 'data_table_id').value }}",
-				});
-			}
-		}
-	});
-
-	it("uses no $('…').item across a Data table insert (1.x pairs each inserted row with the first item then)", () => {
-		const crossings: string[] = [];
-		for (const { file, wf } of set) {
-			const next = (name: string) => (wf.connections[name]?.main ?? []).flat().map((c) => c.node);
-			const reach = (from: string, step: (name: string) => string[]) => {
-				const seen = new Set<string>();
-				const todo = step(from);
-				while (todo.length) {
-					const name = todo.pop()!;
-					if (seen.has(name)) continue;
-					seen.add(name);
-					todo.push(...step(name));
-				}
-				seen.delete(from);
-				return seen;
-			};
-			const previous = (name: string) =>
-				Object.keys(wf.connections).filter((from) => next(from).includes(name));
-			const inserts = wf.nodes.filter(
-				(n) => n.type === 'n8n-nodes-base.dataTable' && n.parameters.operation === 'insert',
-			);
-			for (const insert of inserts) {
-				const before = reach(insert.name, previous);
-				for (const name of reach(insert.name, next)) {
-					const node = wf.nodes.find((n) => n.name === name)!;
-					for (const [, ref] of JSON.stringify(node.parameters).matchAll(
-						/\$\('([^']+)'\)\.item\b/g,
-					))
-						if (before.has(ref)) crossings.push(`${file}: ${name} uses $('${ref}').item`);
-				}
-			}
-		}
-		expect(crossings).toEqual([]);
 	});
 });
 
