@@ -1,4 +1,4 @@
-import { allExampleFiles, type Example, type ExampleNode, files, read } from './exampleFiles';
+import { allExampleFiles, type Example, files, read } from './exampleFiles';
 
 /** The example workflows: importable as they are. */
 // eslint-disable-next-line @typescript-eslint/no-require-imports -- the plain script npm start runs
@@ -229,24 +229,6 @@ describe('the examples as npm start imports them (scripts/local-examples.js)', (
 		for (const project of projects) {
 			expect(project).toMatchObject({ __rl: true, mode: 'list', cachedResultName: 'Invoices' });
 			expect((project as { value: string }).value).toMatch(/^[0-9a-f-]{36}$/);
-		}
-	});
-});
-
-describe('the Execute Workflow nodes of the examples', () => {
-	it("show the called workflow's name on the canvas (n8n shows the note instead of the ID subtitle)", () => {
-		const byId = Object.fromEntries(examples.map(({ wf }) => [wf.id, wf.name]));
-		const calls = examples.flatMap(({ wf }) =>
-			wf.nodes.filter((n) => n.type === 'n8n-nodes-base.executeWorkflow'),
-		) as Array<ExampleNode & { notes?: string; notesInFlow?: boolean }>;
-		for (const call of calls) {
-			const target = call.parameters.workflowId as { value: string; cachedResultName: string };
-			expect(target.cachedResultName).toBe(byId[target.value]);
-			expect({ node: call.name, notes: call.notes, notesInFlow: call.notesInFlow }).toEqual({
-				node: call.name,
-				notes: byId[target.value],
-				notesInFlow: true,
-			});
 		}
 	});
 });
