@@ -10,11 +10,7 @@ const fs = require('node:fs');
 const path = require('node:path');
 
 const { localExample } = require('../scripts/local-examples.js');
-const {
-	ACTION,
-	CRED,
-	FILES,
-} = require('./fixtures.js');
+const { ACTION, CRED, FILES } = require('./fixtures.js');
 
 const WF = {
 	saw: 'E2eSubmitWait001',

@@ -23,7 +23,8 @@ const state = require('../../../harness/state.js');
 
 useSuite();
 
-const messages = (run, nodeName) => (nodeRun(run, nodeName).hints ?? []).map((hint) => hint.message);
+const messages = (run, nodeName) =>
+	(nodeRun(run, nodeName).hints ?? []).map((hint) => hint.message);
 
 test('Hints: an error item under Continue says it carries its task_id', async (t) => {
 	const res = await execute(WF.batch);
