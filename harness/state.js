@@ -23,8 +23,6 @@ module.exports = {
 	n8nLogIndex: 0,
 	/** REST session cookie of the running n8n server */
 	cookie: undefined,
-	/** a finished task for the Get Status case */
-	statusTaskId: undefined,
 	/** the trigger's production webhook URL, once published */
 	triggerUrl: undefined,
 	/** the trigger workflow's version after the edit step */

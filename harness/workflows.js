@@ -9,40 +9,15 @@ const crypto = require('node:crypto');
 const fs = require('node:fs');
 const path = require('node:path');
 
-const state = require('./state.js');
 const { localExample } = require('../scripts/local-examples.js');
-const {
-	ACTION,
-	CRED,
-	CRED_INACTIVE,
-	FILES,
-	REGISTERED_HOOK_URL,
-	UNKNOWN_PROJECT_ID,
-} = require('./fixtures.js');
+const { ACTION, CRED, FILES } = require('./fixtures.js');
 
 const WF = {
-	submit: 'E2eSubmit0000001',
-	status: 'E2eGetStatus0001',
 	saw: 'E2eSubmitWait001',
 	batch: 'E2eBatchOf3Items',
-	failed: 'E2eFailedTask001',
-	failedAsItem: 'E2eFailedAsItem1',
-	list: 'E2eListProjects1',
-	register: 'E2eRegisterHook1',
-	inactive: 'E2eInactiveKey01',
-	unknown: 'E2eUnknownProj01',
-	urlOk: 'E2eUrlInputOk001',
-	urlBad: 'E2eUrlBadInputs1',
-	url40mb: 'E2eUrl40MB000001',
 	mcp: 'E2eMcpServer0001',
-	maxWait: 'E2eRelMaxWait001',
-	refused: 'E2eRelRefused001',
-	projectName: 'E2eProjectName01',
 	cancel: 'E2eStopRunning01',
 	retryBinary: 'E2eRetryOnFail01',
-	retryUrl: 'E2eRetryOnFailU1',
-	emailAll: 'E2eEmailAllFiles',
-	emailContinue: 'E2eEmailContinue',
 	retryListBinary: 'E2eRetryFromLst1',
 	retryListUrl: 'E2eRetryFromLstU',
 };
@@ -76,14 +51,8 @@ function webhook(path) {
 /** The production webhook path of the workflow the stop case starts: /webhook/<path>. */
 const CANCEL_PATH = 'docex-e2e-stop';
 
-/** A project name as users write them: a space, an accent and punctuation (the emulator has it). */
-const SPACED_PROJECT_NAME = 'Invoices EU – Zürich (2025)';
-
 /** The MCP server path of the suite's MCP workflow: /mcp/<path>. */
 const MCP_PATH = 'docex-e2e';
-
-/** 40 MB, the large document downloaded by URL. */
-const LARGE_URL_BYTES = 40 * 1024 * 1024;
 
 let position = 0;
 function node(name, type, typeVersion, parameters, extra = {}) {
@@ -122,57 +91,6 @@ function fileNodes(files) {
 	];
 }
 
-/** A text file attached to an email beside its invoices: not a document, never sent. */
-const EMAIL_NOTE = {
-	name: 'notes.txt',
-	mimeType: 'text/plain',
-	bytes: Buffer.from('See the invoices attached.\n'),
-};
-
-/**
- * One item as n8n's email triggers output an email: each file in binary field attachment_<n>
- * (Set -> Split Out -> Convert to File -> Aggregate with its binaries), the email's subject in
- * its JSON.
- */
-function emailNodes(files, subject = 'Invoices for March') {
-	const attachments = files.map((f) => ({
-		fileName: f.name,
-		mimeType: f.mimeType ?? 'application/pdf',
-		b64: f.bytes.toString('base64'),
-	}));
-	return [
-		node('Attachments', 'n8n-nodes-base.set', 3.4, {
-			mode: 'raw',
-			jsonOutput: JSON.stringify({ attachments }),
-			options: {},
-		}),
-		node('Split Attachments', 'n8n-nodes-base.splitOut', 1, {
-			fieldToSplitOut: 'attachments',
-			options: {},
-		}),
-		node('To Attachment', 'n8n-nodes-base.convertToFile', 1.1, {
-			operation: 'toBinary',
-			sourceProperty: 'b64',
-			binaryPropertyName: '=attachment_{{ $itemIndex }}',
-			options: { fileName: '={{ $json.fileName }}', mimeType: '={{ $json.mimeType }}' },
-		}),
-		node('One Email', 'n8n-nodes-base.aggregate', 1, {
-			aggregate: 'aggregateAllItemData',
-			destinationFieldName: 'attachments',
-			options: { includeBinaries: true },
-		}),
-		// the email's fields; the attachments stay (Include Other Fields keeps the binary data)
-		node('Email', 'n8n-nodes-base.set', 3.4, {
-			mode: 'raw',
-			jsonOutput: JSON.stringify({ subject }),
-			includeOtherFields: true,
-			include: 'except',
-			excludeFields: 'attachments',
-			options: {},
-		}),
-	];
-}
-
 /** A Document Extraction node. */
 function docex(
 	name,
@@ -187,10 +105,6 @@ function docex(
 }
 
 const project = (value) => ({ __rl: true, mode: 'id', value });
-
-function getStatus(name, taskId, output) {
-	return docex(name, { resource: 'document', operation: 'getStatus', taskId, output, options: {} });
-}
 
 function submitAndWait(name, options = {}, extra = {}) {
 	return docex(
@@ -278,21 +192,6 @@ function submitAndWaitUrl(name, documentUrl, options = {}, extra = {}) {
 	);
 }
 
-/** The bad inputs of the URL input source: [case, URL query or full URL, options]. */
-function badUrlCases(emulatorUrl) {
-	return [
-		{ case: 'not-http', url: 'ftp://127.0.0.1/invoice.pdf' },
-		{ case: '404', url: fileUrl(emulatorUrl, 'missing.pdf', '?status=404') },
-		{ case: 'html', url: fileUrl(emulatorUrl, 'page.html') },
-		{ case: 'too-large', url: fileUrl(emulatorUrl, 'big.pdf', `?size=${2 * 1024 * 1024}`) },
-		{
-			case: 'too-large-streamed',
-			url: fileUrl(emulatorUrl, 'big.pdf', `?size=${2 * 1024 * 1024}&chunked=1`),
-		},
-		{ case: 'empty', url: fileUrl(emulatorUrl, 'empty.pdf', '?empty=1') },
-	];
-}
-
 /** The example MCP workflow (examples/mcp-server.json) on the suite's path, plus a saved Register Webhook tool. */
 function mcpWorkflow(emulatorUrl) {
 	// as `npm start` imports it: the emulator's documents are on loopback, which the example's
@@ -335,75 +234,10 @@ function mcpWorkflow(emulatorUrl) {
 	};
 }
 
-/** Every workflow of the cases; `statusTaskId` is the finished task the Get Status case reads. */
-function buildWorkflows({ statusTaskId, emulatorUrl }) {
-	const badCases = { cases: badUrlCases(emulatorUrl) };
+/** Every workflow of the cases (the MCP example on the emulator at `emulatorUrl`). */
+function buildWorkflows({ emulatorUrl }) {
 	return [
-		workflow(WF.urlOk, 'e2e: Submit and Wait from a URL (redirected)', [
-			manual(),
-			submitAndWaitUrl(
-				'Submit and Wait',
-				fileUrl(
-					emulatorUrl,
-					'url-invoice.pdf',
-					'?redirect=2&type=none&disposition=March%20invoice.pdf',
-				),
-				{
-					includeDownloadedFile: true,
-				},
-			),
-		]),
-		workflow(WF.urlBad, 'e2e: Submit and Wait from bad URLs', [
-			manual(),
-			node('Cases', 'n8n-nodes-base.set', 3.4, {
-				mode: 'raw',
-				jsonOutput: JSON.stringify(badCases),
-				options: {},
-			}),
-			node('Split Cases', 'n8n-nodes-base.splitOut', 1, { fieldToSplitOut: 'cases', options: {} }),
-			submitAndWaitUrl(
-				'Submit and Wait',
-				'={{ $json.url }}',
-				{ maxDownloadSize: 1 },
-				{ continueOnFail: true },
-			),
-		]),
-		workflow(WF.url40mb, 'e2e: Submit and Wait, a 40 MB document from a URL', [
-			manual(),
-			submitAndWaitUrl(
-				'Submit and Wait',
-				fileUrl(emulatorUrl, 'large.pdf', `?size=${LARGE_URL_BYTES}`),
-				{
-					maxDownloadSize: 100,
-				},
-			),
-		]),
 		mcpWorkflow(emulatorUrl),
-		workflow(WF.submit, 'e2e: Submit then Get Status', [
-			manual(),
-			...fileNodes([FILES.a]),
-			docex('Submit', {
-				resource: 'document',
-				operation: 'submit',
-				binaryPropertyName: 'data',
-				project: project('Invoices'),
-				documentType: 'invoice',
-				options: {},
-			}),
-			getStatus('Get Status', '={{ $json.task_id }}', 'full'),
-		]),
-		workflow(WF.status, 'e2e: Get Status of a finished task', [
-			manual(),
-			node('Task', 'n8n-nodes-base.set', 3.4, {
-				mode: 'manual',
-				assignments: {
-					assignments: [{ id: 't1', name: 'taskId', value: statusTaskId, type: 'string' }],
-				},
-				options: {},
-			}),
-			getStatus('Get Status (full)', '={{ $json.taskId }}', 'full'),
-			getStatus('Get Status (result)', "={{ $('Task').item.json.taskId }}", 'result'),
-		]),
 		submitAndWaitWorkflow(WF.saw, 'e2e: Submit and Wait', [FILES.a], {
 			includeInputBinary: true,
 		}),
@@ -412,53 +246,8 @@ function buildWorkflows({ statusTaskId, emulatorUrl }) {
 			'e2e: Submit and Wait, three items, one failing',
 			[FILES.a, FILES.b, FILES.c],
 			{ includeInputBinary: true },
-			{
-				continueOnFail: true,
-			},
+			{ continueOnFail: true },
 		),
-		submitAndWaitWorkflow(
-			WF.projectName,
-			'e2e: Submit and Wait, project by a name with spaces',
-			[FILES.c],
-			{},
-			{ project: SPACED_PROJECT_NAME },
-		),
-		submitAndWaitWorkflow(WF.failed, 'e2e: failed task fails the item', [FILES.b]),
-		submitAndWaitWorkflow(WF.failedAsItem, 'e2e: failed task as item', [FILES.b], {
-			outputFailedAsItems: true,
-		}),
-		workflow(WF.list, 'e2e: List Projects', [
-			manual(),
-			docex('List Projects', { resource: 'project', operation: 'list' }),
-		]),
-		workflow(WF.register, 'e2e: Register Webhook', [
-			manual(),
-			docex('Register Webhook', {
-				resource: 'project',
-				operation: 'registerWebhook',
-				project: project('Identity'),
-				webhookUrl: REGISTERED_HOOK_URL,
-				events: ['task.completed'],
-				secret: '',
-			}),
-		]),
-		submitAndWaitWorkflow(
-			WF.inactive,
-			'e2e: inactive key',
-			[FILES.a],
-			{},
-			{ credentials: CRED_INACTIVE },
-		),
-		submitAndWaitWorkflow(
-			WF.unknown,
-			'e2e: unknown project',
-			[FILES.a],
-			{},
-			{ project: UNKNOWN_PROJECT_ID },
-		),
-		submitAndWaitWorkflow(WF.maxWait, 'e2e: Submit and Wait, Max Wait 6 s', [FILES.a], {
-			maxWait: 6,
-		}),
 		workflow(WF.cancel, 'e2e: Submit and Wait started by a webhook, to be stopped', [
 			webhook(CANCEL_PATH),
 			...fileNodes([FILES.a]),
@@ -471,21 +260,6 @@ function buildWorkflows({ statusTaskId, emulatorUrl }) {
 			{},
 			RETRY_ON_FAIL,
 		),
-		workflow(WF.retryUrl, 'e2e: Submit and Wait by URL with Retry On Fail, four documents', [
-			manual(),
-			...urlDocumentNodes(emulatorUrl, RETRY_URL_NAMES),
-			submitAndWaitUrl('Submit and Wait', '={{ $json.url }}', {}, RETRY_ON_FAIL),
-		]),
-		workflow(WF.emailAll, 'e2e: an email with two invoices and a text file, every attachment', [
-			manual(),
-			...emailNodes([FILES.a, FILES.c, EMAIL_NOTE]),
-			submitAndWait('Submit and Wait', { keepInputFields: true }, { filesToSend: 'all' }),
-		]),
-		workflow(WF.emailContinue, 'e2e: an email with two invoices, one failing, under Continue', [
-			manual(),
-			...emailNodes([FILES.a, FILES.b]),
-			submitAndWait('Submit and Wait', {}, { filesToSend: 'all', continueOnFail: true }),
-		]),
 		workflow(
 			WF.retryListBinary,
 			'e2e: four documents by webhook, one failing, retried from the list',
@@ -504,20 +278,6 @@ function buildWorkflows({ statusTaskId, emulatorUrl }) {
 				submitAndWaitUrl('Submit and Wait', '={{ $json.url }}'),
 			],
 		),
-		workflow(WF.refused, 'e2e: the service refuses connections for 1.5 s, then Submit and Wait', [
-			manual(),
-			// Switches the refusal on from inside the run, a moment before the node sends the document.
-			node('Refuse Connections', 'n8n-nodes-base.httpRequest', 4.2, {
-				method: 'POST',
-				url: `${state.emulatorUrl}/_emulator/refuse`,
-				sendBody: true,
-				specifyBody: 'json',
-				jsonBody: '{"ms": 1500}',
-				options: {},
-			}),
-			...fileNodes([FILES.a]),
-			submitAndWait('Submit and Wait'),
-		]),
 	];
 }
 
@@ -528,18 +288,13 @@ module.exports = {
 	RETRY_LIST_PATHS,
 	fileUrl,
 	submitAndWaitUrl,
-	SPACED_PROJECT_NAME,
 	WF,
 	MCP_PATH,
 	CANCEL_PATH,
-	LARGE_URL_BYTES,
 	buildWorkflows,
-	badUrlCases,
 	node,
 	manual,
 	fileNodes,
-	emailNodes,
-	EMAIL_NOTE,
 	docex,
 	project,
 	submitAndWait,

@@ -1,4 +1,4 @@
-import { allExampleFiles, type Example, type ExampleNode, files, read } from './exampleFiles';
+import { allExampleFiles, type Example, files, read } from './exampleFiles';
 
 /** The example workflows: importable as they are. */
 // eslint-disable-next-line @typescript-eslint/no-require-imports -- the plain script npm start runs
@@ -89,61 +89,6 @@ describe('no example decides on the text of an error (examples/*.json, examples/
 			expect(readsErrorText(wf)).toEqual([]);
 		},
 	);
-
-	it('finds each way of reading a message (the check itself)', () => {
-		const wfOf = (parameters: Record<string, unknown>, type = 'n8n-nodes-base.set'): Example => ({
-			id: 'x',
-			name: 'x',
-			connections: {},
-			nodes: [{ name: 'N', type, parameters }],
-		});
-		const reading = [
-			"={{ String($json.error).includes('may have') ? 'a' : 'b' }}",
-			"={{ $json.error.startsWith('The upload') }}",
-			'={{ /may have/i.test($json.error) }}',
-			"={{ $json.error === 'Not found' }}",
-			"={{ 'Not found' !== $json.error }}",
-			'={{ $json.error?.match(/timeout/) }}',
-			"={{ $json['error'].indexOf('429') >= 0 }}",
-			'={{ $json.message.endsWith("lost") }}',
-		];
-		for (const text of reading) expect(readsErrorText(wfOf({ value: text }))).toHaveLength(1);
-		expect(
-			readsErrorText(
-				wfOf(
-					{ jsCode: "if (item.json.error.includes('may have')) return [];" },
-					'n8n-nodes-base.code',
-				),
-			),
-		).toHaveLength(1);
-		const condition = {
-			conditions: {
-				conditions: [
-					{
-						leftValue: '={{ $json.error }}',
-						rightValue: 'may have',
-						operator: { type: 'string', operation: 'contains' },
-					},
-				],
-			},
-		};
-		expect(readsErrorText(wfOf(condition, 'n8n-nodes-base.if'))).toHaveLength(1);
-		// reading the kind, copying the message into a note, or checking that there is one is fine
-		const fine = [
-			"={{ $json.task_id ? 'pending' : ($json.kind === 'may_have_arrived' ? 'possibly_sent' : 'not_sent') }}",
-			"={{ $json.error || '' }}",
-			'={{ JSON.stringify($json.result ?? $json.error ?? null).slice(0, 500) }}',
-		];
-		for (const text of fine) expect(readsErrorText(wfOf({ value: text }))).toEqual([]);
-		const present = {
-			conditions: {
-				conditions: [
-					{ leftValue: '={{ $json.error }}', operator: { type: 'string', operation: 'notEmpty' } },
-				],
-			},
-		};
-		expect(readsErrorText(wfOf(present, 'n8n-nodes-base.if'))).toEqual([]);
-	});
 });
 
 const ACTION = /^n8n-nodes-document-extraction\.documentExtraction(Tool|Trigger)?$/;
@@ -284,24 +229,6 @@ describe('the examples as npm start imports them (scripts/local-examples.js)', (
 		for (const project of projects) {
 			expect(project).toMatchObject({ __rl: true, mode: 'list', cachedResultName: 'Invoices' });
 			expect((project as { value: string }).value).toMatch(/^[0-9a-f-]{36}$/);
-		}
-	});
-});
-
-describe('the Execute Workflow nodes of the examples', () => {
-	it("show the called workflow's name on the canvas (n8n shows the note instead of the ID subtitle)", () => {
-		const byId = Object.fromEntries(examples.map(({ wf }) => [wf.id, wf.name]));
-		const calls = examples.flatMap(({ wf }) =>
-			wf.nodes.filter((n) => n.type === 'n8n-nodes-base.executeWorkflow'),
-		) as Array<ExampleNode & { notes?: string; notesInFlow?: boolean }>;
-		for (const call of calls) {
-			const target = call.parameters.workflowId as { value: string; cachedResultName: string };
-			expect(target.cachedResultName).toBe(byId[target.value]);
-			expect({ node: call.name, notes: call.notes, notesInFlow: call.notesInFlow }).toEqual({
-				node: call.name,
-				notes: byId[target.value],
-				notesInFlow: true,
-			});
 		}
 	});
 });

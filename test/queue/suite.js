@@ -26,16 +26,9 @@ function killEverything() {
 }
 
 runSuite({
-	cases: [
-		'submit-and-wait',
-		'retry-on-fail',
-		'retry-from-list',
-		'trigger',
-		'stop',
-		'restart',
-		'binary-modes',
-		'production',
-	].map((name) => path.join(__dirname, 'cases', `${name}.test.js`)),
+	cases: ['retry-from-list', 'trigger', 'stop', 'restart', 'binary-modes', 'production'].map(
+		(name) => path.join(__dirname, 'cases', `${name}.test.js`),
+	),
 	only: process.env.QUEUE_ONLY,
 	timeoutMs: 20 * 60 * 1000,
 	killAll: killEverything,

@@ -1,9 +1,11 @@
 'use strict';
 
 /**
- * A service that behaves the way production APIs and their gateways do: a rate limit, a status
- * answer that trickles, a gateway's 504 after the upload was passed on, and a refusal whose
- * field list must reach the user's error item. Each case counts the tasks the emulator created.
+ * A service that behaves the way production APIs and their gateways do, answered through the
+ * HTTP client n8n gives the node (its timeouts, its handling of 429 and 5xx answers): a rate
+ * limit, and a gateway's 504 after the upload was passed on. Each case counts the tasks the
+ * emulator created. How the node reads each answer (Retry-After, which answers are sent again,
+ * timeouts, Max Wait) is unit-tested (test/unit/nodes/shared/transport/).
  */
 
 const assert = require('node:assert/strict');
@@ -19,7 +21,7 @@ const {
 } = require('../lib/emulator-client.js');
 const { WF } = require('../../../harness/workflows.js');
 const { expectSuccess, expectFailure } = require('../lib/judge.js');
-const { LIMITS_WF, RATE_BATCH, RATE_FILES, HTTP_HOOK_URL } = require('../lib/limits-workflows.js');
+const { LIMITS_WF, RATE_BATCH, RATE_FILES } = require('../lib/limits-workflows.js');
 const { useSuite } = require('../lib/setup.js');
 
 useSuite();
@@ -55,29 +57,6 @@ test('Limits: a batch under a rate limit of 2 requests a second completes, one t
 	);
 });
 
-test('Limits: a status answer that trickles ends at Max Wait with the task_id', async (t) => {
-	let res;
-	const created = await tasksCreatedDuring(async () => {
-		// Every status answer: headers at once, then a byte every 200 ms for 8 s.
-		await emulatorAdmin('POST', '/trickle', {
-			endpoint: 'task_status',
-			count: 100,
-			interval_ms: 200,
-			duration_ms: 8000,
-		});
-		res = await execute(LIMITS_WF.trickle);
-	});
-	expectSuccess(res);
-	const [item] = nodeItems(res.run, 'Submit and Wait');
-	assert.equal(created.length, 1);
-	assert.equal(item.json.task_id, created[0].task_id);
-	assert.equal(item.json.timedOut, true);
-	assert.equal(item.json.status, null, 'no status check was answered: none may be invented');
-	const { executionTime } = nodeRun(res.run, 'Submit and Wait');
-	assert.ok(executionTime < 5000, `the node ran ${executionTime} ms with a Max Wait of 3 s`);
-	t.diagnostic(`${executionTime} ms: ${item.json.message} (${item.json.lastPollError})`);
-});
-
 test('Limits: an upload a gateway answers with 504 is not sent again: at most one task', async (t) => {
 	let res;
 	const uploadsBefore = await requestCount('process_file');
@@ -96,24 +75,4 @@ test('Limits: an upload a gateway answers with 504 is not sent again: at most on
 	assert.equal(created.length, 1, `tasks created: ${created.length}`);
 	assert.equal(created[0].file_sha256, sha256(FILES.a.bytes));
 	t.diagnostic(error);
-});
-
-test('Limits: under On Error Continue, the error item carries the 422 field list', async (t) => {
-	let res;
-	await tasksCreatedDuring(async () => {
-		await emulatorAdmin('POST', '/webhook_policy', { https_only: true });
-		res = await execute(LIMITS_WF.refusedItem);
-	});
-	expectSuccess(res);
-	const [item] = nodeItems(res.run, 'Register Webhook');
-	assert.equal(item.json.httpCode, 422);
-	assert.deepEqual(item.json.detail, [
-		{ loc: ['body', 'url'], msg: 'URL scheme should be https', type: 'value_error.url.scheme' },
-	]);
-	assert.match(
-		item.json.error,
-		/refused the webhook registration as invalid \(422\): url: URL scheme should be https/,
-	);
-	assert.ok(item.json.error.includes(HTTP_HOOK_URL), 'the message names the URL n8n gave');
-	t.diagnostic(item.json.error);
 });

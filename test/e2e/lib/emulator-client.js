@@ -45,21 +45,12 @@ async function waitTask(taskId, timeoutMs = 30000) {
 	);
 }
 
-async function emulatorTask(taskId) {
-	const { tasks } = await emuJson('GET', '/_emulator/tasks');
-	return tasks.find((t) => t.task_id === taskId);
-}
-
 async function requestCount(endpoint) {
 	return (await emuJson('GET', '/_emulator/stats')).requests[endpoint];
 }
 
 async function addFault(fault) {
 	return await emuJson('POST', '/_emulator/faults', fault);
-}
-
-async function listFaults() {
-	return (await emuJson('GET', '/_emulator/faults')).faults;
 }
 
 /** The files the emulator served by URL since its last reset: [{name, size, sha256, at}]. */
@@ -151,10 +142,8 @@ module.exports = {
 	tasksCreatedDuring,
 	submitDirect,
 	waitTask,
-	emulatorTask,
 	requestCount,
 	addFault,
-	listFaults,
 	servedFiles,
 	clearFaults,
 	emulatorStats,

@@ -17,14 +17,7 @@ const { before, after } = require('node:test');
 
 const { installPackage, waitReady } = require('../../../scripts/n8n-local.js');
 const { localExample } = require('../../../scripts/local-examples.js');
-const {
-	CRED,
-	CRED_INACTIVE,
-	FILES,
-	GOOD_KEY,
-	INACTIVE_KEY,
-	intakeKeyCredential,
-} = require('../../../harness/fixtures.js');
+const { CRED, GOOD_KEY, intakeKeyCredential } = require('../../../harness/fixtures.js');
 const {
 	ROOT,
 	N8N_BIN,
@@ -36,7 +29,6 @@ const {
 	stopN8n,
 	n8nCliOk,
 } = require('../../../harness/n8n.js');
-const { submitDirect, waitTask } = require('./emulator-client.js');
 const { packPackage } = require('../../../harness/pack.js');
 const { buildWorkflows } = require('../../../harness/workflows.js');
 const { buildLimitWorkflows } = require('./limits-workflows.js');
@@ -69,19 +61,19 @@ async function startEmulator() {
 	await waitReady(`${state.emulatorUrl}/_emulator/health`, 30000, () => state.emulator.alive);
 }
 
-/** Both credentials with fixed ids (good key, inactive key), imported with the n8n CLI. */
+/** The credentials with fixed ids (the service's, the production Intake's), imported with the n8n CLI. */
 async function importCredentials() {
 	const credFile = path.join(state.tmp, 'credentials.json');
+	const c = CRED.documentExtractionApi;
 	const credentials = [
-		[CRED, GOOD_KEY],
-		[CRED_INACTIVE, INACTIVE_KEY],
-	].map(([{ documentExtractionApi: c }, apiKey]) => ({
-		id: c.id,
-		name: c.name,
-		type: 'documentExtractionApi',
-		data: { apiKey, baseUrl: state.emulatorUrl },
-	}));
-	credentials.push(intakeKeyCredential());
+		{
+			id: c.id,
+			name: c.name,
+			type: 'documentExtractionApi',
+			data: { apiKey: GOOD_KEY, baseUrl: state.emulatorUrl },
+		},
+		intakeKeyCredential(),
+	];
 	fs.writeFileSync(credFile, JSON.stringify(credentials, null, 2));
 	await n8nCliOk(['import:credentials', `--input=${credFile}`]);
 }
@@ -91,8 +83,8 @@ async function importWorkflows() {
 	const workflowsDir = path.join(state.tmp, 'workflows');
 	fs.mkdirSync(workflowsDir);
 	for (const wf of [
-		...buildWorkflows({ statusTaskId: state.statusTaskId, emulatorUrl: state.emulatorUrl }),
-		...buildLimitWorkflows({ emulatorUrl: state.emulatorUrl }),
+		...buildWorkflows({ emulatorUrl: state.emulatorUrl }),
+		...buildLimitWorkflows(),
 	])
 		fs.writeFileSync(path.join(workflowsDir, `${wf.id}.json`), JSON.stringify(wf, null, 2));
 	// the examples as `npm start` imports them (the emulator's address, the local settings)
@@ -123,10 +115,6 @@ async function setup() {
 	installPacked(nodesDir);
 	await startEmulator();
 	state.n8nPort = await freePort();
-
-	// a finished task for Get Status
-	state.statusTaskId = await submitDirect(FILES.s);
-	await waitTask(state.statusTaskId);
 
 	await importCredentials();
 	await importWorkflows();

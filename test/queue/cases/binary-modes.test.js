@@ -1,14 +1,13 @@
 'use strict';
 
 /**
- * Binary data in queue mode, in each mode n8n supports there: `database` (n8n's default in queue
- * mode) and `filesystem` on a folder every process shares (N8N_STORAGE_PATH). The webhook process
- * stores the uploaded file, a worker reads it and sends it, main serves it back: byte-exact.
+ * Binary data in queue mode, in n8n's default mode there (`database`): the webhook process stores
+ * the uploaded file, a worker reads it and sends it, byte-exact. The node reads binary data through
+ * n8n's helpers whatever the mode; the filesystem mode is proven in the e2e suite
+ * (test/e2e/cases/binary-modes.test.js). A shared N8N_STORAGE_PATH is n8n's own concern.
  */
 
 const assert = require('node:assert/strict');
-const fs = require('node:fs');
-const path = require('node:path');
 const { test } = require('node:test');
 
 const { sha256 } = require('../../../harness/fixtures.js');
@@ -74,21 +73,5 @@ test('Binary data mode database (queue-mode default): upload to the webhook proc
 		assert.equal(sha256(main.bytes), sha256(file), 'main serves other bytes');
 	t.diagnostic(
 		`${id.split(':')[0]}, run on ${worker}; binary_data row source ${rows[0].sourceType}:${rows[0].sourceId}; main's download answers ${main.status}`,
-	);
-});
-
-test('Binary data mode filesystem on a shared N8N_STORAGE_PATH: upload, worker sends it, byte-exact', async (t) => {
-	const started = Date.now();
-	await queue.stack.restartN8n({ binaryMode: 'filesystem' });
-	const restartSeconds = (Date.now() - started) / 1000;
-	const { id, worker, file } = await roundTrip('filesystem');
-	const stored = path.join(queue.stack.storagePath, id.slice(id.indexOf(':') + 1));
-	assert.ok(fs.existsSync(stored), `${stored} is not in the shared storage folder`);
-	assert.equal(sha256(fs.readFileSync(stored)), sha256(file));
-	const main = await downloadFromMain(id);
-	assert.equal(main.status, 200, `main answered ${main.status} for ${id}`);
-	assert.equal(sha256(main.bytes), sha256(file), 'main serves other bytes');
-	t.diagnostic(
-		`${id.split(':')[0]} in the shared folder, run on ${worker} (stack restarted in ${restartSeconds.toFixed(0)} s)`,
 	);
 });
