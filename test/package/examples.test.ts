@@ -164,10 +164,12 @@ describe('the email examples (examples/email-to-crm-*.json)', () => {
 				filesToSend: 'all',
 				options: { keepInputFields: true },
 			});
-			// the user picks the credentials, the project and the document type after the import
+			// the user picks the credentials and the project after the import
 			for (const node of working) expect(node.credentials).toBeUndefined();
 			expect(extract.parameters.project).toEqual({ __rl: true, mode: 'list', value: '' });
-			expect(extract.parameters.documentType).toBe('');
+			// the CRM step maps invoice fields: the file's Document Type is invoice, kept when the
+			// user picks a project that has it
+			expect(extract.parameters.documentType).toBe('invoice');
 			// the CRM step: the fields mapped, and until replaced the emulator's CRM stand-in
 			expect(crm.name).toBe(CRM);
 			expect(crm.parameters).toMatchObject({
