@@ -1,5 +1,6 @@
 import type { IDataObject, IHookFunctions } from 'n8n-workflow';
 
+import { explain, webhookRequest } from '../shared/explain';
 import { readProjectField, resolveProjectId } from '../shared/projects';
 import { isUuid } from '../shared/uuid';
 import {
@@ -181,11 +182,12 @@ export async function createRegistration(this: IHookFunctions): Promise<boolean>
 
 	const secret = generateWebhookSecret();
 	// The trigger subscribes to every event the service can deliver: task.completed.
-	const response = await registerWebhook.call(this, projectId, {
-		url,
-		events: [...WEBHOOK_EVENTS],
-		secret,
-	});
+	const events = [...WEBHOOK_EVENTS];
+	const response = await registerWebhook
+		.call(this, projectId, { url, events, secret })
+		.catch((error: unknown) => {
+			throw explain(error, webhookRequest(projectId, url));
+		});
 	const registration: Registration = {
 		url,
 		projectId,

@@ -8,6 +8,7 @@ import type {
 import type { ApiContext } from './transport/runCredential';
 import { listProjects } from './transport/service';
 import { isUuid } from './uuid';
+import { explain } from './explain';
 import { noSuchProject } from './messages';
 import { nodeError } from './transport/errors';
 
@@ -80,7 +81,10 @@ export async function fetchProjects(
 	itemIndex?: number,
 	signal?: AbortSignal,
 ): Promise<ProjectSummary[]> {
-	return summarizeProjects(await listProjects.call(this, itemIndex, signal));
+	const body = await listProjects.call(this, itemIndex, signal).catch((error: unknown) => {
+		throw explain(error);
+	});
+	return summarizeProjects(body);
 }
 
 /**

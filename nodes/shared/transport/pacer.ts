@@ -1,6 +1,5 @@
 import { createHash } from 'crypto';
 
-import { FAILURES } from '../messages';
 import { wait } from '../wait';
 
 /**
@@ -32,14 +31,6 @@ export const PROBE_STEP = 0.01;
 export const PACE_MEMORY_MS = 60_000;
 /** The longest back-off after repeated 429s without Retry-After. */
 export const MAX_BACKOFF_MS = 30_000;
-
-/** Thrown when a request could not start before its deadline because of the pace. */
-export class PaceDeadlineError extends Error {
-	constructor() {
-		super(FAILURES.paced);
-		this.name = 'PaceDeadlineError';
-	}
-}
 
 /** Exponential back-off with jitter for the n-th 429 in a row (from 1) without Retry-After. */
 export function throttleBackoffMs(consecutive: number, random = Math.random()): number {
@@ -74,20 +65,21 @@ export class Pacer {
 	}
 
 	/**
-	 * Waits until a request may start and takes its place in the pace. Throws a
-	 * PaceDeadlineError at once when that would be after `deadline`.
+	 * Waits until a request may start and takes its place in the pace. Answers false at once,
+	 * without waiting, when that would be after `deadline`.
 	 */
-	async acquire(signal?: AbortSignal, deadline = Infinity): Promise<void> {
+	async acquire(signal?: AbortSignal, deadline = Infinity): Promise<boolean> {
 		let now = this.now();
 		for (;;) {
 			const at = this.earliest(now);
 			if (at <= now) break;
-			if (at > deadline) throw new PaceDeadlineError();
+			if (at > deadline) return false;
 			await wait(at - now, signal);
 			// A sleep ends no sooner than asked; the clock is taken as at least that far on.
 			now = Math.max(this.now(), at);
 		}
 		if (Number.isFinite(this.rate)) this.nextAt = Math.max(this.nextAt, now) + 1000 / this.rate;
+		return true;
 	}
 
 	/** The service accepted a request (any answer but 429). */
@@ -138,14 +130,6 @@ export function pacerFor(baseUrl: string, apiKey: unknown): Pacer {
 		pacers.set(key, pacer);
 	}
 	return pacer;
-}
-
-/**
- * Forgets every pace. For tests only: the paces live as long as the process, and a test cannot
- * start from a fresh pace any other way without a credential of its own.
- */
-export function resetPacers(): void {
-	pacers.clear();
 }
 
 /** A Retry-After longer than this is shortened to it, so a run never hangs on one header. */

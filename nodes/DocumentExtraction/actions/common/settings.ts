@@ -119,7 +119,7 @@ export function readSubmissionSettings(
 	this: IExecuteFunctions,
 	itemIndex: number,
 	options: IDataObject,
-	run: RunSettings,
+	run: Pick<RunSettings, 'urlInput'>,
 	file?: string,
 ): SubmissionSettings {
 	const project = readProjectField(this, itemIndex);

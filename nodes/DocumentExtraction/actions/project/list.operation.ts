@@ -41,5 +41,5 @@ export async function execute(
 ): Promise<INodeExecutionData[]> {
 	const listFor = async (itemIndex: number) =>
 		projectItems(await listProjects.call(this, itemIndex, run.signal), itemIndex);
-	return await runItems.call(this, run, listFor, { concurrency: 1 });
+	return await runItems.call(this, run, listFor, { oneAtATime: true });
 }

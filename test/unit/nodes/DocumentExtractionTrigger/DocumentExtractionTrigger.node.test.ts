@@ -8,7 +8,6 @@ jest.mock('n8n-workflow', () => jest.requireActual('../../helpers/sleep').workfl
 import { sleeps } from '../../helpers/sleep';
 
 import { computeSignature } from '../../../../nodes/DocumentExtractionTrigger/signature';
-import { resetPacers } from '../../../../nodes/shared/transport/pacer';
 import {
 	API_KEY,
 	BASE_URL,
@@ -25,7 +24,6 @@ import {
 const SECRET = 'whsec_' + '5e'.repeat(32);
 
 // A 429 in one test must not slow the next one down: every test starts with no pace.
-beforeEach(() => resetPacers());
 const FAILED_TASK = 'c0ffee00-1111-4222-8333-944445555666';
 
 /** A published workflow whose registration (with SECRET) is in the stored static data. */

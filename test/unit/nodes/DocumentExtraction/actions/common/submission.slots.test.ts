@@ -4,7 +4,6 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-wor
 
 import { execute as submitExecute } from '../../../../../../nodes/DocumentExtraction/actions/document/submit.operation';
 import { execute as submitAndWaitExecute } from '../../../../../../nodes/DocumentExtraction/actions/document/submitAndWait.operation';
-import { resetPacers } from '../../../../../../nodes/shared/transport/pacer';
 import {
 	asOperation,
 	BASE_URL,
@@ -23,7 +22,6 @@ const submitAndWait = asOperation(submitAndWaitExecute);
  */
 
 useOfflineNock();
-beforeEach(() => resetPacers());
 afterEach(() => expect(nock.pendingMocks()).toEqual([]));
 
 const FILE_HOST = 'http://files.example.test';
