@@ -12,7 +12,7 @@ import { nodeError } from '../shared/transport/errors';
 import { MESSAGES } from './messages';
 
 /** How many earlier registrations are remembered so that publishing again can reuse them. */
-export const MAX_RETIRED_REGISTRATIONS = 10;
+const MAX_RETIRED_REGISTRATIONS = 10;
 
 /** A webhook this node registered at the service, as kept in the node's static data. */
 export interface Registration extends IDataObject {
@@ -95,7 +95,7 @@ function takeRetired(data: IDataObject, url: string, projectId: string): Registr
 }
 
 /** The identifier the service gave the webhook, under whichever name it uses. */
-export function webhookIdOf(response: unknown): string | undefined {
+function webhookIdOf(response: unknown): string | undefined {
 	if (!response || typeof response !== 'object' || Array.isArray(response)) return undefined;
 	const body = response as IDataObject;
 	const nested =

@@ -17,7 +17,7 @@ export type RestrictedAddressClass =
 	| 'unspecified'
 	| 'shared';
 
-export type AddressClass = RestrictedAddressClass | 'public';
+type AddressClass = RestrictedAddressClass | 'public';
 
 /** How each class is named in messages. */
 export const ADDRESS_CLASS_NAMES: Record<RestrictedAddressClass, string> = {
@@ -29,7 +29,7 @@ export const ADDRESS_CLASS_NAMES: Record<RestrictedAddressClass, string> = {
 };
 
 /** The four bytes of a dotted-decimal IPv4 address, or undefined. */
-export function parseIpv4(text: string): number[] | undefined {
+function parseIpv4(text: string): number[] | undefined {
 	const parts = text.split('.');
 	if (parts.length !== 4) return undefined;
 	const bytes: number[] = [];

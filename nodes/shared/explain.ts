@@ -45,7 +45,7 @@ export interface RateLimitAdvice {
 }
 
 /** The rate-limit advice for a request whose caller has no options to change. */
-export const RETRY_LATER_ADVICE: RateLimitAdvice = {
+const RETRY_LATER_ADVICE: RateLimitAdvice = {
 	message: 'Try again later',
 	description: 'Try again later, or ask the service for a higher rate limit.',
 	timeRanOut: 'the time the request had ran out',

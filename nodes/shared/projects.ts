@@ -13,7 +13,7 @@ import { noSuchProject } from './messages';
 import { nodeError } from './transport/errors';
 
 /** One project as the nodes use it, whatever the service calls its fields. */
-export interface ProjectSummary {
+interface ProjectSummary {
 	id: string;
 	name: string;
 	documentTypes: string[];
@@ -52,7 +52,7 @@ function documentTypeName(entry: unknown): string | undefined {
 }
 
 /** Reads id, name and document types from one project record, whatever it calls them. */
-export function summarizeProject(record: unknown): ProjectSummary | undefined {
+function summarizeProject(record: unknown): ProjectSummary | undefined {
 	if (typeof record === 'string') return { id: record, name: record, documentTypes: [], raw: {} };
 	if (!record || typeof record !== 'object') return undefined;
 	const raw = record as IDataObject;
@@ -91,7 +91,7 @@ export async function fetchProjects(
  * How a project answers to what the user typed, its ID or its name: exactly, differing only in
  * case, or as a part of either (a search).
  */
-export type ProjectMatch = 'exact' | 'ignoringCase' | 'part';
+type ProjectMatch = 'exact' | 'ignoringCase' | 'part';
 
 /**
  * The one rule by which a project answers to a text (the Project field, or a search in its

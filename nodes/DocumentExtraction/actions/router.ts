@@ -8,7 +8,7 @@ import * as project from './project/Project.resource';
 import { nodeError } from '../../shared/transport/errors';
 import { MESSAGES } from '../messages';
 
-export interface OperationModule {
+interface OperationModule {
 	/** Runs the operation on the run's items; what the user must know goes to `run.report`. */
 	execute(this: IExecuteFunctions, run: NodeRun): Promise<INodeExecutionData[]>;
 }
@@ -40,12 +40,10 @@ export function findOperation(resource: string, operation: string): OperationMod
 }
 
 /** Operations an AI agent or MCP client may not run through the node's tool variant. */
-export const NOT_FOR_TOOLS: ReadonlyArray<readonly [string, string]> = [
-	['project', 'registerWebhook'],
-];
+const NOT_FOR_TOOLS: ReadonlyArray<readonly [string, string]> = [['project', 'registerWebhook']];
 
 /** Whether the node runs as a tool of an AI agent or an MCP server (the …Tool node variant). */
-export function isToolRun(this: IExecuteFunctions): boolean {
+function isToolRun(this: IExecuteFunctions): boolean {
 	const context = this as IExecuteFunctions & { isToolExecution?: () => boolean };
 	if (typeof context.isToolExecution === 'function' && context.isToolExecution()) return true;
 	return String(this.getNode().type ?? '').endsWith('Tool');

@@ -22,7 +22,7 @@ export type DocumentSourceSettings =
 	  };
 
 /** The document of one item, and the downloaded file when it came from a URL. */
-export interface DocumentInput {
+interface DocumentInput {
 	source: DocumentSource;
 	downloaded?: IBinaryData;
 }
@@ -31,7 +31,7 @@ export interface DocumentInput {
  * A source for the request body built from binary data, stored (sent as a stream) or in memory
  * (sent as is). `bodyBytes` is 0 for an empty file.
  */
-export async function documentSourceOf(
+async function documentSourceOf(
 	this: IExecuteFunctions,
 	binaryData: IBinaryData,
 ): Promise<DocumentSource> {
@@ -51,7 +51,7 @@ export async function documentSourceOf(
  * Finds the document in the item's binary field and checks it is usable. The error for a
  * missing field names the field and lists the binary fields the item has.
  */
-export async function readBinaryField(
+async function readBinaryField(
 	this: IExecuteFunctions,
 	itemIndex: number,
 	binaryPropertyName: string,

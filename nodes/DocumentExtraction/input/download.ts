@@ -22,9 +22,9 @@ import { MESSAGES } from '../messages';
 type BinaryStream = Awaited<ReturnType<IExecuteFunctions['helpers']['getBinaryStream']>>;
 
 /** Redirects followed for a download at most. */
-export const MAX_DOWNLOAD_REDIRECTS = 5;
+const MAX_DOWNLOAD_REDIRECTS = 5;
 
-export interface DownloadOptions {
+interface DownloadOptions {
 	itemIndex: number;
 	/** The largest file accepted, in bytes. */
 	maxBytes: number;

@@ -37,7 +37,7 @@ export interface ItemFile {
 }
 
 /** The files of an item to send, in the item's order, and those File Types left out. */
-export interface SelectedFiles {
+interface SelectedFiles {
 	files: ItemFile[];
 	skipped: ItemFile[];
 }
@@ -54,7 +54,7 @@ export class FileSelectionError extends Error {
 }
 
 /** The rules of File Types: MIME types (`image/*` for a whole kind) and extensions (without the dot). */
-export interface FileTypeRules {
+interface FileTypeRules {
 	/** Everything counts (`*` or `*∕*`). */
 	any: boolean;
 	mimeTypes: string[];
@@ -96,7 +96,7 @@ export function parseFileTypes(text: string | undefined): FileTypeRules {
 }
 
 /** Whether a file counts as a document under File Types (by its MIME type or its name's extension). */
-export function countsAsDocument(file: ItemFile, rules: FileTypeRules): boolean {
+function countsAsDocument(file: ItemFile, rules: FileTypeRules): boolean {
 	if (rules.any) return true;
 	const mimeType = fileType(file.fileName ?? '', file.mimeType ?? '');
 	const byType = rules.mimeTypes.some((pattern) =>
@@ -129,7 +129,7 @@ function wantedKind(rules: FileTypeRules): string {
 }
 
 /** The item's binary fields as ItemFiles, in the item's order. */
-export function itemFiles(binary: IBinaryKeyData | undefined): ItemFile[] {
+function itemFiles(binary: IBinaryKeyData | undefined): ItemFile[] {
 	return Object.entries(binary ?? {}).map(([field, data]) => ({
 		field,
 		...(data?.fileName ? { fileName: data.fileName } : {}),

@@ -57,7 +57,7 @@ export interface NodeContext {
  * What the transport knows of a failure besides its kind, status and detail: the facts a
  * message is made of at the edge (shared/messages.ts `explain`). No sentence is kept here.
  */
-export interface FailureFacts {
+interface FailureFacts {
 	/** The request's method: a POST that was not sent is worded apart. */
 	method?: string;
 	/** Attempts made (5xx, no answer). */

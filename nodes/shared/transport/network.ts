@@ -61,13 +61,7 @@ export function networkReason(code: string | undefined, failure: unknown): strin
 }
 
 /** Network errors that prove a request never reached the service, so that resending it is safe. */
-export const NOT_SENT_CODES = [
-	'ECONNREFUSED',
-	'ENOTFOUND',
-	'EAI_AGAIN',
-	'ENETUNREACH',
-	'EHOSTUNREACH',
-];
+const NOT_SENT_CODES = ['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'ENETUNREACH', 'EHOSTUNREACH'];
 
 const TIMEOUT_CODES = ['ECONNABORTED', 'ETIMEDOUT', 'ESOCKETTIMEDOUT', 'UND_ERR_HEADERS_TIMEOUT'];
 

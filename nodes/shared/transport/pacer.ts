@@ -22,15 +22,15 @@ import { wait } from '../wait';
 /** The slowest pace: one request every 4 s. */
 export const MIN_RATE_PER_S = 0.25;
 /** The share of the accepted rate kept after a 429. */
-export const THROTTLE_CUT = 0.8;
+const THROTTLE_CUT = 0.8;
 /** Where the rate climbs back to quickly after a cut: just below the rate that was throttled. */
-export const PLATEAU_SHARE = 0.95;
+const PLATEAU_SHARE = 0.95;
 /** How much each accepted request raises the rate beyond the plateau, to find a raised limit. */
-export const PROBE_STEP = 0.01;
+const PROBE_STEP = 0.01;
 /** How long without a 429 before the pace is dropped. */
-export const PACE_MEMORY_MS = 60_000;
+const PACE_MEMORY_MS = 60_000;
 /** The longest back-off after repeated 429s without Retry-After. */
-export const MAX_BACKOFF_MS = 30_000;
+const MAX_BACKOFF_MS = 30_000;
 
 /** Exponential back-off with jitter for the n-th 429 in a row (from 1) without Retry-After. */
 export function throttleBackoffMs(consecutive: number, random = Math.random()): number {
@@ -133,7 +133,7 @@ export function pacerFor(baseUrl: string, apiKey: unknown): Pacer {
 }
 
 /** A Retry-After longer than this is shortened to it, so a run never hangs on one header. */
-export const MAX_RETRY_AFTER_MS = 60_000;
+const MAX_RETRY_AFTER_MS = 60_000;
 
 /** Milliseconds asked for by a Retry-After header (seconds or an HTTP date), if any. */
 export function parseRetryAfter(header: unknown, now = Date.now()): number | undefined {

@@ -18,9 +18,9 @@ export const TASK_COMPLETED = 'task.completed';
 export const WEBHOOK_EVENTS: readonly string[] = [TASK_COMPLETED];
 
 /** Task statuses that end a task; any other status means it is still running. */
-export const TERMINAL_STATUSES = ['complete', 'failed'] as const;
+const TERMINAL_STATUSES = ['complete', 'failed'] as const;
 
-export type TerminalStatus = (typeof TERMINAL_STATUSES)[number];
+type TerminalStatus = (typeof TERMINAL_STATUSES)[number];
 
 export function isTerminal(status: unknown): status is TerminalStatus {
 	return (TERMINAL_STATUSES as readonly unknown[]).includes(status);
@@ -32,7 +32,7 @@ export function generateWebhookSecret(): string {
 }
 
 /** What a webhook registration sends: the receiving URL, its events and the signing secret. */
-export interface WebhookRegistration extends IDataObject {
+interface WebhookRegistration extends IDataObject {
 	url: string;
 	events: string[];
 	secret: string;
@@ -42,7 +42,7 @@ export interface WebhookRegistration extends IDataObject {
  * Limits of one request: how many attempts, by when, each attempt's timeout, how long 429
  * answers are waited out, and the execution's cancel signal.
  */
-export type RequestLimits = Pick<
+type RequestLimits = Pick<
 	ApiRequestOptions,
 	'attempts' | 'deadline' | 'timeoutMs' | 'throttleBudgetMs' | 'signal'
 >;

@@ -3,9 +3,9 @@ import { type NodeContext, ServiceError } from './errors';
 import { latestStart } from './deadline';
 
 /** Who is served first when a slot comes free: status checks before uploads. */
-export type SlotPriority = 'high' | 'normal';
+type SlotPriority = 'high' | 'normal';
 
-export interface SlotOptions {
+interface SlotOptions {
 	/** 'high' waiters get the next free slot before any 'normal' one; 'normal' unless set. */
 	priority?: SlotPriority;
 	/**

@@ -4,7 +4,7 @@ import { describeFile, describeFiles, type ItemFile } from '../../input/inputFil
 import { HINTS } from '../../messages';
 
 /** A file left out, with its item. */
-export interface SkippedFile extends ItemFile {
+interface SkippedFile extends ItemFile {
 	itemIndex: number;
 }
 

@@ -20,7 +20,7 @@ import { MESSAGES } from '../../messages';
  */
 
 /** What holds for a whole run of the node. */
-export interface RunSettings {
+interface RunSettings {
 	/** Max Concurrent Requests: one limit for the run, read from the first item. */
 	maxConcurrency: number;
 	/** Input Source is URL (else a binary field). It takes no expression: the same for every item. */
@@ -32,7 +32,7 @@ export function readOptions(this: IExecuteFunctions, itemIndex: number): IDataOb
 	return this.getNodeParameter('options', itemIndex, {}) as IDataObject;
 }
 
-export interface NumberOptionSpec {
+interface NumberOptionSpec {
 	/** The option's name in the Options collection. */
 	name: string;
 	/** The option's display name, used in the error message. */

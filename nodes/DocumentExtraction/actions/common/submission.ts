@@ -23,7 +23,7 @@ import { documentFingerprint, submissionMemory } from './submissionMemory';
  */
 
 /** A document the service accepted: its task id and the settings it was submitted with. */
-export interface Submission {
+interface Submission {
 	taskId: string;
 	settings: SubmissionSettings;
 	/**

@@ -21,7 +21,7 @@ import { readOptions } from '../common/settings';
 import { fetchTask, shapeTask } from '../common/taskStatus';
 
 /** The status output for a task the service does not know (404) with "Output Unknown Tasks as Items". */
-export const NOT_FOUND_STATUS = 'not_found';
+const NOT_FOUND_STATUS = 'not_found';
 
 const outputNotFoundOption: INodeProperties = {
 	displayName: 'Output Unknown Tasks as Items',

@@ -20,7 +20,7 @@ export const description = updateDisplayOptions(displayOptions, properties);
  * One item per project. The answer may be a bare array or wrap the list under projects,
  * items, data or results; any other shape is output whole as one item.
  */
-export function projectItems(body: unknown, itemIndex: number): INodeExecutionData[] {
+function projectItems(body: unknown, itemIndex: number): INodeExecutionData[] {
 	const list = extractProjectList(body);
 	if (!list) {
 		const json =

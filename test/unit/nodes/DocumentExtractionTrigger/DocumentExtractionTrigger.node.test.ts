@@ -124,9 +124,8 @@ describe('a signed delivery', () => {
 describe('a delivery that fails the signature check', () => {
 	const payload = completedPayload();
 	const good = computeSignature(JSON.stringify(payload), SECRET);
+	// the variants of a bad signature are verifySignature's (signature.test.ts)
 	const cases: Array<[string, () => ReturnType<typeof signedDelivery>]> = [
-		['has no signature header', () => signedDelivery(payload, SECRET, { signature: undefined })],
-		['is signed with another secret', () => signedDelivery(payload, 'whsec_other')],
 		[
 			'has a tampered body',
 			() =>
@@ -134,18 +133,6 @@ describe('a delivery that fails the signature check', () => {
 					raw: JSON.stringify({ ...payload, status: 'failed' }),
 					signature: good,
 				}),
-		],
-		[
-			'has an uppercase signature',
-			() => signedDelivery(payload, SECRET, { signature: good.toUpperCase() }),
-		],
-		[
-			'has a signature of the wrong length',
-			() => signedDelivery(payload, SECRET, { signature: good.slice(2) }),
-		],
-		[
-			'has a repeated signature header',
-			() => signedDelivery(payload, SECRET, { signature: [good, good] }),
 		],
 		['has no raw body', () => ({ ...signedDelivery(payload, SECRET), rawBody: undefined })],
 	];
