@@ -48,7 +48,7 @@ function invalid(reason: string): Error {
  * Throws an error whose message says what is wrong, without repeating the Base URL's user info,
  * query or fragment.
  */
-export function normalizeBaseUrl(raw: unknown, options: BaseUrlOptions = {}): string {
+function normalizeBaseUrl(raw: unknown, options: BaseUrlOptions = {}): string {
 	const value = trimBaseUrl(raw);
 	const url = /^https?:\/\//i.test(value) ? parseHttpUrl(value) : undefined;
 	if (!url) {

@@ -16,7 +16,7 @@ interface OperationModule {
 /** One handler per resource and operation of NodeMap: a missing or extra one does not compile. */
 type OperationMap = { [R in keyof NodeMap]: { [O in NodeMap[R]]: OperationModule } };
 
-export const operations: OperationMap = {
+const operations: OperationMap = {
 	document: {
 		submit: document.submit,
 		getStatus: document.getStatus,
@@ -33,7 +33,7 @@ function hasKey<T extends object>(map: T, key: string): key is Extract<keyof T, 
 }
 
 /** The handler for a resource and operation, or undefined when the node has no such operation. */
-export function findOperation(resource: string, operation: string): OperationModule | undefined {
+function findOperation(resource: string, operation: string): OperationModule | undefined {
 	if (!hasKey(operations, resource)) return undefined;
 	const byOperation: Record<string, OperationModule> = operations[resource];
 	return hasKey(byOperation, operation) ? byOperation[operation] : undefined;

@@ -20,7 +20,7 @@ import { wait } from '../wait';
  */
 
 /** The slowest pace: one request every 4 s. */
-export const MIN_RATE_PER_S = 0.25;
+const MIN_RATE_PER_S = 0.25;
 /** The share of the accepted rate kept after a 429. */
 const THROTTLE_CUT = 0.8;
 /** Where the rate climbs back to quickly after a cut: just below the rate that was throttled. */

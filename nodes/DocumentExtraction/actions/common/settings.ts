@@ -48,7 +48,7 @@ interface NumberOptionSpec {
  * A number from the Options collection that is at least `minimum` (and whole, with
  * `integer`), or undefined when the option is not set. A bad value is a clear error.
  */
-export function numberOption(
+function numberOption(
 	this: IExecuteFunctions,
 	options: IDataObject,
 	{ name, label, itemIndex, minimum = 1, integer = false }: NumberOptionSpec,

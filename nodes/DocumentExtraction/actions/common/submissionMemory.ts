@@ -32,7 +32,7 @@ import type { DocumentSource, SubmissionFields } from '../../input/requestBody';
  */
 
 /** The key of the memory in the node's context. */
-export const MEMORY_KEY = 'documentExtractionSent';
+const MEMORY_KEY = 'documentExtractionSent';
 
 /** A document that may have reached the service, in the execution `execution`. */
 interface MayHaveArrived {

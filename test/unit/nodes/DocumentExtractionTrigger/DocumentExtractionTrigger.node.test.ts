@@ -7,11 +7,11 @@ jest.mock('n8n-workflow', () => jest.requireActual('../../helpers/sleep').workfl
 
 import { sleeps } from '../../helpers/sleep';
 
-import { computeSignature } from '../../../../nodes/DocumentExtractionTrigger/signature';
 import {
 	API_KEY,
 	BASE_URL,
 	completedPayload,
+	computeSignature,
 	Host,
 	NODE_NAME,
 	nodeType,

@@ -8,7 +8,6 @@ import {
 	selectFiles,
 	type FileSelection,
 } from '../../../../../nodes/DocumentExtraction/input/inputFiles';
-import { skippedFilesHint } from '../../../../../nodes/DocumentExtraction/actions/common/hints';
 
 const file = (fileName: string | undefined, mimeType: string) => ({
 	data: 'JVBERi0xLjQK',
@@ -227,18 +226,5 @@ describe('name lists', () => {
 	it('splits on commas and trims', () => {
 		expect(parseNameList('a, b ,c,,a')).toEqual(['a', 'b', 'c']);
 		expect(parseNameList('')).toEqual([]);
-	});
-});
-
-describe('the hint for skipped files', () => {
-	it('names each skipped file with its item; none without skipped files', () => {
-		expect(skippedFilesHint([])).toBeUndefined();
-		expect(
-			skippedFilesHint([
-				{ itemIndex: 0, field: 'attachment_2', fileName: 'notes.txt', mimeType: 'text/plain' },
-			]),
-		).toBe(
-			'1 file was not sent, File Types not counting it as a document: item 0 attachment_2 ("notes.txt", text/plain). Add its type to File Types to send it',
-		);
 	});
 });
