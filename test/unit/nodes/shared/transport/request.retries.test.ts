@@ -412,18 +412,4 @@ describe('cancel', () => {
 		expect(error.message).toBe('The execution was stopped');
 		expect(sent).toHaveLength(0);
 	});
-
-	it('makes no further attempt when stopped between attempts', async () => {
-		const controller = new AbortController();
-		const { ctx, sent } = recordingContext({ params: {}, signal: controller.signal });
-		nock(BASE_URL)
-			.get(`/task_status/${TASK}`)
-			.reply(() => {
-				controller.abort();
-				return [500, {}];
-			});
-		const error = await worded(getTask.call(ctx, TASK, 0, { signal: controller.signal }));
-		expect(error.message).toBe('The execution was stopped');
-		expect(sent).toHaveLength(1);
-	});
 });

@@ -104,40 +104,6 @@ describe('one limit for every request', () => {
 		expect(counts.max).toBeLessThanOrEqual(2);
 	});
 
-	it('status checks go before queued uploads', async () => {
-		// 20 items, one request slot, 150 ms per upload, tasks finished at once: the uploads take
-		// 3 s, and the first items' status checks (after 1 s) are served between them.
-		const n = 20;
-		let next = 0;
-		const served: string[] = [];
-		nock(BASE_URL)
-			.post('/process_file')
-			.times(n)
-			.delay(150)
-			.reply(200, () => (served.push('POST'), { task_id: taskId(next++) }));
-		nock(BASE_URL)
-			.get(/\/task_status\//)
-			.times(n)
-			.reply(
-				200,
-				(uri) => (
-					served.push('GET'),
-					{ ...task('complete', { result: { ok: true } }), task_id: uri.split('/').pop() }
-				),
-			);
-		const items = Array.from({ length: n }, (_, i) => binaryItem(`doc ${i}`));
-		const ctx = createContext({
-			params: documentParams('submitAndWait', {
-				output: 'full',
-				options: { maxConcurrency: 1, maxWait: 10, pollInterval: 1 },
-			}),
-			items,
-		});
-		const out = await submitAndWait.call(ctx, items);
-		expect(out.map((o) => o.json.status)).toEqual(Array(n).fill('complete'));
-		expect(served.indexOf('GET')).toBeLessThan(served.lastIndexOf('POST'));
-	});
-
 	it('an item whose Max Wait runs out while it waits for a request slot is not sent, and says why', async () => {
 		// one slot, uploads of 400 ms, Max Wait 1 s: the third item cannot start in its time
 		let next = 0;
