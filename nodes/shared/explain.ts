@@ -128,15 +128,20 @@ function mayHaveArrived({ facts, status }: ServiceError, about: About): Words {
 	};
 }
 
-/** The words of a request whose time ran out before it could be sent (again). */
-function outOfTime({ facts: { slots } }: ServiceError, about: About): Words {
+/** "No time was left to <do it> before <the wait> ran out": why work was not started. */
+const noTimeLeft = (to: string, wait: string) => `No time was left to ${to} before ${wait} ran out`;
+
+/** The words of work whose time ran out before it could start: a request, or a download. */
+function outOfTime({ facts: { slots, download } }: ServiceError, about: About): Words {
+	if (download) {
+		const message = `${noTimeLeft('download the document', 'Max Wait')}. Raise Max Wait, or send fewer items per run`;
+		return { message };
+	}
 	if (slots === undefined) {
-		return {
-			message: `No time was left to send ${about.action ?? 'the request'} before the wait ran out`,
-		};
+		return { message: noTimeLeft(`send ${about.action ?? 'the request'}`, 'the wait') };
 	}
 	return {
-		message: `No time was left to send the request before Max Wait ran out: all ${slots} request slots stayed busy. Raise Max Wait or Max Concurrent Requests, or send fewer items per run`,
+		message: `${noTimeLeft('send the request', 'Max Wait')}: all ${slots} request slots stayed busy. Raise Max Wait or Max Concurrent Requests, or send fewer items per run`,
 		description: `The node sends at most ${slots} requests at once (Max Concurrent Requests), and the requests of other items held every slot until this item's Max Wait ran out. Nothing was sent for it.`,
 	};
 }

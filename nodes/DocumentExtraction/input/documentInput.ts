@@ -1,7 +1,7 @@
 import type { IBinaryData, IExecuteFunctions } from 'n8n-workflow';
 
-import { canStart } from '../../shared/transport/deadline';
-import { KindError, nodeError } from '../../shared/transport/errors';
+import { downloadTime } from '../../shared/transport/deadline';
+import { nodeError } from '../../shared/transport/errors';
 import { MESSAGES } from '../messages';
 import { downloadDocument } from './download';
 import type { DocumentSource } from './requestBody';
@@ -77,16 +77,6 @@ async function readBinaryField(
 }
 
 /**
- * The time a download has: its Download Timeout, or less when the item's deadline comes first.
- * No download starts when the deadline leaves no time for one.
- */
-function downloadTimeoutMs(timeoutMs: number, deadline: number | undefined): number {
-	if (deadline === undefined) return timeoutMs;
-	if (!canStart(deadline)) throw new KindError('out_of_time', MESSAGES.noTimeToDownload);
-	return Math.min(timeoutMs, deadline - Date.now());
-}
-
-/**
  * Reads the item's document per its source settings: the binary field, or a download of the
  * Document URL into n8n's binary data store (streamed, checked, within the size limit and the
  * timeout of the options, and by `deadline` when set).
@@ -105,7 +95,8 @@ export async function readDocumentInput(
 	const downloaded = await downloadDocument.call(this, url, {
 		itemIndex,
 		maxBytes: source.maxBytes,
-		timeoutMs: downloadTimeoutMs(source.timeoutMs, deadline),
+		// no download starts when the deadline leaves no time for one
+		timeoutMs: downloadTime(this, source.timeoutMs, deadline, itemIndex),
 		allowPrivateAddresses: source.allowPrivateAddresses,
 		signal,
 	});

@@ -74,6 +74,8 @@ interface FailureFacts {
 	how?: 'timeout' | 'broken' | 'gateway';
 	/** The Base URL as shown. */
 	baseUrl?: string;
+	/** A download (not a request to the service) had no time left to start. */
+	download?: boolean;
 	/** The request slots of the run, when none came free in time. */
 	slots?: number;
 	/** An answer that lacks what was asked for. */
@@ -178,18 +180,6 @@ export function nodeError(
 	return error;
 }
 
-/** An error whose kind the package knows, before it becomes an n8n error. */
-export class KindError extends Error {
-	constructor(
-		readonly kind: FailureKind,
-		message: string,
-		readonly description?: string,
-	) {
-		super(message);
-		this.name = 'KindError';
-	}
-}
-
 function isFailureKind(value: unknown): value is FailureKind {
 	return (FAILURE_KINDS as readonly unknown[]).includes(value);
 }
@@ -208,7 +198,7 @@ export function mayPass(error: unknown): boolean {
 
 /**
  * The error as n8n wants it thrown, with its kind in its context: a NodeApiError or
- * NodeOperationError as is, a stop as a NodeApiError, a KindError with its kind, anything else as a
+ * NodeOperationError as is, a stop as a NodeApiError, anything else as a
  * NodeOperationError with its message only (never the original, which may hold a request with
  * the API key).
  */
@@ -229,7 +219,7 @@ export function asNodeError(
 	}
 	return nodeError(ctx, failureKind(error), message, {
 		itemIndex,
-		description: (error as KindError)?.description,
+		description: (error as { description?: string })?.description,
 	});
 }
 

@@ -2,7 +2,12 @@ import type { IBinaryData, IDataObject, IExecuteFunctions, INodeExecutionData } 
 
 import { failedRunLines, MESSAGES } from '../../messages';
 import { explain } from '../../../shared/explain';
-import { asNodeError, errorDetail, KindError } from '../../../shared/transport/errors';
+import {
+	asNodeError,
+	errorDetail,
+	type NodeContext,
+	nodeError,
+} from '../../../shared/transport/errors';
 import { RequestSlots } from '../../../shared/transport/slots';
 import type { ItemFile } from '../../input/inputFiles';
 import { RunReport } from './hints';
@@ -24,11 +29,10 @@ export interface Unit {
 	file?: ItemFile;
 }
 
-/** The error of a unit that was not started because another unit had already failed the run. */
-export const notStarted = () =>
-	Object.assign(new KindError('unexpected', MESSAGES.notStarted), { notStarted: true });
+/** The error of a unit not started because another had already failed the run (none thrown). */
+export const notStarted = (ctx: NodeContext) =>
+	Object.assign(nodeError(ctx, 'unexpected', MESSAGES.notStarted), { notStarted: true });
 
-/** Whether `error` is that of a unit that was not started. */
 const wasNotStarted = (error: Error) => (error as { notStarted?: boolean }).notStarted === true;
 
 /**
@@ -72,7 +76,7 @@ export class NodeRun {
 		this.urlInput = urlInput;
 	}
 
-	/** The one place that decides halting: without "Continue On Fail" a failure stops the run. */
+	/** The one place that decides halting: without Continue On Fail a failure stops the run. */
 	failed(): void {
 		if (!this.continueOnFail) this.halted = true;
 	}
@@ -103,8 +107,7 @@ export function outputItem(
 
 /**
  * The JSON of an error item under "Continue On Fail": the message, the failure's kind, the
- * unit's task_id when it had one, and what the service answered (its HTTP status and its
- * detail as sent, so that a 422 field list can be read field by field).
+ * unit's task_id when it had one, and what the service answered (errorDetail).
  */
 function errorItemJson(error: Error, taskId: string | undefined): IDataObject {
 	const { message, kind, ...answer } = errorDetail(error);
@@ -152,7 +155,6 @@ function runFailure<U extends Unit>(
 	return thrown;
 }
 
-/** What a document's output item says of its file. */
 function fileFields(file: ItemFile): { binaryField: string; fileName: string | null } {
 	return { binaryField: file.field, fileName: file.fileName ?? null };
 }
@@ -175,9 +177,8 @@ function withFile(
 }
 
 /**
- * Runs `work` for every unit of every item, side by side (the run's request slots bound their
- * requests), or one at a time with `oneAtATime`. `unitsOf` says what the units of an item are
- * (the item itself, or its files); when it throws, that is the item's failure.
+ * Runs `work` for every unit of every item, side by side (the run's slots bound the requests),
+ * or one at a time. `unitsOf` gives the units of an item; when it throws, the item has failed.
  */
 export async function runUnits<U extends Unit>(
 	this: IExecuteFunctions,

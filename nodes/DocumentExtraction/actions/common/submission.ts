@@ -108,10 +108,10 @@ export async function sendDocument(
 				: null;
 	} else {
 		// A run stopped by an earlier failure downloads nothing more.
-		if (run.halted) throw notStarted();
+		if (run.halted) throw notStarted(this);
 		const sent = await run.slots.run(
 			async () => {
-				if (run.halted) throw notStarted();
+				if (run.halted) throw notStarted(this);
 				const input = fromBinary ?? (await read());
 				const body = submissionBodyFactory.call(this, input.source, fields);
 				const limits = { deadline, signal };

@@ -13,7 +13,6 @@ import {
 	errorDetail,
 	failureKind,
 	type FailureKind,
-	KindError,
 	mayPass,
 	nodeError,
 	ServiceError,
@@ -190,7 +189,6 @@ describe('reading an error', () => {
 		expect(failureKind(new Error('x'))).toBe('unexpected');
 		expect(failureKind(new NodeOperationError(node(), 'x'))).toBe('unexpected');
 		expect(failureKind(nodeError(ctx(), 'invalid_input', 'x'))).toBe('invalid_input');
-		expect(failureKind(new KindError('download_failed', 'x'))).toBe('download_failed');
 		expect(mayPass(new NodeApiError(node(), { status: 503 }))).toBe(false);
 	});
 

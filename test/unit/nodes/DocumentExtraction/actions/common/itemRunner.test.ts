@@ -216,7 +216,7 @@ describe('runUnits', () => {
 					return [{ itemIndex }];
 				},
 				async () => {
-					throw notStarted();
+					throw notStarted(context);
 				},
 			),
 		);
