@@ -43,7 +43,7 @@ function parseIpv4(text: string): number[] | undefined {
 }
 
 /** The eight 16-bit groups of an IPv6 address (with or without brackets and a zone), or undefined. */
-export function parseIpv6(text: string): number[] | undefined {
+function parseIpv6(text: string): number[] | undefined {
 	let value = text.startsWith('[') && text.endsWith(']') ? text.slice(1, -1) : text;
 	value = value.replace(/%.*$/, '').toLowerCase();
 	if (!value.includes(':')) return undefined;

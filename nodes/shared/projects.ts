@@ -70,7 +70,7 @@ function summarizeProject(record: unknown): ProjectSummary | undefined {
 	};
 }
 
-export function summarizeProjects(body: unknown): ProjectSummary[] {
+function summarizeProjects(body: unknown): ProjectSummary[] {
 	return (extractProjectList(body) ?? [])
 		.map(summarizeProject)
 		.filter((p): p is ProjectSummary => p !== undefined);
