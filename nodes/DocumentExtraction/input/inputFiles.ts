@@ -67,7 +67,7 @@ const MIME_PATTERN = /^[a-z0-9][a-z0-9.+-]*\/(\*|[a-z0-9][a-z0-9.+-]*)$/;
 const EXTENSION_PATTERN = /^(\*?\.)?([a-z0-9]+)$/;
 
 /** The names of a comma-separated list: trimmed, without empty entries or repeats. */
-export function parseNameList(text: string): string[] {
+function parseNameList(text: string): string[] {
 	const names = String(text ?? '')
 		.split(',')
 		.map((name) => name.trim())
@@ -76,7 +76,7 @@ export function parseNameList(text: string): string[] {
 }
 
 /** Reads File Types; an entry that is neither a MIME type nor an extension is an error. */
-export function parseFileTypes(text: string | undefined): FileTypeRules {
+function parseFileTypes(text: string | undefined): FileTypeRules {
 	const entries = parseNameList(text ?? DEFAULT_FILE_TYPES).map((entry) => entry.toLowerCase());
 	if (!entries.length) {
 		throw new FileSelectionError(MESSAGES.noFileTypes);

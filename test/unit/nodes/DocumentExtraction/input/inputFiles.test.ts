@@ -3,8 +3,6 @@ import type { IBinaryKeyData } from 'n8n-workflow';
 import { DEFAULT_FILE_TYPES } from '../../../../../nodes/DocumentExtraction/constants';
 import {
 	FileSelectionError,
-	parseFileTypes,
-	parseNameList,
 	selectFiles,
 	type FileSelection,
 } from '../../../../../nodes/DocumentExtraction/input/inputFiles';
@@ -176,11 +174,12 @@ describe('Files to Send: Listed Binary Fields', () => {
 
 describe('File Types', () => {
 	it('defaults to PDFs and images', () => {
-		expect(parseFileTypes(undefined)).toMatchObject({
-			any: false,
-			mimeTypes: ['application/pdf', 'image/*'],
-			extensions: [],
-		});
+		const binary = {
+			a: file('a.pdf', 'application/pdf'),
+			b: file('b.txt', 'text/plain'),
+			d: file('d.png', 'image/png'),
+		};
+		expect(fields(binary, all)).toEqual({ files: ['a', 'd'], skipped: ['b'] });
 		expect(DEFAULT_FILE_TYPES).toBe('application/pdf, image/*');
 	});
 
@@ -223,8 +222,10 @@ describe('File Types', () => {
 });
 
 describe('name lists', () => {
-	it('splits on commas and trims', () => {
-		expect(parseNameList('a, b ,c,,a')).toEqual(['a', 'b', 'c']);
-		expect(parseNameList('')).toEqual([]);
+	it('splits on commas and trims, without repeats', () => {
+		expect(fields(EMAIL, list(' attachment_1 ,attachment_0,,attachment_1'))).toEqual({
+			files: ['attachment_1', 'attachment_0'],
+			skipped: [],
+		});
 	});
 });
