@@ -27,7 +27,7 @@ import {
  * empty required field with a warning as soon as it was opened once. Its list always holds the
  * empty value as a hint (methods/loadOptions.ts), and a run without a type fails with a message.
  */
-export const documentTypeField: INodeProperties = {
+const documentTypeField: INodeProperties = {
 	displayName: 'Document Type Name or ID',
 	name: 'documentType',
 	type: 'options',

@@ -3,7 +3,7 @@ import type { IDataObject, IWebhookFunctions } from 'n8n-workflow';
 import { MESSAGES } from './messages';
 
 /** The documented fields of a task.completed delivery, in the order they are output. */
-export const DELIVERY_FIELDS = [
+const DELIVERY_FIELDS = [
 	'event',
 	'task_id',
 	'status',
@@ -99,7 +99,7 @@ export function parseTimestamp(value: unknown): number | undefined {
 	return local - offset * 60_000;
 }
 
-export type TimestampCheck =
+type TimestampCheck =
 	| { ok: true }
 	| { ok: false; reason: 'missing' | 'unreadable' }
 	| { ok: false; reason: 'too old' | 'in the future'; differenceMs: number };

@@ -1,6 +1,7 @@
 import type { IDataObject, IWebhookFunctions } from 'n8n-workflow';
 
-import { ServiceError } from '../shared/transport/errors';
+import { explain } from '../shared/explain';
+import { failureKind, failureOf } from '../shared/transport/errors';
 import { getTask, lookupLimits } from '../shared/transport/service';
 import { MESSAGES } from './messages';
 
@@ -17,19 +18,20 @@ export async function addErrorDetails(this: IWebhookFunctions, item: IDataObject
 		item.errorDetailsUnavailable = MESSAGES.errorDetails.noTaskId;
 		return;
 	}
+	let task: IDataObject | undefined;
 	try {
-		const task = (await getTask.call(this, taskId, undefined, lookupLimits())) as
-			| IDataObject
-			| undefined;
-		const error = task && typeof task === 'object' ? task.error : undefined;
-		if (typeof error === 'string' && error !== '') {
-			item.error = error;
-		} else {
-			item.errorDetailsUnavailable = MESSAGES.errorDetails.noError;
-		}
+		task = await getTask.call(this, taskId, undefined, lookupLimits());
 	} catch (error) {
-		item.errorDetailsUnavailable = MESSAGES.errorDetails.lookupFailed((error as Error).message);
-		const detail = error instanceof ServiceError ? error.detail : undefined;
-		if (detail !== undefined && detail !== null) item.errorLookupDetail = detail as IDataObject;
+		// an answer without a task says no more than a task without an error
+		if (failureKind(error) !== 'unexpected') {
+			const { message } = explain(error as Error, { subject: `task ${taskId}` });
+			item.errorDetailsUnavailable = MESSAGES.errorDetails.lookupFailed(message);
+			const detail = failureOf(error)?.detail;
+			if (detail !== undefined && detail !== null) item.errorLookupDetail = detail as IDataObject;
+			return;
+		}
 	}
+	const error = task?.error;
+	if (typeof error === 'string' && error !== '') item.error = error;
+	else item.errorDetailsUnavailable = MESSAGES.errorDetails.noError;
 }

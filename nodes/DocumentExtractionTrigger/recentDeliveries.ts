@@ -19,7 +19,7 @@ import { sleep } from 'n8n-workflow';
  */
 
 /** What `claim` found for a key. */
-export type Claim =
+type Claim =
 	/** The caller owns the delivery and must call `settle` once n8n has answered it. */
 	| { state: 'claimed' }
 	/** An earlier copy started a run. */
@@ -74,11 +74,6 @@ export class RecentDeliveries {
 			this.entries.delete(key);
 		}
 		resolve(started);
-	}
-
-	/** How many keys are held. For tests only: the bound on memory shows nowhere else. */
-	get size(): number {
-		return this.entries.size;
 	}
 
 	/** Drops expired keys and, past the bound, the oldest settled ones. */

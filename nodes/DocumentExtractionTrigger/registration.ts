@@ -1,5 +1,6 @@
 import type { IDataObject, IHookFunctions } from 'n8n-workflow';
 
+import { explain, webhookRequest } from '../shared/explain';
 import { readProjectField, resolveProjectId } from '../shared/projects';
 import { isUuid } from '../shared/uuid';
 import {
@@ -11,7 +12,7 @@ import { nodeError } from '../shared/transport/errors';
 import { MESSAGES } from './messages';
 
 /** How many earlier registrations are remembered so that publishing again can reuse them. */
-export const MAX_RETIRED_REGISTRATIONS = 10;
+const MAX_RETIRED_REGISTRATIONS = 10;
 
 /** A webhook this node registered at the service, as kept in the node's static data. */
 export interface Registration extends IDataObject {
@@ -94,7 +95,7 @@ function takeRetired(data: IDataObject, url: string, projectId: string): Registr
 }
 
 /** The identifier the service gave the webhook, under whichever name it uses. */
-export function webhookIdOf(response: unknown): string | undefined {
+function webhookIdOf(response: unknown): string | undefined {
 	if (!response || typeof response !== 'object' || Array.isArray(response)) return undefined;
 	const body = response as IDataObject;
 	const nested =
@@ -181,11 +182,12 @@ export async function createRegistration(this: IHookFunctions): Promise<boolean>
 
 	const secret = generateWebhookSecret();
 	// The trigger subscribes to every event the service can deliver: task.completed.
-	const response = await registerWebhook.call(this, projectId, {
-		url,
-		events: [...WEBHOOK_EVENTS],
-		secret,
-	});
+	const events = [...WEBHOOK_EVENTS];
+	const response = await registerWebhook
+		.call(this, projectId, { url, events, secret })
+		.catch((error: unknown) => {
+			throw explain(error, webhookRequest(projectId, url));
+		});
 	const registration: Registration = {
 		url,
 		projectId,

@@ -6,11 +6,6 @@ export const SIGNATURE_HEADER = 'x-service-signature';
 /** A SHA-256 digest written as lowercase hex: exactly 64 characters. */
 const LOWERCASE_HEX_SHA256 = /^[0-9a-f]{64}$/;
 
-/** Lowercase hex HMAC-SHA256 of `body`, keyed with `secret`: the value the service sends. */
-export function computeSignature(body: Buffer | string, secret: string): string {
-	return createHmac('sha256', secret).update(body).digest('hex');
-}
-
 /**
  * Checks the X-Service-Signature of a delivery against the raw request bytes.
  *
@@ -29,7 +24,8 @@ export function verifySignature(
 	const given = header.trim();
 	if (!LOWERCASE_HEX_SHA256.test(given)) return false;
 
-	const expected = Buffer.from(computeSignature(rawBody, secret), 'hex');
+	// the value the service sends: the lowercase hex HMAC-SHA256 of the bytes, keyed with the secret
+	const expected = createHmac('sha256', secret).update(rawBody).digest();
 	const received = Buffer.from(given, 'hex');
 	if (expected.length !== received.length) return false;
 	return timingSafeEqual(expected, received);

@@ -17,7 +17,7 @@ export type RestrictedAddressClass =
 	| 'unspecified'
 	| 'shared';
 
-export type AddressClass = RestrictedAddressClass | 'public';
+type AddressClass = RestrictedAddressClass | 'public';
 
 /** How each class is named in messages. */
 export const ADDRESS_CLASS_NAMES: Record<RestrictedAddressClass, string> = {
@@ -29,7 +29,7 @@ export const ADDRESS_CLASS_NAMES: Record<RestrictedAddressClass, string> = {
 };
 
 /** The four bytes of a dotted-decimal IPv4 address, or undefined. */
-export function parseIpv4(text: string): number[] | undefined {
+function parseIpv4(text: string): number[] | undefined {
 	const parts = text.split('.');
 	if (parts.length !== 4) return undefined;
 	const bytes: number[] = [];
@@ -43,7 +43,7 @@ export function parseIpv4(text: string): number[] | undefined {
 }
 
 /** The eight 16-bit groups of an IPv6 address (with or without brackets and a zone), or undefined. */
-export function parseIpv6(text: string): number[] | undefined {
+function parseIpv6(text: string): number[] | undefined {
 	let value = text.startsWith('[') && text.endsWith(']') ? text.slice(1, -1) : text;
 	value = value.replace(/%.*$/, '').toLowerCase();
 	if (!value.includes(':')) return undefined;

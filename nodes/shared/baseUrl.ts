@@ -9,7 +9,7 @@ import { displayUrl, parseHttpUrl } from './urls';
  * refused (they are where a key pasted by mistake ends up), and no message ever repeats them.
  */
 
-export interface BaseUrlOptions {
+interface BaseUrlOptions {
 	/** Allows http:// for hosts other than loopback (the API key then travels unencrypted). */
 	allowUnencryptedHttp?: boolean;
 }
@@ -18,7 +18,7 @@ export interface BaseUrlOptions {
 export const ALLOW_HTTP_OPTION = 'Allow Unencrypted HTTP';
 
 /** The text of a Base URL as the credential holds it, trimmed and without trailing slashes. */
-export function trimBaseUrl(raw: unknown): string {
+function trimBaseUrl(raw: unknown): string {
 	return typeof raw === 'string' ? raw.trim().replace(/\/+$/, '') : '';
 }
 
@@ -48,7 +48,7 @@ function invalid(reason: string): Error {
  * Throws an error whose message says what is wrong, without repeating the Base URL's user info,
  * query or fragment.
  */
-export function normalizeBaseUrl(raw: unknown, options: BaseUrlOptions = {}): string {
+function normalizeBaseUrl(raw: unknown, options: BaseUrlOptions = {}): string {
 	const value = trimBaseUrl(raw);
 	const url = /^https?:\/\//i.test(value) ? parseHttpUrl(value) : undefined;
 	if (!url) {

@@ -9,13 +9,13 @@ import { CREDENTIAL } from './messages';
 /** The credential type's name, as the nodes ask for it. */
 export const CREDENTIAL_TYPE = 'documentExtractionApi';
 
-export const API_KEY_PREFIX = 'vnd_';
+const API_KEY_PREFIX = 'vnd_';
 
 /**
  * Returns the key when it has the service's format, otherwise throws an error that
  * says what a key looks like and where to get one. The key itself is never echoed.
  */
-export function assertApiKeyFormat(apiKey: unknown): string {
+function assertApiKeyFormat(apiKey: unknown): string {
 	const key = typeof apiKey === 'string' ? apiKey.trim() : '';
 	if (!key.startsWith(API_KEY_PREFIX) || key.length <= API_KEY_PREFIX.length) {
 		throw new Error(CREDENTIAL.keyFormat);

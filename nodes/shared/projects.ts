@@ -8,11 +8,12 @@ import type {
 import type { ApiContext } from './transport/runCredential';
 import { listProjects } from './transport/service';
 import { isUuid } from './uuid';
+import { explain } from './explain';
 import { noSuchProject } from './messages';
 import { nodeError } from './transport/errors';
 
 /** One project as the nodes use it, whatever the service calls its fields. */
-export interface ProjectSummary {
+interface ProjectSummary {
 	id: string;
 	name: string;
 	documentTypes: string[];
@@ -51,7 +52,7 @@ function documentTypeName(entry: unknown): string | undefined {
 }
 
 /** Reads id, name and document types from one project record, whatever it calls them. */
-export function summarizeProject(record: unknown): ProjectSummary | undefined {
+function summarizeProject(record: unknown): ProjectSummary | undefined {
 	if (typeof record === 'string') return { id: record, name: record, documentTypes: [], raw: {} };
 	if (!record || typeof record !== 'object') return undefined;
 	const raw = record as IDataObject;
@@ -69,7 +70,7 @@ export function summarizeProject(record: unknown): ProjectSummary | undefined {
 	};
 }
 
-export function summarizeProjects(body: unknown): ProjectSummary[] {
+function summarizeProjects(body: unknown): ProjectSummary[] {
 	return (extractProjectList(body) ?? [])
 		.map(summarizeProject)
 		.filter((p): p is ProjectSummary => p !== undefined);
@@ -80,14 +81,17 @@ export async function fetchProjects(
 	itemIndex?: number,
 	signal?: AbortSignal,
 ): Promise<ProjectSummary[]> {
-	return summarizeProjects(await listProjects.call(this, itemIndex, signal));
+	const body = await listProjects.call(this, itemIndex, signal).catch((error: unknown) => {
+		throw explain(error);
+	});
+	return summarizeProjects(body);
 }
 
 /**
  * How a project answers to what the user typed, its ID or its name: exactly, differing only in
  * case, or as a part of either (a search).
  */
-export type ProjectMatch = 'exact' | 'ignoringCase' | 'part';
+type ProjectMatch = 'exact' | 'ignoringCase' | 'part';
 
 /**
  * The one rule by which a project answers to a text (the Project field, or a search in its

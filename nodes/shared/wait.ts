@@ -6,6 +6,8 @@ type SleepFn = (ms: number, signal?: AbortSignal) => Promise<void>;
 
 /** Thrown when the execution was stopped while the node waited or was about to send a request. */
 export class CancelledError extends Error {
+	readonly kind = 'stopped';
+
 	constructor() {
 		super(ERRORS.stopped);
 		this.name = 'CancelledError';

@@ -164,67 +164,7 @@ describe('Submit and Wait through the engine', () => {
 	});
 });
 
-describe('Get Status, List Projects and Register Webhook through the engine', () => {
-	it('gets a task', async () => {
-		nock(BASE_URL, auth)
-			.get(`/task_status/${uuid(3)}`)
-			.reply(200, { task_id: uuid(3), status: 'complete', result: { total_amount: 10 } });
-		const result = await run({
-			resource: 'document',
-			operation: 'getStatus',
-			taskId: uuid(3),
-			output: 'full',
-		});
-		expect(result.outputOf('Extract')[0].json).toMatchObject({
-			status: 'complete',
-			result: { total_amount: 10 },
-		});
-	});
-
-	it('lists projects', async () => {
-		nock(BASE_URL, auth)
-			.get('/projects')
-			.reply(200, { projects: [{ project_id: INVOICES, name: 'Invoices' }] });
-		const result = await run({ resource: 'project', operation: 'list' });
-		expect(result.outputOf('Extract').map((o) => o.json)).toEqual([
-			{ project_id: INVOICES, name: 'Invoices' },
-		]);
-	});
-
-	it('registers a webhook with a generated secret', async () => {
-		nock(BASE_URL, auth)
-			.get('/projects')
-			.reply(200, [{ project_id: INVOICES, name: 'Invoices' }]);
-		let secret = '';
-		nock(BASE_URL, auth)
-			.post(`/projects/${INVOICES}/webhooks`, (body) => {
-				secret = body.secret;
-				return body.url === 'https://crm.example.com/hook' && body.events[0] === 'task.completed';
-			})
-			.reply(201, { webhook_id: 'wh-9' });
-		const result = await run({
-			resource: 'project',
-			operation: 'registerWebhook',
-			project: { __rl: true, mode: 'id', value: 'Invoices' },
-			webhookUrl: 'https://crm.example.com/hook',
-			events: ['task.completed'],
-		});
-		expect(secret).toMatch(/^whsec_[0-9a-f]{64}$/);
-		expect(result.outputOf('Extract')[0].json).toMatchObject({ webhook_id: 'wh-9', secret });
-	});
-});
-
 describe('errors through the engine', () => {
-	it('an inactive subscription fails the node with the 402 message', async () => {
-		nock(BASE_URL).get('/projects').reply(402, { detail: 'Subscription inactive' });
-		const result = await run({ resource: 'project', operation: 'list' });
-		const error = result.errorOf('Extract');
-		expect(error?.message).toBe(
-			'The Document Extraction subscription is inactive (402): Subscription inactive. Renew it in the web dashboard.',
-		);
-		expect(error?.description).toContain('Renew the subscription');
-	});
-
 	it('a key in the wrong format is refused before any request, without echoing it', async () => {
 		const scope = nock(BASE_URL).get('/projects').reply(200, []);
 		const result = await run(
@@ -235,14 +175,5 @@ describe('errors through the engine', () => {
 		expect(error?.message).toMatch(/keys look like vnd_/);
 		expect(JSON.stringify(result.run.data)).not.toContain('live_0123456789');
 		expect(scope.isDone()).toBe(false);
-	});
-
-	it('recovers from two server errors', async () => {
-		nock(BASE_URL).get('/projects').twice().reply(500, { detail: 'boom' });
-		nock(BASE_URL)
-			.get('/projects')
-			.reply(200, [{ project_id: INVOICES, name: 'Invoices' }]);
-		const result = await run({ resource: 'project', operation: 'list' });
-		expect(result.outputOf('Extract')).toHaveLength(1);
 	});
 });

@@ -148,37 +148,6 @@ describe('every attachment of an email item', () => {
 		expect(await uploads()).toBe(3);
 	});
 
-	it('without Continue, a failed document fails the node, naming its file', async () => {
-		const result = await run(everyAttachment(), [
-			email([
-				['%PDF a', 'a.pdf'],
-				['%PDF b EMULATOR_FAIL', 'b.pdf'],
-			]),
-		]);
-		const error = result.errorOf('Extract');
-		expect(error?.message).toMatch(/^Extraction failed: .*EMULATOR_FAIL/);
-		expect(`${error?.message} ${error?.description}`).toContain('b.pdf');
-	});
-
-	it('an item with no PDF or image fails with the list of its files; under Continue it is an error item', async () => {
-		const items = [email([['just text', 'notes.txt', 'text/plain']]), email([['%PDF c', 'c.pdf']])];
-		const failed = await run(everyAttachment(), items);
-		expect(failed.errorOf('Extract')?.message).toBe(
-			'No PDF or image on item 0: its file is attachment_0 ("notes.txt", text/plain)',
-		);
-		const continued = await run(everyAttachment(), items, {
-			nodeSettings: { onError: 'continueRegularOutput' },
-		});
-		const out = continued.outputOf('Extract');
-		expect(out.map((o) => [o.pairedItem, o.json.error ?? o.json.status])).toEqual([
-			[
-				{ item: 0 },
-				'No PDF or image on item 0: its file is attachment_0 ("notes.txt", text/plain)',
-			],
-			[{ item: 1 }, 'complete'],
-		]);
-	});
-
 	it('Max Concurrent Requests bounds uploads and status checks across all files of all items', async () => {
 		const items = Array.from({ length: 3 }, (_, i) =>
 			email(
@@ -224,18 +193,5 @@ describe('every attachment of an email item', () => {
 		expect(out.map((o) => o.json.fileName)).toEqual(['copy-1.pdf', 'copy-2.pdf']);
 		expect(new Set(out.map((o) => o.json.task_id)).size).toBe(2);
 		expect(await uploads()).toBe(2);
-	});
-
-	it('Input Binary Field (the default) behaves as before: one document per item, no file fields added', async () => {
-		const result = await run(
-			invoiceParameters('submitAndWait', { output: 'full', options: { pollInterval: 1 } }),
-			[binaryItem('%PDF one', 'one.pdf', 'application/pdf', { n: 1 })],
-		);
-		const [item] = result.outputOf('Extract');
-		expect(Object.keys(item.json).sort()).toEqual(
-			expect.not.arrayContaining(['binaryField', 'fileName']),
-		);
-		expect(item.pairedItem).toEqual({ item: 0 });
-		expect(await uploads()).toBe(1);
 	});
 });

@@ -8,7 +8,7 @@ import * as project from './project/Project.resource';
 import { nodeError } from '../../shared/transport/errors';
 import { MESSAGES } from '../messages';
 
-export interface OperationModule {
+interface OperationModule {
 	/** Runs the operation on the run's items; what the user must know goes to `run.report`. */
 	execute(this: IExecuteFunctions, run: NodeRun): Promise<INodeExecutionData[]>;
 }
@@ -16,7 +16,7 @@ export interface OperationModule {
 /** One handler per resource and operation of NodeMap: a missing or extra one does not compile. */
 type OperationMap = { [R in keyof NodeMap]: { [O in NodeMap[R]]: OperationModule } };
 
-export const operations: OperationMap = {
+const operations: OperationMap = {
 	document: {
 		submit: document.submit,
 		getStatus: document.getStatus,
@@ -33,19 +33,17 @@ function hasKey<T extends object>(map: T, key: string): key is Extract<keyof T, 
 }
 
 /** The handler for a resource and operation, or undefined when the node has no such operation. */
-export function findOperation(resource: string, operation: string): OperationModule | undefined {
+function findOperation(resource: string, operation: string): OperationModule | undefined {
 	if (!hasKey(operations, resource)) return undefined;
 	const byOperation: Record<string, OperationModule> = operations[resource];
 	return hasKey(byOperation, operation) ? byOperation[operation] : undefined;
 }
 
 /** Operations an AI agent or MCP client may not run through the node's tool variant. */
-export const NOT_FOR_TOOLS: ReadonlyArray<readonly [string, string]> = [
-	['project', 'registerWebhook'],
-];
+const NOT_FOR_TOOLS: ReadonlyArray<readonly [string, string]> = [['project', 'registerWebhook']];
 
 /** Whether the node runs as a tool of an AI agent or an MCP server (the …Tool node variant). */
-export function isToolRun(this: IExecuteFunctions): boolean {
+function isToolRun(this: IExecuteFunctions): boolean {
 	const context = this as IExecuteFunctions & { isToolExecution?: () => boolean };
 	if (typeof context.isToolExecution === 'function' && context.isToolExecution()) return true;
 	return String(this.getNode().type ?? '').endsWith('Tool');

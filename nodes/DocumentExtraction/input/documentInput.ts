@@ -1,7 +1,7 @@
 import type { IBinaryData, IExecuteFunctions } from 'n8n-workflow';
 
-import { canStart } from '../../shared/transport/deadline';
-import { KindError, nodeError } from '../../shared/transport/errors';
+import { downloadTime } from '../../shared/transport/deadline';
+import { nodeError } from '../../shared/transport/errors';
 import { MESSAGES } from '../messages';
 import { downloadDocument } from './download';
 import type { DocumentSource } from './requestBody';
@@ -22,7 +22,7 @@ export type DocumentSourceSettings =
 	  };
 
 /** The document of one item, and the downloaded file when it came from a URL. */
-export interface DocumentInput {
+interface DocumentInput {
 	source: DocumentSource;
 	downloaded?: IBinaryData;
 }
@@ -31,7 +31,7 @@ export interface DocumentInput {
  * A source for the request body built from binary data, stored (sent as a stream) or in memory
  * (sent as is). `bodyBytes` is 0 for an empty file.
  */
-export async function documentSourceOf(
+async function documentSourceOf(
 	this: IExecuteFunctions,
 	binaryData: IBinaryData,
 ): Promise<DocumentSource> {
@@ -51,7 +51,7 @@ export async function documentSourceOf(
  * Finds the document in the item's binary field and checks it is usable. The error for a
  * missing field names the field and lists the binary fields the item has.
  */
-export async function readBinaryField(
+async function readBinaryField(
 	this: IExecuteFunctions,
 	itemIndex: number,
 	binaryPropertyName: string,
@@ -77,16 +77,6 @@ export async function readBinaryField(
 }
 
 /**
- * The time a download has: its Download Timeout, or less when the item's deadline comes first.
- * No download starts when the deadline leaves no time for one.
- */
-function downloadTimeoutMs(timeoutMs: number, deadline: number | undefined): number {
-	if (deadline === undefined) return timeoutMs;
-	if (!canStart(deadline)) throw new KindError('out_of_time', MESSAGES.noTimeToDownload);
-	return Math.min(timeoutMs, deadline - Date.now());
-}
-
-/**
  * Reads the item's document per its source settings: the binary field, or a download of the
  * Document URL into n8n's binary data store (streamed, checked, within the size limit and the
  * timeout of the options, and by `deadline` when set).
@@ -105,7 +95,8 @@ export async function readDocumentInput(
 	const downloaded = await downloadDocument.call(this, url, {
 		itemIndex,
 		maxBytes: source.maxBytes,
-		timeoutMs: downloadTimeoutMs(source.timeoutMs, deadline),
+		// no download starts when the deadline leaves no time for one
+		timeoutMs: downloadTime(this, source.timeoutMs, deadline, itemIndex),
 		allowPrivateAddresses: source.allowPrivateAddresses,
 		signal,
 	});

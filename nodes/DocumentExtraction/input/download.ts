@@ -1,5 +1,4 @@
 import type { IBinaryData, IExecuteFunctions, IHttpRequestOptions } from 'n8n-workflow';
-import { NodeOperationError } from 'n8n-workflow';
 
 import { displayUrl, parseHttpUrl } from '../../shared/urls';
 import { checkDownloadAddress, isInstanceSsrfBlock } from './downloadAddress';
@@ -9,7 +8,8 @@ import {
 	responseHeader,
 	type ResponseHeaders,
 } from './downloadedFile';
-import { nodeError, stoppedError } from '../../shared/transport/errors';
+import { asNodeError, failureKind, nodeError } from '../../shared/transport/errors';
+import { CancelledError } from '../../shared/wait';
 import { MESSAGES } from '../messages';
 
 /**
@@ -22,9 +22,9 @@ import { MESSAGES } from '../messages';
 type BinaryStream = Awaited<ReturnType<IExecuteFunctions['helpers']['getBinaryStream']>>;
 
 /** Redirects followed for a download at most. */
-export const MAX_DOWNLOAD_REDIRECTS = 5;
+const MAX_DOWNLOAD_REDIRECTS = 5;
 
-export interface DownloadOptions {
+interface DownloadOptions {
 	itemIndex: number;
 	/** The largest file accepted, in bytes. */
 	maxBytes: number;
@@ -136,9 +136,9 @@ export async function downloadDocument(
 	}
 	if (response === undefined) {
 		// a refused address or redirect, already explained
-		if (failure instanceof NodeOperationError) throw failure;
+		if (failureKind(failure) === 'download_failed') throw failure;
 		if (timeout.aborted) throw timedOut();
-		if (cancel?.aborted) throw stoppedError(this, itemIndex);
+		if (cancel?.aborted) throw asNodeError(this, new CancelledError(), itemIndex);
 		if (isInstanceSsrfBlock(failure)) {
 			throw fail(MESSAGES.ssrfBlocked(shown, (failure as Error).message));
 		}
@@ -196,7 +196,7 @@ export async function downloadDocument(
 			throw fail(MESSAGES.tooLarge(shown, megabytes(maxBytes)));
 		}
 		if (timeout.aborted) throw timedOut();
-		if (cancel?.aborted) throw stoppedError(this, itemIndex);
+		if (cancel?.aborted) throw asNodeError(this, new CancelledError(), itemIndex);
 		throw fail(MESSAGES.downloadBroke(shown, (error as Error).message));
 	}
 

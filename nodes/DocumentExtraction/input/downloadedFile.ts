@@ -47,7 +47,7 @@ export function responseHeader(headers: ResponseHeaders, name: string): string {
 }
 
 /** The file name of a Content-Disposition header (filename* first), if any. */
-export function fileNameFromDisposition(disposition: string): string | undefined {
+function fileNameFromDisposition(disposition: string): string | undefined {
 	const extended = /filename\*\s*=\s*([^;]+)/i.exec(disposition);
 	if (extended) {
 		const value = extended[1].trim().replace(/^"(.*)"$/, '$1');

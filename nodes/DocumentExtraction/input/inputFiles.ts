@@ -37,7 +37,7 @@ export interface ItemFile {
 }
 
 /** The files of an item to send, in the item's order, and those File Types left out. */
-export interface SelectedFiles {
+interface SelectedFiles {
 	files: ItemFile[];
 	skipped: ItemFile[];
 }
@@ -54,7 +54,7 @@ export class FileSelectionError extends Error {
 }
 
 /** The rules of File Types: MIME types (`image/*` for a whole kind) and extensions (without the dot). */
-export interface FileTypeRules {
+interface FileTypeRules {
 	/** Everything counts (`*` or `*∕*`). */
 	any: boolean;
 	mimeTypes: string[];
@@ -67,7 +67,7 @@ const MIME_PATTERN = /^[a-z0-9][a-z0-9.+-]*\/(\*|[a-z0-9][a-z0-9.+-]*)$/;
 const EXTENSION_PATTERN = /^(\*?\.)?([a-z0-9]+)$/;
 
 /** The names of a comma-separated list: trimmed, without empty entries or repeats. */
-export function parseNameList(text: string): string[] {
+function parseNameList(text: string): string[] {
 	const names = String(text ?? '')
 		.split(',')
 		.map((name) => name.trim())
@@ -76,7 +76,7 @@ export function parseNameList(text: string): string[] {
 }
 
 /** Reads File Types; an entry that is neither a MIME type nor an extension is an error. */
-export function parseFileTypes(text: string | undefined): FileTypeRules {
+function parseFileTypes(text: string | undefined): FileTypeRules {
 	const entries = parseNameList(text ?? DEFAULT_FILE_TYPES).map((entry) => entry.toLowerCase());
 	if (!entries.length) {
 		throw new FileSelectionError(MESSAGES.noFileTypes);
@@ -96,7 +96,7 @@ export function parseFileTypes(text: string | undefined): FileTypeRules {
 }
 
 /** Whether a file counts as a document under File Types (by its MIME type or its name's extension). */
-export function countsAsDocument(file: ItemFile, rules: FileTypeRules): boolean {
+function countsAsDocument(file: ItemFile, rules: FileTypeRules): boolean {
 	if (rules.any) return true;
 	const mimeType = fileType(file.fileName ?? '', file.mimeType ?? '');
 	const byType = rules.mimeTypes.some((pattern) =>
@@ -129,7 +129,7 @@ function wantedKind(rules: FileTypeRules): string {
 }
 
 /** The item's binary fields as ItemFiles, in the item's order. */
-export function itemFiles(binary: IBinaryKeyData | undefined): ItemFile[] {
+function itemFiles(binary: IBinaryKeyData | undefined): ItemFile[] {
 	return Object.entries(binary ?? {}).map(([field, data]) => ({
 		field,
 		...(data?.fileName ? { fileName: data.fileName } : {}),

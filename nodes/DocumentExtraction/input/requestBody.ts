@@ -12,7 +12,7 @@ type BinaryStream = Awaited<ReturnType<IExecuteFunctions['helpers']['getBinarySt
  * base64 quads. Kept small (48 KiB in, 64 KiB of base64 out): the peak resident memory while
  * streaming a file measured lower than with 192 KiB chunks (npm run bench, P2).
  */
-export const STREAM_CHUNK_BYTES = 3 * 16 * 1024;
+const STREAM_CHUNK_BYTES = 3 * 16 * 1024;
 
 export interface SubmissionFields {
 	project: string;
@@ -27,7 +27,7 @@ export interface SubmissionFields {
  * body still being sent, which would hide its answer behind a broken connection (EPIPE). It also
  * spares the stream for many small documents.
  */
-export const SMALL_BODY_BYTES = (STREAM_CHUNK_BYTES / 3) * 4;
+const SMALL_BODY_BYTES = (STREAM_CHUNK_BYTES / 3) * 4;
 
 /** A document taken from binary data, ready to be sent without extra copies. */
 export interface DocumentSource {
@@ -49,7 +49,7 @@ function jsonPrefix(fields: SubmissionFields): string {
 const JSON_SUFFIX = '"}';
 
 /** The POST /process_file body for a document held in memory, as one buffer (one copy of the base64). */
-export function bufferBody(base64: string, fields: SubmissionFields): Buffer {
+function bufferBody(base64: string, fields: SubmissionFields): Buffer {
 	const prefix = jsonPrefix(fields);
 	const body = Buffer.allocUnsafe(Buffer.byteLength(prefix) + base64.length + JSON_SUFFIX.length);
 	let offset = body.write(prefix, 0, 'utf8');
@@ -62,7 +62,7 @@ export function bufferBody(base64: string, fields: SubmissionFields): Buffer {
  * The POST /process_file body for a stored document, as a stream that base64-encodes the file
  * chunk by chunk, so the whole file is never held in memory.
  */
-export function streamBody(file: BinaryStream, fields: SubmissionFields): BinaryStream {
+function streamBody(file: BinaryStream, fields: SubmissionFields): BinaryStream {
 	const prefix = jsonPrefix(fields);
 	return file.compose(async function* (chunks: AsyncIterable<Buffer>) {
 		yield Buffer.from(prefix, 'utf8');

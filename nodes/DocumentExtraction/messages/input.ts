@@ -128,6 +128,4 @@ export const INPUT_MESSAGES = {
 		message: `The document URL ${target}: ${className}. Downloads from such addresses are refused unless "${ALLOW_PRIVATE_ADDRESSES_OPTION}" is on`,
 		description: `Nothing was sent to this address. A URL can come from an AI agent or from a document, so by default the node reaches only public addresses. For a document on an intranet server, turn on the "${ALLOW_PRIVATE_ADDRESSES_OPTION}" option of this node.`,
 	}),
-	noTimeToDownload:
-		'No time was left to download the document before Max Wait ran out. Raise Max Wait, or send fewer items per run',
 };

@@ -1,9 +1,11 @@
 import {
+	type About,
 	CHECK_BEFORE_RESENDING,
-	NO_PROJECT_SELECTED,
 	type RateLimitAdvice,
 	SECOND_CHARGE,
-} from '../../shared/messages';
+} from '../../shared/explain';
+import { NO_PROJECT_SELECTED } from '../../shared/messages';
+import type { SubmissionFields } from '../input/requestBody';
 
 /**
  * What the node says about its fields, sending and waiting, its operations and the hints after a
@@ -20,14 +22,29 @@ const fetchWithGetStatus = (count: number, later = false) =>
 /** The Timed-out item's advice: "Fetch it later with Get Status and this task_id". */
 const FETCH_LATER = `F${fetchWithGetStatus(1, true).slice(1)} and this task_id`;
 
+/** The rate-limit advice of the document operations: their options. */
+const RATE_LIMIT_ADVICE: RateLimitAdvice = {
+	message: 'Lower Max Concurrent Requests or send fewer items per run',
+	description:
+		'Lower "Max Concurrent Requests", send fewer items per run (for example with Loop Over Items and a Wait node), raise "Max Wait" (Submit and Wait), or ask the service for a higher rate limit.',
+	timeRanOut: 'the time the request had (Max Wait for Submit and Wait) ran out',
+};
+
 export const RUN_MESSAGES = {
-	/** The rate-limit advice of the document operations: their options. */
-	rateLimitAdvice: {
-		message: 'Lower Max Concurrent Requests or send fewer items per run',
-		description:
-			'Lower "Max Concurrent Requests", send fewer items per run (for example with Loop Over Items and a Wait node), raise "Max Wait" (Submit and Wait), or ask the service for a higher rate limit.',
-		timeRanOut: 'the time the request had (Max Wait for Submit and Wait) ran out',
-	} satisfies RateLimitAdvice,
+	/** What an upload of a document is about, for the words of its failures. */
+	documentRequest: (fields: SubmissionFields): About => ({
+		subject: `project "${fields.project}" or document type "${fields.document_type}"`,
+		sending: 'the document',
+		action: 'the document',
+		rateLimitAdvice: RATE_LIMIT_ADVICE,
+		missing: 'The service accepted the document but returned no task_id',
+	}),
+	/** What a status check of a task is about. */
+	taskRequest: (taskId: string): About => ({
+		subject: `task ${taskId}`,
+		rateLimitAdvice: RATE_LIMIT_ADVICE,
+		missing: `The service returned no task for ${taskId}`,
+	}),
 
 	// The fields and options of an item
 	notANumber: (label: string, minimum: number, raw: unknown) => ({
@@ -57,10 +74,6 @@ export const RUN_MESSAGES = {
 	},
 
 	// Sending and waiting
-	noTaskId: 'The service accepted the document but returned no task_id',
-	noTask: (taskId: string) => `The service returned no task for ${taskId}`,
-	/** The description of an answer without the task it should hold. */
-	response: (body: unknown) => `Response: ${JSON.stringify(body)}`,
 	notStarted: 'Not submitted: another item had already failed',
 	notSentAgain: (earlier: { message: string; description?: string }) => ({
 		message: `Not sent again: an earlier try of this node in this execution may have delivered the document to the service (${earlier.message})`,

@@ -1,3 +1,5 @@
+import { type NodeContext, ServiceError } from './errors';
+
 /**
  * Deadlines, as the transport keeps them. A caller gives the transport one value, the epoch
  * milliseconds by which its work must be over (an item's start + Max Wait, a lookup's budget);
@@ -16,4 +18,22 @@ export function latestStart(deadline: number): number {
 /** Whether a request with `deadline` can still start now. */
 export function canStart(deadline: number, now = Date.now()): boolean {
 	return now <= latestStart(deadline);
+}
+
+/**
+ * The time a download by `deadline` has (at most `timeoutMs`); none left to start it is a
+ * failure of kind out_of_time.
+ */
+export function downloadTime(
+	ctx: NodeContext,
+	timeoutMs: number,
+	deadline: number | undefined,
+	itemIndex: number,
+): number {
+	if (deadline === undefined) return timeoutMs;
+	if (!canStart(deadline)) {
+		const failure = { kind: 'out_of_time' as const, facts: { download: true }, itemIndex };
+		throw new ServiceError(ctx.getNode(), failure);
+	}
+	return Math.min(timeoutMs, deadline - Date.now());
 }

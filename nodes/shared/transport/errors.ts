@@ -1,9 +1,6 @@
 import type { GenericValue, IDataObject, INode, JsonObject } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
-import { CancelledError } from '../wait';
-import { ERRORS } from '../messages';
-
 /**
  * The failure model of the package. Every error the nodes throw, and every error item they
  * output under "On Error → Continue", carries the failure's kind: a documented, stable name a
@@ -56,20 +53,51 @@ export interface NodeContext {
 	getNode(): INode;
 }
 
-export interface ServiceErrorSpec {
+/**
+ * What the transport knows of a failure besides its kind, status and detail: the facts a
+ * message is made of at the edge (shared/messages.ts `explain`). No sentence is kept here.
+ */
+interface FailureFacts {
+	/** The request's method: a POST that was not sent is worded apart. */
+	method?: string;
+	/** Attempts made (5xx, no answer). */
+	attempts?: number;
+	/** The Location of a redirect. */
+	location?: string;
+	/** 429 answers in a row (0: held back by the pace alone), since when, and their budget. */
+	throttled?: { count: number; sinceMs: number; budgetEnded: boolean; budgetMs: number };
+	/** Why no answer came (the network's reason, a timeout, a gateway's status). */
+	reason?: string;
+	/** The attempt's timeout, when it ran out. */
+	timedOutAfterMs?: number;
+	/** How a POST may have arrived. */
+	how?: 'timeout' | 'broken' | 'gateway';
+	/** The Base URL as shown. */
+	baseUrl?: string;
+	/** A download (not a request to the service) had no time left to start. */
+	download?: boolean;
+	/** The request slots of the run, when none came free in time. */
+	slots?: number;
+	/** An answer that lacks what was asked for. */
+	response?: unknown;
+}
+
+export interface Failure {
 	kind: FailureKind;
-	message: string;
-	description?: string;
-	/** The HTTP status of the service's (or a gateway's) answer; null when none came. */
+	/** The HTTP status of the answer behind the failure; null when none came. */
 	status?: number | null;
 	/** The service's `detail` as sent (a 422 field list stays a list), or the network reason. */
 	detail?: unknown;
+	/** The task the failure is about, when there is one. */
+	taskId?: string;
+	facts?: FailureFacts;
 	itemIndex?: number;
 }
 
 /**
  * A failed request to the service: a NodeApiError (n8n shows it as one, under that name) that
- * carries its kind, the HTTP status and the service's detail.
+ * carries its kind, the HTTP status, the service's detail, its task and the facts of the
+ * failure. The transport throws it without a sentence; the edge (`explain`) gives it its words.
  */
 export class ServiceError extends NodeApiError {
 	readonly kind: FailureKind;
@@ -80,26 +108,64 @@ export class ServiceError extends NodeApiError {
 	/** The service's `detail` as it sent it, or the network reason; undefined when none. */
 	readonly detail: unknown;
 
-	constructor(node: INode, spec: ServiceErrorSpec) {
-		const status = spec.status ?? null;
+	readonly facts: FailureFacts;
+
+	constructor(node: INode, failure: Failure) {
+		const status = failure.status ?? null;
 		const response: JsonObject = {};
-		if (spec.detail !== undefined || spec.status !== undefined) {
+		if (failure.detail !== undefined || failure.status !== undefined) {
 			response.status = status;
-			response.detail = (spec.detail ?? null) as GenericValue as JsonObject;
+			response.detail = (failure.detail ?? null) as GenericValue as JsonObject;
 		}
 		super(node, response, {
-			message: spec.message,
-			description: spec.description,
+			message: failure.kind,
 			httpCode: status === null ? undefined : String(status),
-			itemIndex: spec.itemIndex,
+			itemIndex: failure.itemIndex,
 		});
 		// n8n's editor and stored executions know this error by its class name.
 		this.name = 'NodeApiError';
-		this.kind = spec.kind;
+		this.kind = failure.kind;
 		this.status = status;
-		this.detail = spec.detail;
-		this.context.kind = spec.kind;
+		this.detail = failure.detail;
+		this.facts = failure.facts ?? {};
+		this.context.kind = failure.kind;
+		if (failure.taskId) this.context.task_id = failure.taskId;
 	}
+}
+
+/** The failure of the transport an error is, or undefined for any other error. */
+export function failureOf(error: unknown): ServiceError | undefined {
+	const { kind, facts } = (error ?? {}) as Partial<ServiceError>;
+	return isFailureKind(kind) && facts && typeof facts === 'object'
+		? (error as ServiceError)
+		: undefined;
+}
+
+/** An answer of the service, as far as its error is concerned. */
+export interface Answer {
+	statusCode: number;
+	headers: Record<string, string | string[] | undefined>;
+	body: unknown;
+}
+
+function detailOf(body: unknown): unknown {
+	if (body && typeof body === 'object' && 'detail' in body) return (body as IDataObject).detail;
+	if (typeof body === 'string' && body.trim() !== '') return body.trim();
+	return undefined;
+}
+
+/** The kind of an answer that is not a success: 5xx failed, 404 finds nothing, else refused. */
+export function statusFailure(
+	{ statusCode: status, body, headers }: Answer,
+	attempts = 1,
+): Failure {
+	const location = headers?.location;
+	return {
+		kind: status >= 500 ? 'service_failed' : status === 404 ? 'not_found' : 'refused',
+		status,
+		detail: detailOf(body) ?? null,
+		facts: { attempts, location: Array.isArray(location) ? location[0] : location },
+	};
 }
 
 /** An error of the node that is not a request's: a NodeOperationError with its kind. */
@@ -114,27 +180,14 @@ export function nodeError(
 	return error;
 }
 
-/** An error whose kind the package knows, before it becomes an n8n error. */
-export class KindError extends Error {
-	constructor(
-		readonly kind: FailureKind,
-		message: string,
-		readonly description?: string,
-	) {
-		super(message);
-		this.name = 'KindError';
-	}
-}
-
 function isFailureKind(value: unknown): value is FailureKind {
 	return (FAILURE_KINDS as readonly unknown[]).includes(value);
 }
 
-/** The kind of any error: the one it carries, stopped for a stop, else unexpected. */
+/** The kind of any error: the one it carries (a stop carries 'stopped'), else unexpected. */
 export function failureKind(error: unknown): FailureKind {
-	if (error instanceof ServiceError || error instanceof KindError) return error.kind;
-	if (error instanceof CancelledError) return 'stopped';
-	const context = (error as { context?: IDataObject } | undefined)?.context;
+	const { kind, context } = (error ?? {}) as { kind?: unknown; context?: IDataObject };
+	if (isFailureKind(kind)) return kind;
 	return isFailureKind(context?.kind) ? context.kind : 'unexpected';
 }
 
@@ -143,16 +196,11 @@ export function mayPass(error: unknown): boolean {
 	return PASSING.has(failureKind(error));
 }
 
-/** The error of a stopped execution, for the item that was running. */
-export function stoppedError(ctx: NodeContext, itemIndex: number | undefined): ServiceError {
-	return new ServiceError(ctx.getNode(), { kind: 'stopped', message: ERRORS.stopped, itemIndex });
-}
-
 /**
  * The error as n8n wants it thrown, with its kind in its context: a NodeApiError or
- * NodeOperationError as is, a stop as a stopped error, a KindError with its kind, anything
- * else as a NodeOperationError with its message only (never the original, which may hold a
- * request with the API key).
+ * NodeOperationError as is, a stop as a NodeApiError, anything else as a
+ * NodeOperationError with its message only (never the original, which may hold a request with
+ * the API key).
  */
 export function asNodeError(
 	ctx: NodeContext,
@@ -163,32 +211,28 @@ export function asNodeError(
 		error.context.kind ??= failureKind(error);
 		return error;
 	}
-	if (error instanceof CancelledError) return stoppedError(ctx, itemIndex);
 	const message = (error as Error)?.message || String(error);
+	if (failureKind(error) === 'stopped') {
+		const stopped = new ServiceError(ctx.getNode(), { kind: 'stopped', itemIndex });
+		stopped.message = message;
+		return stopped;
+	}
 	return nodeError(ctx, failureKind(error), message, {
 		itemIndex,
-		description: error instanceof KindError ? error.description : undefined,
+		description: (error as { description?: string })?.description,
 	});
 }
 
-/** What an error item carries: the message, the kind and what the service answered. */
-export interface ErrorDetail {
-	message: string;
-	kind: FailureKind;
-	/** The HTTP status of the answer, when there was one. */
-	httpCode?: number;
-	/** The service's `detail` as it sent it (a 422 field list stays a list). */
-	detail?: IDataObject;
-}
-
-/** The message and kind of `error`, with the status and detail of the answer behind it. */
-export function errorDetail(error: Error): ErrorDetail {
-	const result: ErrorDetail = { message: error.message, kind: failureKind(error) };
-	if (error instanceof ServiceError) {
-		if (error.status !== null) result.httpCode = error.status;
-		if (error.detail !== null && error.detail !== undefined) {
-			result.detail = error.detail as IDataObject;
-		}
-	}
-	return result;
+/**
+ * What an error item carries: the message and kind of `error`, with the HTTP status and the
+ * service's `detail` of the answer behind it, as sent (a 422 field list stays a list).
+ */
+export function errorDetail(error: Error) {
+	const failure = failureOf(error);
+	return {
+		message: error.message,
+		kind: failureKind(error),
+		...(typeof failure?.status === 'number' ? { httpCode: failure.status } : {}),
+		...(failure?.detail != null ? { detail: failure.detail as IDataObject } : {}),
+	};
 }

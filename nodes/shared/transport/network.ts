@@ -61,13 +61,7 @@ export function networkReason(code: string | undefined, failure: unknown): strin
 }
 
 /** Network errors that prove a request never reached the service, so that resending it is safe. */
-export const NOT_SENT_CODES = [
-	'ECONNREFUSED',
-	'ENOTFOUND',
-	'EAI_AGAIN',
-	'ENETUNREACH',
-	'EHOSTUNREACH',
-];
+const NOT_SENT_CODES = ['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'ENETUNREACH', 'EHOSTUNREACH'];
 
 const TIMEOUT_CODES = ['ECONNABORTED', 'ETIMEDOUT', 'ESOCKETTIMEDOUT', 'UND_ERR_HEADERS_TIMEOUT'];
 
@@ -80,3 +74,11 @@ export function provablyNotSent(code: string | undefined): boolean {
 export function isTimeoutCode(code: string | undefined): boolean {
 	return code !== undefined && TIMEOUT_CODES.includes(code);
 }
+
+/** Whole seconds for a reason, at least 1. */
+const seconds = (ms: number) => Math.max(1, Math.round(ms / 1000));
+
+/** Why no answer came: the request's own timeout, or a gateway's error. */
+export const noCompleteAnswer = (timeoutMs: number) =>
+	`No complete answer within ${seconds(timeoutMs)} s`;
+export const gatewayAnswered = (status: number) => `A gateway answered ${status}`;

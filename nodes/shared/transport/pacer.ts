@@ -1,6 +1,5 @@
 import { createHash } from 'crypto';
 
-import { FAILURES } from '../messages';
 import { wait } from '../wait';
 
 /**
@@ -21,25 +20,17 @@ import { wait } from '../wait';
  */
 
 /** The slowest pace: one request every 4 s. */
-export const MIN_RATE_PER_S = 0.25;
+const MIN_RATE_PER_S = 0.25;
 /** The share of the accepted rate kept after a 429. */
-export const THROTTLE_CUT = 0.8;
+const THROTTLE_CUT = 0.8;
 /** Where the rate climbs back to quickly after a cut: just below the rate that was throttled. */
-export const PLATEAU_SHARE = 0.95;
+const PLATEAU_SHARE = 0.95;
 /** How much each accepted request raises the rate beyond the plateau, to find a raised limit. */
-export const PROBE_STEP = 0.01;
+const PROBE_STEP = 0.01;
 /** How long without a 429 before the pace is dropped. */
-export const PACE_MEMORY_MS = 60_000;
+const PACE_MEMORY_MS = 60_000;
 /** The longest back-off after repeated 429s without Retry-After. */
-export const MAX_BACKOFF_MS = 30_000;
-
-/** Thrown when a request could not start before its deadline because of the pace. */
-export class PaceDeadlineError extends Error {
-	constructor() {
-		super(FAILURES.paced);
-		this.name = 'PaceDeadlineError';
-	}
-}
+const MAX_BACKOFF_MS = 30_000;
 
 /** Exponential back-off with jitter for the n-th 429 in a row (from 1) without Retry-After. */
 export function throttleBackoffMs(consecutive: number, random = Math.random()): number {
@@ -74,20 +65,21 @@ export class Pacer {
 	}
 
 	/**
-	 * Waits until a request may start and takes its place in the pace. Throws a
-	 * PaceDeadlineError at once when that would be after `deadline`.
+	 * Waits until a request may start and takes its place in the pace. Answers false at once,
+	 * without waiting, when that would be after `deadline`.
 	 */
-	async acquire(signal?: AbortSignal, deadline = Infinity): Promise<void> {
+	async acquire(signal?: AbortSignal, deadline = Infinity): Promise<boolean> {
 		let now = this.now();
 		for (;;) {
 			const at = this.earliest(now);
 			if (at <= now) break;
-			if (at > deadline) throw new PaceDeadlineError();
+			if (at > deadline) return false;
 			await wait(at - now, signal);
 			// A sleep ends no sooner than asked; the clock is taken as at least that far on.
 			now = Math.max(this.now(), at);
 		}
 		if (Number.isFinite(this.rate)) this.nextAt = Math.max(this.nextAt, now) + 1000 / this.rate;
+		return true;
 	}
 
 	/** The service accepted a request (any answer but 429). */
@@ -140,16 +132,8 @@ export function pacerFor(baseUrl: string, apiKey: unknown): Pacer {
 	return pacer;
 }
 
-/**
- * Forgets every pace. For tests only: the paces live as long as the process, and a test cannot
- * start from a fresh pace any other way without a credential of its own.
- */
-export function resetPacers(): void {
-	pacers.clear();
-}
-
 /** A Retry-After longer than this is shortened to it, so a run never hangs on one header. */
-export const MAX_RETRY_AFTER_MS = 60_000;
+const MAX_RETRY_AFTER_MS = 60_000;
 
 /** Milliseconds asked for by a Retry-After header (seconds or an HTTP date), if any. */
 export function parseRetryAfter(header: unknown, now = Date.now()): number | undefined {

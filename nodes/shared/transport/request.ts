@@ -1,39 +1,44 @@
 import type { IDataObject, IHttpRequestMethods, IHttpRequestOptions } from 'n8n-workflow';
 
 import { displayBaseUrl } from '../baseUrl';
-import { FAILURES, type RequestWording } from '../messages';
 import { attemptSignal, throwIfCancelled, wait } from '../wait';
 import { type ApiContext, runCredential } from './runCredential';
-import { latestStart, MIN_ATTEMPT_TIMEOUT_MS } from './deadline';
-import { asNodeError, nodeError, type ServiceError } from './errors';
 import {
-	type ErrorResponse,
-	mayHaveArrived,
-	noAnswer,
-	outOfTime,
-	rateLimited,
-	statusError,
-} from './failures';
-import { isTimeoutCode, networkErrorCode, networkReason, provablyNotSent } from './network';
-import { PaceDeadlineError, parseRetryAfter, throttleBackoffMs } from './pacer';
+	type Answer,
+	asNodeError,
+	type Failure,
+	nodeError,
+	ServiceError,
+	statusFailure,
+} from './errors';
+import {
+	gatewayAnswered,
+	isTimeoutCode,
+	networkErrorCode,
+	networkReason,
+	noCompleteAnswer,
+	provablyNotSent,
+} from './network';
+import { parseRetryAfter, throttleBackoffMs } from './pacer';
+import { latestStart, MIN_ATTEMPT_TIMEOUT_MS } from './deadline';
 
 /** Waits before the 2nd, 3rd and 4th attempt of a request that met a 5xx or a network error. */
-export const RETRY_DELAYS_MS = [1000, 2000, 4000];
+const RETRY_DELAYS_MS = [1000, 2000, 4000];
 
 /**
  * How long any request may take before it is given up, by the wall clock: from connecting
  * to the last byte of the answer. A service that trickles its answer cannot stretch it.
  */
-export const REQUEST_TIMEOUT_MS = 30_000;
+const REQUEST_TIMEOUT_MS = 30_000;
 
 /** How long one request waits out 429 answers, unless its deadline (Max Wait) says otherwise. */
-export const MAX_THROTTLED_MS = 5 * 60_000;
+const MAX_THROTTLED_MS = 5 * 60_000;
 
 /** An upload gets REQUEST_TIMEOUT_MS plus one second for every this many bytes of body. */
-export const UPLOAD_BYTES_PER_SECOND = 256 * 1024;
+const UPLOAD_BYTES_PER_SECOND = 256 * 1024;
 
 /** The timeout of a request whose body has `bytes` bytes: longer for larger uploads. */
-export function requestTimeoutMs(bytes = 0): number {
+function requestTimeoutMs(bytes = 0): number {
 	return REQUEST_TIMEOUT_MS + Math.ceil(Math.max(bytes, 0) / UPLOAD_BYTES_PER_SECOND) * 1000;
 }
 
@@ -42,13 +47,17 @@ type RawBody = Buffer | string | { pipe: unknown };
 /** A request body: JSON data, or a factory for a raw JSON body, called again for each attempt. */
 export type RequestBody = IDataObject | (() => Promise<RawBody> | RawBody);
 
-export interface ApiRequestOptions extends RequestWording {
+export interface ApiRequestOptions {
 	method: IHttpRequestMethods;
 	/** Path below the base URL, starting with a slash. */
 	path: string;
 	body?: RequestBody;
 	/** Size of the body in bytes, for the timeout of an upload. */
 	bodyBytes?: number;
+	/** The item the request is for, named by its error. */
+	itemIndex?: number;
+	/** The task the request is about, carried by its error. */
+	taskId?: string;
 	/** How many attempts at most; 4 (one and three retries) unless set. */
 	attempts?: number;
 	/** Epoch milliseconds by which the request, its retries and waits must be over. */
@@ -77,15 +86,12 @@ export interface ApiRequestOptions extends RequestWording {
  *   it provably never left (connection refused, host not found: network.ts).
  * - Any other 4xx: never; the answer says what to fix.
  */
-export const GATEWAY_STATUSES = [502, 504];
-
-function isStream(body: unknown): body is { destroy: () => void; destroyed?: boolean } {
-	return !!body && typeof (body as { destroy?: unknown }).destroy === 'function';
-}
+const GATEWAY_STATUSES = [502, 504];
 
 /** Closes a streamed body once its attempt is over, however it ended. */
 function closeBody(body: unknown): void {
-	if (isStream(body) && body.destroyed !== true) body.destroy();
+	const stream = body as { destroy?: () => void; destroyed?: boolean } | undefined;
+	if (typeof stream?.destroy === 'function' && stream.destroyed !== true) stream.destroy();
 }
 
 /**
@@ -99,8 +105,8 @@ function closeBody(body: unknown): void {
  * uploads, in proportion to their size), and no attempt starts with less than
  * MIN_ATTEMPT_TIMEOUT_MS left before the deadline. Every attempt waits for the credential's pace
  * (pacer.ts). Which failures are sent again is written down at GATEWAY_STATUSES. Every failure
- * is decided here, once, and thrown as a ServiceError of its kind (errors.ts) whose message
- * carries the service's `detail`, and never the request (with the API key) that was sent.
+ * is decided here, once, and thrown as a ServiceError of its kind (errors.ts) with the facts
+ * its message is made of at the edge, and never the request (with the API key) that was sent.
  */
 export async function apiRequest<T = unknown>(
 	this: ApiContext,
@@ -120,6 +126,13 @@ export async function apiRequest<T = unknown>(
 	const deadline = options.deadline ?? Infinity;
 	const throttleBudgetMs = options.throttleBudgetMs ?? MAX_THROTTLED_MS;
 	const throttleDeadline = Math.min(deadline, started + throttleBudgetMs);
+	const fail = (failure: Failure) =>
+		new ServiceError(this.getNode(), {
+			...failure,
+			facts: { method: options.method, ...failure.facts },
+			itemIndex,
+			...(options.taskId ? { taskId: options.taskId } : {}),
+		});
 	let lastError: ServiceError | undefined;
 	let failures = 0; // 5xx answers and network errors: they use up `attempts`
 	let throttled = 0; // 429 answers in a row: they do not
@@ -127,27 +140,25 @@ export async function apiRequest<T = unknown>(
 	try {
 		for (;;) {
 			throwIfCancelled(signal);
-			try {
-				await pacer.acquire(signal, latestStart(throttleDeadline));
-			} catch (error) {
-				// The pace holds requests back only after 429s: this one cannot start in its time.
-				if (error instanceof PaceDeadlineError) {
-					throw rateLimited(this, options, {
-						count: throttled,
-						since: started,
-						budgetEnded: throttleDeadline < deadline,
-						budgetMs: throttleBudgetMs,
-					});
-				}
-				throw asNodeError(this, error, itemIndex);
+			// The pace holds requests back only after 429s: this one cannot start in its time.
+			if (!(await pacer.acquire(signal, latestStart(throttleDeadline)))) {
+				const budgetEnded = throttleDeadline < deadline;
+				const sinceMs = Date.now() - started;
+				throw fail({
+					kind: 'rate_limited',
+					status: 429,
+					detail: 'Too Many Requests',
+					facts: {
+						throttled: { count: throttled, sinceMs, budgetEnded, budgetMs: throttleBudgetMs },
+					},
+				});
 			}
 			const remaining = deadline - Date.now();
-			if (remaining < MIN_ATTEMPT_TIMEOUT_MS) throw lastError ?? outOfTime(this, options);
+			if (remaining < MIN_ATTEMPT_TIMEOUT_MS) throw lastError ?? fail({ kind: 'out_of_time' });
 			// A GET ends with the deadline. An upload, once started, keeps its whole timeout: cut
-			// short, it could leave a task at the service whose task_id never came back.
+			// short, it could leave a task at the service whose task_id never came back. One
+			// timer bounds the whole attempt, however slowly the answer comes.
 			const attemptTimeout = isGet ? Math.min(timeoutMs, remaining) : timeoutMs;
-			// The helper's own timeout only bounds the wait between two chunks; this one bounds
-			// the whole attempt, however slowly the answer comes.
 			const clock = attemptSignal(signal, attemptTimeout);
 			const request: IHttpRequestOptions = {
 				method: options.method,
@@ -159,7 +170,6 @@ export async function apiRequest<T = unknown>(
 				// Following redirects makes the HTTP client keep every chunk of a streamed body in
 				// memory, to resend it; a redirect is reported instead, naming the address to use.
 				disableFollowRedirect: true,
-				timeout: attemptTimeout,
 				abortSignal: clock.signal,
 			};
 			if (typeof options.body === 'function') {
@@ -169,10 +179,10 @@ export async function apiRequest<T = unknown>(
 				request.body = options.body;
 			}
 
-			let response: ErrorResponse | undefined;
+			let response: Answer | undefined;
 			let failure: unknown;
 			try {
-				response = (await this.helpers.httpRequest(request)) as ErrorResponse;
+				response = (await this.helpers.httpRequest(request)) as Answer;
 			} catch (error) {
 				failure = error;
 			} finally {
@@ -194,27 +204,38 @@ export async function apiRequest<T = unknown>(
 				// The original error is left behind: it holds the request, with the API key.
 				const code = networkErrorCode(failure);
 				const timedOut = clock.timedOut() || isTimeoutCode(code);
-				const reason = timedOut
-					? FAILURES.noCompleteAnswer(attemptTimeout)
-					: networkReason(code, failure);
+				const reason = timedOut ? noCompleteAnswer(attemptTimeout) : networkReason(code, failure);
 				if (!isGet && !provablyNotSent(code)) {
-					throw mayHaveArrived(this, options, reason, timedOut ? 'timeout' : 'broken');
+					const how = timedOut ? 'timeout' : 'broken';
+					throw fail({
+						kind: 'may_have_arrived',
+						status: null,
+						detail: reason,
+						facts: { reason, how },
+					});
 				}
-				lastError = noAnswer(this, options, {
-					reason,
-					timedOutAfterMs: timedOut ? attemptTimeout : undefined,
-					attempts: failures,
-					shownBaseUrl: displayBaseUrl(baseUrl),
+				lastError = fail({
+					kind: 'no_answer',
+					status: null,
+					detail: reason,
+					facts: {
+						reason,
+						timedOutAfterMs: timedOut ? attemptTimeout : undefined,
+						attempts: failures,
+						baseUrl: displayBaseUrl(baseUrl),
+					},
 				});
 			} else {
 				const status = response.statusCode;
 				pacer.onAccepted();
 				if (status >= 200 && status < 300) return response.body as T;
-				if (status < 500) throw statusError(this, response, options);
+				if (status < 500) throw fail(statusFailure(response));
 				if (!isGet && GATEWAY_STATUSES.includes(status)) {
-					throw mayHaveArrived(this, options, FAILURES.gatewayAnswered(status), 'gateway', status);
+					const reason = gatewayAnswered(status);
+					const facts = { reason, how: 'gateway' as const };
+					throw fail({ kind: 'may_have_arrived', status, detail: reason, facts });
 				}
-				lastError = statusError(this, response, options, failures);
+				lastError = fail(statusFailure(response, failures));
 				delay = parseRetryAfter(response.headers?.['retry-after']) ?? delay;
 			}
 			if (failures >= attempts || delay + MIN_ATTEMPT_TIMEOUT_MS > deadline - Date.now()) {

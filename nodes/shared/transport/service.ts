@@ -1,7 +1,7 @@
 import { randomBytes } from 'crypto';
 import type { IDataObject } from 'n8n-workflow';
 
-import { webhookRefusalAdvice } from '../messages';
+import { ServiceError } from './errors';
 import { apiRequest, type ApiRequestOptions, type RequestBody } from './request';
 import type { ApiContext } from './runCredential';
 
@@ -18,9 +18,9 @@ export const TASK_COMPLETED = 'task.completed';
 export const WEBHOOK_EVENTS: readonly string[] = [TASK_COMPLETED];
 
 /** Task statuses that end a task; any other status means it is still running. */
-export const TERMINAL_STATUSES = ['complete', 'failed'] as const;
+const TERMINAL_STATUSES = ['complete', 'failed'] as const;
 
-export type TerminalStatus = (typeof TERMINAL_STATUSES)[number];
+type TerminalStatus = (typeof TERMINAL_STATUSES)[number];
 
 export function isTerminal(status: unknown): status is TerminalStatus {
 	return (TERMINAL_STATUSES as readonly unknown[]).includes(status);
@@ -32,7 +32,7 @@ export function generateWebhookSecret(): string {
 }
 
 /** What a webhook registration sends: the receiving URL, its events and the signing secret. */
-export interface WebhookRegistration extends IDataObject {
+interface WebhookRegistration extends IDataObject {
 	url: string;
 	events: string[];
 	secret: string;
@@ -40,11 +40,11 @@ export interface WebhookRegistration extends IDataObject {
 
 /**
  * Limits of one request: how many attempts, by when, each attempt's timeout, how long 429
- * answers are waited out, and what a rate-limit error advises (the caller's options).
+ * answers are waited out, and the execution's cancel signal.
  */
-export type RequestLimits = Pick<
+type RequestLimits = Pick<
 	ApiRequestOptions,
-	'attempts' | 'deadline' | 'timeoutMs' | 'throttleBudgetMs' | 'rateLimitAdvice' | 'signal'
+	'attempts' | 'deadline' | 'timeoutMs' | 'throttleBudgetMs' | 'signal'
 >;
 
 /** The longest a lookup made after a webhook delivery was accepted may take, in all. */
@@ -59,45 +59,44 @@ export function lookupLimits(now = Date.now()): RequestLimits {
 	return { attempts: 2, timeoutMs: 5_000, deadline: now + LOOKUP_BUDGET_MS };
 }
 
-/** GET /task_status/{task_id}: the task's status, result and error. */
+const isObject = (value: unknown): value is IDataObject =>
+	!!value && typeof value === 'object' && !Array.isArray(value);
+
+/** An answer that lacks what was asked for: a failure of kind unexpected. */
+function unexpected(ctx: ApiContext, response: unknown, itemIndex?: number, taskId?: string) {
+	const failure = { kind: 'unexpected' as const, facts: { response }, itemIndex, taskId };
+	return new ServiceError(ctx.getNode(), failure);
+}
+
+/** GET /task_status/{task_id}: the task's status, result and error, with its task_id. */
 export async function getTask(
 	this: ApiContext,
 	taskId: string,
 	itemIndex?: number,
 	limits: RequestLimits = {},
-): Promise<unknown> {
-	return await apiRequest.call(this, {
-		method: 'GET',
-		path: `/task_status/${encodeURIComponent(taskId)}`,
-		itemIndex,
-		subject: `task ${taskId}`,
-		...limits,
-	});
+): Promise<IDataObject> {
+	const path = `/task_status/${encodeURIComponent(taskId)}`;
+	const task = await apiRequest.call(this, { method: 'GET', path, itemIndex, taskId, ...limits });
+	if (!isObject(task)) throw unexpected(this, task, itemIndex, taskId);
+	return { task_id: taskId, ...task };
 }
 
 /**
- * POST /process_file: submits a document; the answer carries the new task_id. `bodyBytes`
- * (about the size of the body) lengthens the timeout of large uploads.
+ * POST /process_file: submits a document; answers the new task_id. `bodyBytes` (about the size
+ * of the body) lengthens the timeout of large uploads.
  */
 export async function submitDocument(
 	this: ApiContext,
 	body: RequestBody,
-	fields: { project: string; document_type: string },
 	itemIndex?: number,
 	bodyBytes?: number,
 	limits: RequestLimits = {},
-): Promise<unknown> {
-	return await apiRequest.call(this, {
-		method: 'POST',
-		path: '/process_file',
-		body,
-		bodyBytes,
-		sending: 'the document',
-		action: 'the document',
-		itemIndex,
-		...limits,
-		subject: `project "${fields.project}" or document type "${fields.document_type}"`,
-	});
+): Promise<string> {
+	const options = { method: 'POST' as const, path: '/process_file', body, bodyBytes, itemIndex };
+	const answer = await apiRequest.call(this, { ...options, ...limits });
+	const taskId = isObject(answer) ? answer.task_id : undefined;
+	if (typeof taskId !== 'string' || !taskId) throw unexpected(this, answer, itemIndex);
+	return taskId;
 }
 
 /** GET /projects: the projects of the account, in whatever shape the service sends them. */
@@ -122,9 +121,6 @@ export async function registerWebhook(
 		path: `/projects/${encodeURIComponent(projectId)}/webhooks`,
 		body: registration,
 		itemIndex,
-		subject: `project ${projectId}`,
-		action: 'the webhook registration',
-		refusalAdvice: webhookRefusalAdvice(registration.url),
 		signal,
 	});
 }

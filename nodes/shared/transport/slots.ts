@@ -1,119 +1,106 @@
-import { outOfSlots } from '../messages';
-import { CancelledError, onAbort, throwIfCancelled } from '../wait';
+import { onAbort, throwIfCancelled, CancelledError } from '../wait';
+import { type NodeContext, ServiceError } from './errors';
 import { latestStart } from './deadline';
-import { KindError } from './errors';
 
 /** Who is served first when a slot comes free: status checks before uploads. */
-export type SlotPriority = 'high' | 'normal';
+type SlotPriority = 'high' | 'normal';
 
-export interface SlotOptions {
+interface SlotOptions {
 	/** 'high' waiters get the next free slot before any 'normal' one; 'normal' unless set. */
 	priority?: SlotPriority;
 	/**
 	 * The waiter's deadline (epoch milliseconds): a slot not granted while a request can still
-	 * start before it is given up (SlotDeadlineError).
+	 * start before it is given up (kind out_of_time).
 	 */
 	deadline?: number;
+	itemIndex?: number;
 }
 
-/** How finely waiters' deadlines are grouped onto one timer. */
-const EXPIRY_GRAIN_MS = 20;
-
-/** Thrown when no slot came free while a request could still start before the deadline. */
-export class SlotDeadlineError extends KindError {
-	constructor(readonly limit: number) {
-		const { message, description } = outOfSlots(limit);
-		super('out_of_time', message, description);
-		this.name = 'SlotDeadlineError';
-	}
+interface Waiter {
+	grant: () => void;
+	refuse: (error: Error) => void;
+	grantBy: number;
+	itemIndex?: number;
 }
 
 /**
- * The request slots of one run (Max Concurrent Requests), a counting semaphore: `run` waits for a free slot, so that no more than `limit` tasks are
- * in flight at once. A free slot goes to the oldest 'high' waiter, else to the oldest 'normal'
- * one, so status checks are never starved by uploads queued before them. With a cancel
- * signal, a waiting task gives up at once when the execution is stopped; with a `deadline`, when
- * no request could start before it any more.
+ * The request slots of one run (Max Concurrent Requests): no more than `limit` requests are in
+ * flight at once. A waiter costs one promise in a queue; a free slot goes to the oldest 'high'
+ * waiter, else to the oldest 'normal' one, so status checks are never starved by uploads queued
+ * before them. The pool listens once on the execution's cancel signal (a stop refuses every
+ * waiter) and keeps one timer, for the earliest waiter's deadline: a waiter whose deadline
+ * leaves no time to start a request is given up. The timer follows the real clock (a timer
+ * signal, not the host's sleep, which tests replace by one that returns at once).
  */
 export class RequestSlots {
 	private active = 0;
 
-	private readonly waiting: Record<SlotPriority, Array<() => void>> = { high: [], normal: [] };
+	private readonly waiting: Record<SlotPriority, Waiter[]> = { high: [], normal: [] };
 
-	private readonly expiries = new Map<number, AbortSignal>();
+	/** When the pool's timer fires next. */
+	private timerAt = Infinity;
 
-	constructor(readonly limit: number) {}
+	constructor(
+		private readonly ctx: NodeContext,
+		readonly limit: number,
+		private readonly signal?: AbortSignal,
+	) {
+		void onAbort(signal).promise.then(() => this.refuseAll(() => new CancelledError()));
+	}
 
-	async run<T>(
-		task: () => Promise<T>,
-		signal?: AbortSignal,
-		{ priority = 'normal', deadline }: SlotOptions = {},
-	): Promise<T> {
-		throwIfCancelled(signal);
-		if (this.active >= this.limit) {
-			await this.waitForSlot(signal, priority, deadline);
-		} else {
-			this.active++;
-		}
+	async run<T>(task: () => Promise<T>, options: SlotOptions = {}): Promise<T> {
+		throwIfCancelled(this.signal);
+		if (this.active < this.limit) this.active++;
+		else await this.queue(options);
 		try {
-			throwIfCancelled(signal);
+			throwIfCancelled(this.signal);
 			return await task();
 		} finally {
-			this.release();
+			const next = this.waiting.high.shift() ?? this.waiting.normal.shift();
+			if (next) next.grant();
+			else this.active--;
 		}
 	}
 
-	private async waitForSlot(
-		signal: AbortSignal | undefined,
-		priority: SlotPriority,
-		deadline: number | undefined,
-	): Promise<void> {
-		const grantBy = deadline === undefined ? undefined : latestStart(deadline);
-		let wake!: () => void;
-		const granted = new Promise<void>((resolve) => (wake = resolve));
-		const queue = this.waiting[priority];
-		queue.push(wake);
-		const aborted = onAbort(signal);
-		const expiry = grantBy === undefined ? undefined : onAbort(this.expiryAt(grantBy));
-		try {
-			const outcome = await Promise.race([
-				granted.then(() => 'granted' as const),
-				aborted.promise.then(() => 'aborted' as const),
-				...(expiry ? [expiry.promise.then(() => 'expired' as const)] : []),
-			]);
-			if (outcome === 'granted') return;
-			const index = queue.indexOf(wake);
-			if (index !== -1) queue.splice(index, 1);
-			else this.release(); // the slot was handed over just as the wait ended
-			throw outcome === 'aborted' ? new CancelledError() : new SlotDeadlineError(this.limit);
-		} finally {
-			aborted.dispose();
-			expiry?.dispose();
-		}
+	private async queue({ priority = 'normal', deadline, itemIndex }: SlotOptions): Promise<void> {
+		const grantBy = deadline === undefined ? Infinity : latestStart(deadline);
+		await new Promise<void>((grant, refuse) => {
+			this.waiting[priority].push({ grant, refuse, grantBy, itemIndex });
+			if (grantBy < this.timerAt) this.arm(grantBy);
+		});
 	}
 
-	/**
-	 * A signal that fires once `grantBy` has passed, shared by every waiter whose `grantBy` falls in
-	 * the same EXPIRY_GRAIN_MS: thousands of items of one run wait with nearly the same deadline,
-	 * and one timer serves them all. It fires at most EXPIRY_GRAIN_MS late; a slot granted then
-	 * still meets the transport's own check before the request starts. A timer signal, not a
-	 * sleep: the host's sleep may be replaced (in tests) by one that returns at once, and a slot
-	 * deadline must follow the real clock.
-	 */
-	private expiryAt(grantBy: number): AbortSignal {
-		const at = Math.ceil(grantBy / EXPIRY_GRAIN_MS) * EXPIRY_GRAIN_MS;
-		let expiry = this.expiries.get(at);
-		if (!expiry) {
-			expiry = AbortSignal.timeout(Math.max(0, at - Date.now()));
-			this.expiries.set(at, expiry);
-			expiry.addEventListener('abort', () => this.expiries.delete(at), { once: true });
-		}
-		return expiry;
+	private arm(at: number): void {
+		this.timerAt = at;
+		const timer = AbortSignal.timeout(Math.max(0, at - Date.now()));
+		timer.addEventListener('abort', () => this.expire(at), { once: true });
 	}
 
-	private release(): void {
-		const wake = this.waiting.high.shift() ?? this.waiting.normal.shift();
-		if (wake) wake();
-		else this.active--;
+	/** Gives up the waiters whose deadline has passed, and arms the timer for the next one. */
+	private expire(at: number): void {
+		if (at !== this.timerAt) return; // an earlier deadline re-armed the timer
+		this.timerAt = Infinity;
+		const now = Date.now();
+		let next = Infinity;
+		for (const queue of Object.values(this.waiting)) {
+			for (const waiter of [...queue]) {
+				if (waiter.grantBy > now) {
+					next = Math.min(next, waiter.grantBy);
+					continue;
+				}
+				queue.splice(queue.indexOf(waiter), 1);
+				const failure = { kind: 'out_of_time' as const, facts: { slots: this.limit } };
+				waiter.refuse(
+					new ServiceError(this.ctx.getNode(), { ...failure, itemIndex: waiter.itemIndex }),
+				);
+			}
+		}
+		if (next < Infinity) this.arm(next);
+	}
+
+	private refuseAll(error: () => Error): void {
+		for (const queue of Object.values(this.waiting)) {
+			for (const waiter of queue.splice(0)) waiter.refuse(error());
+		}
 	}
 }

@@ -20,6 +20,7 @@ import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 import { DocumentExtractionApi } from '../../../credentials/DocumentExtractionApi.credentials';
 import type { RunReport } from '../../../nodes/DocumentExtraction/actions/common/hints';
 import { NodeRun } from '../../../nodes/DocumentExtraction/actions/common/itemRunner';
+import { Pacer, pacerFor } from '../../../nodes/shared/transport/pacer';
 
 type FetchBody = NonNullable<Parameters<typeof fetch>[1]>['body'];
 
@@ -341,7 +342,11 @@ export function useOfflineNock(): void {
 		nock.enableNetConnect();
 		nock.restore();
 	});
-	beforeEach(() => nock.cleanAll());
+	beforeEach(() => {
+		nock.cleanAll();
+		// every test starts from a fresh pace of the test credential
+		Object.assign(pacerFor(BASE_URL, API_KEY), new Pacer(() => Date.now()));
+	});
 }
 
 /**

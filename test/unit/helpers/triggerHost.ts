@@ -1,4 +1,5 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-imports -- test code: runs under jest on Node, is never shipped or loaded by n8n */
+import { createHmac } from 'node:crypto';
 import { EventEmitter } from 'node:events';
 import nock from 'nock';
 import type {
@@ -13,7 +14,6 @@ import type {
 import { Workflow } from 'n8n-workflow';
 
 import { DocumentExtractionTrigger } from '../../../nodes/DocumentExtractionTrigger/DocumentExtractionTrigger.node';
-import { computeSignature } from '../../../nodes/DocumentExtractionTrigger/signature';
 import {
 	API_KEY,
 	BASE_URL,
@@ -96,6 +96,10 @@ export interface Delivery {
 }
 
 /** A delivery as n8n hands it to the node: parsed body, and the raw bytes in rawBody. */
+export /** The signature the service sends: the lowercase hex HMAC-SHA256 of the bytes. */
+const computeSignature = (body: string | Buffer, secret: string) =>
+	createHmac('sha256', secret).update(body).digest('hex');
+
 export function signedDelivery(
 	payload: unknown,
 	secret: string,

@@ -4,15 +4,8 @@ import { describeFile, describeFiles, type ItemFile } from '../../input/inputFil
 import { HINTS } from '../../messages';
 
 /** A file left out, with its item. */
-export interface SkippedFile extends ItemFile {
+interface SkippedFile extends ItemFile {
 	itemIndex: number;
-}
-
-/** The run's hint for the files File Types left out, naming them; undefined when none was. */
-export function skippedFilesHint(skipped: SkippedFile[]): string | undefined {
-	if (!skipped.length) return undefined;
-	const list = describeFiles(skipped, (file) => `item ${file.itemIndex} ${describeFile(file)}`);
-	return HINTS.skippedFiles(skipped.length, list);
 }
 
 /**
@@ -38,7 +31,7 @@ export class RunReport {
  * at the service (output as items), and items that failed (error items under "On Error →
  * Continue"), and files not sent as documents (File Types). Shown by n8n above the output panel.
  */
-export function outputHints(report: RunReport): NodeExecutionHint[] {
+function outputHints(report: RunReport): NodeExecutionHint[] {
 	const hints: NodeExecutionHint[] = [];
 	const warn = (message: string) =>
 		hints.push({ type: 'warning', location: 'outputPane', message });
@@ -49,8 +42,12 @@ export function outputHints(report: RunReport): NodeExecutionHint[] {
 	if (report.failedTasks) warn(HINTS.failedTasks(report.failedTasks));
 	const count = report.errorItems.length;
 	if (count) warn(HINTS.errorItems(count, report.errorItems.filter(Boolean).length));
-	const skipped = skippedFilesHint(report.skippedFiles);
-	if (skipped) hints.push({ type: 'info', location: 'outputPane', message: skipped });
+	const skipped = report.skippedFiles;
+	if (skipped.length) {
+		const list = describeFiles(skipped, (file) => `item ${file.itemIndex} ${describeFile(file)}`);
+		const message = HINTS.skippedFiles(skipped.length, list);
+		hints.push({ type: 'info', location: 'outputPane', message });
+	}
 	return hints;
 }
 

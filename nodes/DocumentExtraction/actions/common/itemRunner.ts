@@ -1,11 +1,17 @@
 import type { IBinaryData, IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 
 import { failedRunLines, MESSAGES } from '../../messages';
-import { asNodeError, errorDetail } from '../../../shared/transport/errors';
+import { explain } from '../../../shared/explain';
+import {
+	asNodeError,
+	errorDetail,
+	type NodeContext,
+	nodeError,
+} from '../../../shared/transport/errors';
 import { RequestSlots } from '../../../shared/transport/slots';
 import type { ItemFile } from '../../input/inputFiles';
 import { RunReport } from './hints';
-import { fileFields, fileLabel, withFile } from './perFile';
+import { readRunSettings } from './settings';
 
 /**
  * The one item runner of the node. A run is made of units: an item, or one file of an item
@@ -23,18 +29,17 @@ export interface Unit {
 	file?: ItemFile;
 }
 
-/** Thrown for a unit that was not started because another unit had already failed the run. */
-export class NotStartedError extends Error {
-	constructor() {
-		super(MESSAGES.notStarted);
-		this.name = 'NotStartedError';
-	}
-}
+/** The error of a unit not started because another had already failed the run (none thrown). */
+export const notStarted = (ctx: NodeContext) =>
+	Object.assign(nodeError(ctx, 'unexpected', MESSAGES.notStarted), { notStarted: true });
+
+const wasNotStarted = (error: Error) => (error as { notStarted?: boolean }).notStarted === true;
 
 /**
  * What a run reads once and shares: the input items, "Continue On Fail", the execution's
- * cancel signal, the report for the hints after the run, the tasks submitted so far, and
- * whether the run must send nothing more.
+ * cancel signal, the run's request slots (Max Concurrent Requests, read from the first item:
+ * the one place they are made), the report for the hints after the run, the tasks submitted
+ * so far, and whether the run must send nothing more.
  */
 export class NodeRun {
 	readonly items: INodeExecutionData[];
@@ -44,9 +49,20 @@ export class NodeRun {
 	/** The execution's cancel signal: a stopped execution ends every wait and request. */
 	readonly signal?: AbortSignal;
 
-	private stopped = false;
+	/** The run's request slots: every upload and status check of the run takes one. */
+	readonly slots: RequestSlots;
 
-	private readonly tasks = new Map<Unit, string>();
+	/** Input Source is URL (else a binary field): the same for every item. */
+	readonly urlInput: boolean;
+
+	/** Whether a failure has stopped the run: nothing more is sent. */
+	halted = false;
+
+	/** The task each unit's document became. */
+	readonly tasks = new Map<Unit, string>();
+
+	/** The task each item asks about (Get Status), by item index: its error item carries it. */
+	readonly asked = new Map<number, string>();
 
 	constructor(
 		ctx: IExecuteFunctions,
@@ -55,59 +71,30 @@ export class NodeRun {
 		this.items = ctx.getInputData();
 		this.continueOnFail = ctx.continueOnFail();
 		this.signal = ctx.getExecutionCancelSignal?.();
+		const { maxConcurrency, urlInput } = readRunSettings.call(ctx);
+		this.slots = new RequestSlots(ctx, maxConcurrency, this.signal);
+		this.urlInput = urlInput;
 	}
 
-	/** Whether a failure has stopped the run: nothing more is sent. */
-	get halted(): boolean {
-		return this.stopped;
-	}
-
-	/** The one place that decides halting: without "Continue On Fail" a failure stops the run. */
+	/** The one place that decides halting: without Continue On Fail a failure stops the run. */
 	failed(): void {
-		if (!this.continueOnFail) this.stopped = true;
+		if (!this.continueOnFail) this.halted = true;
 	}
-
-	/** Records the task a unit's document became. */
-	submitted(unit: Unit, taskId: string): void {
-		this.tasks.set(unit, taskId);
-	}
-
-	taskOf(unit: Unit): string | undefined {
-		return this.tasks.get(unit);
-	}
-
-	/** The task each item asks about (Get Status), by item index: its error item carries it. */
-	readonly asked = new Map<number, string>();
-
-	/** The tasks of every unit but `except`, in unit order. */
-	otherTasks(except: Unit): Array<{ itemIndex: number; taskId: string }> {
-		return [...this.tasks]
-			.filter(([unit]) => unit !== except)
-			.map(([unit, taskId]) => ({ itemIndex: unit.itemIndex, taskId }))
-			.sort((a, b) => a.itemIndex - b.itemIndex);
-	}
-}
-
-/** What an output item carries besides its JSON. */
-export interface OutputBinary {
-	/** Whether the input item's binary data is passed through ("Include Input Binary"). */
-	includeInputBinary: boolean;
-	/**
-	 * For a URL input: the downloaded document, output as binary field "data" ("Include
-	 * Downloaded File"), or null when it is not kept. Undefined for any other input.
-	 */
-	downloaded?: IBinaryData | null;
 }
 
 /**
  * An output item paired with its input. It carries the downloaded document for a URL input
- * (when kept), else the input's binary data when "Include Input Binary" is on.
+ * (binary field "data" with "Include Downloaded File"; null when it is not kept), else the
+ * input's binary data when "Include Input Binary" is on.
  */
 export function outputItem(
 	input: INodeExecutionData,
 	itemIndex: number,
 	json: IDataObject,
-	{ includeInputBinary, downloaded }: OutputBinary,
+	{
+		includeInputBinary,
+		downloaded,
+	}: { includeInputBinary: boolean; downloaded?: IBinaryData | null },
 ): INodeExecutionData {
 	const output: INodeExecutionData = { json, pairedItem: { item: itemIndex } };
 	if (downloaded !== undefined) {
@@ -120,24 +107,18 @@ export function outputItem(
 
 /**
  * The JSON of an error item under "Continue On Fail": the message, the failure's kind, the
- * unit's task_id when it had one, and what the service answered (its HTTP status and its
- * detail as sent, so that a 422 field list can be read field by field).
+ * unit's task_id when it had one, and what the service answered (errorDetail).
  */
-export function errorItemJson(error: Error, taskId: string | undefined): IDataObject {
-	const { message, kind, httpCode, detail } = errorDetail(error);
-	const json: IDataObject = { error: message, kind };
-	if (taskId) json.task_id = taskId;
-	if (httpCode !== undefined) json.httpCode = httpCode;
-	if (detail !== undefined) json.detail = detail;
-	return json;
+function errorItemJson(error: Error, taskId: string | undefined): IDataObject {
+	const { message, kind, ...answer } = errorDetail(error);
+	return { error: message, kind, ...(taskId ? { task_id: taskId } : {}), ...answer };
 }
 
 type Settled<U> =
 	| { unit: U; value: INodeExecutionData | INodeExecutionData[] }
 	| { unit: U; error: Error };
 
-const isRealFailure = <U>(entry: Settled<U>) =>
-	'error' in entry && !(entry.error instanceof NotStartedError);
+const isRealFailure = <U>(entry: Settled<U>) => 'error' in entry && !wasNotStarted(entry.error);
 
 /**
  * The error thrown for a run that fails: n8n's error for the unit (asNodeError), with its kind
@@ -152,15 +133,20 @@ function runFailure<U extends Unit>(
 ): Error {
 	const { unit, error } = settled[failedAt] as { unit: U; error: Error };
 	const thrown = asNodeError(ctx, error, unit.itemIndex);
-	const ownTask = run.taskOf(unit);
+	const ownTask = run.tasks.get(unit);
 	if (ownTask) thrown.context.task_id = ownTask;
-	if (unit.file) thrown.message = `${thrown.message} (${fileLabel(unit.file)})`;
+	// the file named: `"invoice.pdf" in attachment_0`, or the field alone
+	const { file } = unit;
+	if (file) thrown.message += ` (${file.fileName ? `"${file.fileName}" in ` : ''}${file.field})`;
 	const lines = failedRunLines({
 		ownTask:
 			ownTask && !`${thrown.message}\n${thrown.description ?? ''}`.includes(ownTask)
 				? ownTask
 				: undefined,
-		otherTasks: run.otherTasks(unit),
+		otherTasks: [...run.tasks]
+			.filter(([other]) => other !== unit)
+			.map(([other, taskId]) => ({ itemIndex: other.itemIndex, taskId }))
+			.sort((a, b) => a.itemIndex - b.itemIndex),
 		notStarted: settled.filter((entry) => 'error' in entry && !isRealFailure(entry)).length,
 	});
 	if (lines.length) {
@@ -169,23 +155,38 @@ function runFailure<U extends Unit>(
 	return thrown;
 }
 
-export interface RunOptions {
-	/** How many units run at once; all of them when not set. */
-	concurrency?: number;
+function fileFields(file: ItemFile): { binaryField: string; fileName: string | null } {
+	return { binaryField: file.field, fileName: file.fileName ?? null };
 }
 
 /**
- * Runs `work` for every unit of every item. `unitsOf` says what the units of an item are (the
- * item itself, or its files); when it throws, that is the item's failure.
+ * A file's output item: its file named first in the JSON (no field of the result replaces
+ * them), and of the input's binary data (passed on with "Include Input Binary") only its own file.
+ */
+function withFile(
+	output: INodeExecutionData,
+	input: INodeExecutionData,
+	file: ItemFile,
+): INodeExecutionData {
+	const fields = fileFields(file);
+	const item: INodeExecutionData = { ...output, json: { ...fields, ...output.json, ...fields } };
+	if (output.binary && output.binary === input.binary) {
+		item.binary = { [file.field]: input.binary[file.field] };
+	}
+	return item;
+}
+
+/**
+ * Runs `work` for every unit of every item, side by side (the run's slots bound the requests),
+ * or one at a time. `unitsOf` gives the units of an item; when it throws, the item has failed.
  */
 export async function runUnits<U extends Unit>(
 	this: IExecuteFunctions,
 	run: NodeRun,
 	unitsOf: (itemIndex: number) => U[],
 	work: (unit: U) => Promise<INodeExecutionData | INodeExecutionData[]>,
-	{ concurrency }: RunOptions = {},
+	{ oneAtATime = false } = {},
 ): Promise<INodeExecutionData[]> {
-	const slots = concurrency === undefined ? undefined : new RequestSlots(concurrency);
 	const planned = run.items.flatMap((_item, itemIndex): Array<U | { unit: U; error: Error }> => {
 		try {
 			return unitsOf(itemIndex);
@@ -194,18 +195,18 @@ export async function runUnits<U extends Unit>(
 			return [{ unit: { itemIndex } as U, error: error as Error }];
 		}
 	});
-	const settled: Array<Settled<U>> = await Promise.all(
-		planned.map(async (entry) => {
-			if ('error' in entry) return entry;
-			try {
-				const value = slots ? await slots.run(async () => await work(entry)) : await work(entry);
-				return { unit: entry, value };
-			} catch (error) {
-				run.failed();
-				return { unit: entry, error: error as Error };
-			}
-		}),
-	);
+	const settle = async (entry: U | { unit: U; error: Error }): Promise<Settled<U>> => {
+		if ('error' in entry) return entry;
+		try {
+			return { unit: entry, value: await work(entry) };
+		} catch (error) {
+			run.failed();
+			return { unit: entry, error: explain(error as Error) };
+		}
+	};
+	const settled: Array<Settled<U>> = [];
+	if (oneAtATime) for (const entry of planned) settled.push(await settle(entry));
+	else settled.push(...(await Promise.all(planned.map(settle))));
 
 	const firstFailure = settled.findIndex(isRealFailure);
 	if (firstFailure !== -1 && !run.continueOnFail) {
@@ -215,7 +216,7 @@ export async function runUnits<U extends Unit>(
 		const { unit } = entry;
 		const input = run.items[unit.itemIndex];
 		if ('error' in entry) {
-			const taskId = run.taskOf(unit);
+			const taskId = run.tasks.get(unit);
 			run.report.errorItems.push(taskId !== undefined);
 			const json = errorItemJson(entry.error, taskId ?? run.asked.get(unit.itemIndex));
 			return [
@@ -235,13 +236,14 @@ export async function runItems(
 	this: IExecuteFunctions,
 	run: NodeRun,
 	work: (itemIndex: number) => Promise<INodeExecutionData | INodeExecutionData[]>,
-	options?: RunOptions,
+	options?: { oneAtATime?: boolean },
 ): Promise<INodeExecutionData[]> {
+	const unitsOf = (itemIndex: number) => [{ itemIndex }];
 	return await runUnits.call(
 		this,
 		run,
-		(itemIndex) => [{ itemIndex }],
-		async ({ itemIndex }) => await work(itemIndex),
+		unitsOf,
+		async (unit) => await work(unit.itemIndex),
 		options,
 	);
 }

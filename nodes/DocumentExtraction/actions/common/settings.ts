@@ -20,7 +20,7 @@ import { MESSAGES } from '../../messages';
  */
 
 /** What holds for a whole run of the node. */
-export interface RunSettings {
+interface RunSettings {
 	/** Max Concurrent Requests: one limit for the run, read from the first item. */
 	maxConcurrency: number;
 	/** Input Source is URL (else a binary field). It takes no expression: the same for every item. */
@@ -32,7 +32,7 @@ export function readOptions(this: IExecuteFunctions, itemIndex: number): IDataOb
 	return this.getNodeParameter('options', itemIndex, {}) as IDataObject;
 }
 
-export interface NumberOptionSpec {
+interface NumberOptionSpec {
 	/** The option's name in the Options collection. */
 	name: string;
 	/** The option's display name, used in the error message. */
@@ -48,7 +48,7 @@ export interface NumberOptionSpec {
  * A number from the Options collection that is at least `minimum` (and whole, with
  * `integer`), or undefined when the option is not set. A bad value is a clear error.
  */
-export function numberOption(
+function numberOption(
 	this: IExecuteFunctions,
 	options: IDataObject,
 	{ name, label, itemIndex, minimum = 1, integer = false }: NumberOptionSpec,
@@ -119,7 +119,7 @@ export function readSubmissionSettings(
 	this: IExecuteFunctions,
 	itemIndex: number,
 	options: IDataObject,
-	run: RunSettings,
+	run: Pick<RunSettings, 'urlInput'>,
 	file?: string,
 ): SubmissionSettings {
 	const project = readProjectField(this, itemIndex);

@@ -1,30 +1,29 @@
 import type { IBinaryData, IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 
+import { explain } from '../../../shared/explain';
 import { asNodeError, nodeError } from '../../../shared/transport/errors';
 import { submitDocument } from '../../../shared/transport/service';
-import { RequestSlots } from '../../../shared/transport/slots';
 import { readDocumentInput } from '../../input/documentInput';
+import { type FileSelectionError, selectFiles } from '../../input/inputFiles';
 import { MESSAGES } from '../../messages';
 import { submissionBodyFactory } from '../../input/requestBody';
-import { type NodeRun, NotStartedError, outputItem, runUnits, type Unit } from './itemRunner';
-import { selectItemFiles } from './perFile';
+import { type NodeRun, notStarted, outputItem, type Unit } from './itemRunner';
 import {
 	readFileSelection,
 	readOptions,
-	readRunSettings,
 	readSubmissionSettings,
 	type SubmissionSettings,
 } from './settings';
 import { documentFingerprint, submissionMemory } from './submissionMemory';
 
 /**
- * Sending documents: each unit's document (an item's, or one of its files) read and sent once,
- * within the run's request slots, with what it became kept in the execution
- * (submissionMemory.ts).
+ * Sending documents, the code Submit and Submit and Wait share: the units of an item, each
+ * unit's document read and sent once within the run's request slots (with what it became kept
+ * in the execution: submissionMemory.ts), and its output item.
  */
 
 /** A document the service accepted: its task id and the settings it was submitted with. */
-export interface Submission {
+interface Submission {
 	taskId: string;
 	settings: SubmissionSettings;
 	/**
@@ -41,32 +40,56 @@ export interface DocumentUnit extends Unit {
 	options: IDataObject;
 }
 
-/**
- * Reads the unit's document and sends POST /process_file with its settings, by `deadline`
- * when set (the item's Max Wait: the wait for a request slot, the download and the 429 waits of
- * the upload all end with it). Nothing is sent once the run has halted (NotStartedError).
- */
-async function submitUnit(
+/** The units of an item: the item itself, or each file Files to Send picks (skipped ones reported). */
+export function documentUnits(
 	this: IExecuteFunctions,
 	run: NodeRun,
-	slots: RequestSlots,
+	itemIndex: number,
+): DocumentUnit[] {
+	const options = readOptions.call(this, itemIndex);
+	const selection = run.urlInput ? undefined : readFileSelection.call(this, itemIndex, options);
+	if (!selection || selection.filesToSend === 'field') return [{ itemIndex, options }];
+	let selected;
+	try {
+		selected = selectFiles(run.items[itemIndex]?.binary, selection, itemIndex);
+	} catch (error) {
+		const { message, description } = error as FileSelectionError;
+		throw nodeError(this, 'invalid_input', message, { itemIndex, description });
+	}
+	run.report.skippedFiles.push(...selected.skipped.map((file) => ({ ...file, itemIndex })));
+	return selected.files.map((file) => ({ itemIndex, file, options }));
+}
+
+/**
+ * Reads the unit's settings and document and sends POST /process_file, by `deadline` when set
+ * (the item's Max Wait: the wait for a request slot, the download and the 429 waits of the
+ * upload all end with it). A binary field is checked before a request slot is taken, so that a
+ * missing file fails the item at once; a download shares the slot of the upload that sends it,
+ * so with a limit of k no more than k files are open or held for sending. A document an earlier
+ * try of this node already delivered is not sent again (submissionMemory.ts); nothing is sent
+ * once the run has halted. The task is recorded with the run, so that an error item or a
+ * failure that stops the run names it.
+ */
+export async function sendDocument(
+	this: IExecuteFunctions,
+	run: NodeRun,
 	unit: DocumentUnit,
-	settings: SubmissionSettings,
-	deadline: number | undefined,
+	deadline?: number,
 ): Promise<Submission> {
 	const { itemIndex } = unit;
+	const settings = readSubmissionSettings.call(
+		this,
+		itemIndex,
+		unit.options,
+		run,
+		unit.file?.field,
+	);
 	const { fields, source } = settings;
 	const { signal } = run;
 	const read = async () => await readDocumentInput.call(this, itemIndex, source, signal, deadline);
-	// A binary field is checked before a request slot is taken, so that a missing file fails
-	// the item at once. A download shares the slot of the upload that sends it: a file is
-	// fetched only when it can be sent at once, so with a limit of k no more than k files are
-	// open or held for sending.
 	const fromBinary = source.urlInput ? undefined : await read();
-	// A document an earlier try of this node already delivered is not sent again.
 	const memory = submissionMemory.call(this, {
 		itemIndex,
-		// one of several files of the item has its own entry
 		file: settings.file,
 		fields,
 		document: documentFingerprint(
@@ -74,107 +97,53 @@ async function submitUnit(
 			source.urlInput ? String(source.documentUrl ?? '').trim() : undefined,
 		),
 	});
-	const earlierTask = memory.recall();
-	if (earlierTask !== undefined) {
-		const downloaded = !source.urlInput
-			? undefined
-			: settings.includeDownloadedFile
-				? ((await read()).downloaded ?? null)
+	const keep = (downloaded?: IBinaryData) =>
+		downloaded && (settings.includeDownloadedFile ? downloaded : null);
+	let taskId = memory.recall();
+	let downloaded: IBinaryData | null | undefined;
+	if (taskId !== undefined) {
+		if (source.urlInput)
+			downloaded = settings.includeDownloadedFile
+				? (keep((await read()).downloaded) ?? null)
 				: null;
-		return { taskId: earlierTask, settings, downloaded };
+	} else {
+		// A run stopped by an earlier failure downloads nothing more.
+		if (run.halted) throw notStarted(this);
+		const sent = await run.slots.run(
+			async () => {
+				if (run.halted) throw notStarted(this);
+				const input = fromBinary ?? (await read());
+				const body = submissionBodyFactory.call(this, input.source, fields);
+				const limits = { deadline, signal };
+				try {
+					const task = await submitDocument.call(
+						this,
+						body,
+						itemIndex,
+						input.source.bodyBytes,
+						limits,
+					);
+					memory.accepted(task);
+					return { task, downloaded: keep(input.downloaded) };
+				} catch (error) {
+					const failure = asNodeError(
+						this,
+						explain(error, MESSAGES.documentRequest(fields)),
+						itemIndex,
+					);
+					memory.failed(failure);
+					// Before the slot goes to the next document: the run may send none after it.
+					run.failed();
+					throw failure;
+				}
+			},
+			{ deadline, itemIndex },
+		);
+		taskId = sent.task;
+		downloaded = sent.downloaded;
 	}
-	// A run stopped by an earlier failure downloads nothing more.
-	if (run.halted) throw new NotStartedError();
-	const { response, downloaded } = await slots.run(
-		async () => {
-			if (run.halted) throw new NotStartedError();
-			const input = fromBinary ?? (await read());
-			const body = submissionBodyFactory.call(this, input.source, fields);
-			let answer: IDataObject | undefined;
-			try {
-				answer = (await submitDocument.call(this, body, fields, itemIndex, input.source.bodyBytes, {
-					deadline,
-					rateLimitAdvice: MESSAGES.rateLimitAdvice,
-					signal,
-				})) as IDataObject | undefined;
-			} catch (error) {
-				memory.failed(error);
-				// Before the slot goes to the next document: the run may send none after it.
-				run.failed();
-				throw asNodeError(this, error, itemIndex);
-			}
-			if (typeof answer?.task_id === 'string' && answer.task_id) memory.accepted(answer.task_id);
-			return {
-				response: answer,
-				downloaded: input.downloaded && (settings.includeDownloadedFile ? input.downloaded : null),
-			};
-		},
-		signal,
-		{ deadline },
-	);
-	const taskId = response?.task_id;
-	if (typeof taskId !== 'string' || !taskId) {
-		throw nodeError(this, 'unexpected', MESSAGES.noTaskId, {
-			itemIndex,
-			description: MESSAGES.response(response),
-		});
-	}
+	run.tasks.set(unit, taskId);
 	return { taskId, settings, downloaded };
-}
-
-/** What the work of a document operation gets for its unit. */
-export interface SubmissionWork {
-	/**
-	 * Reads the unit's settings and sends its document; with a `deadline`, waits for a request
-	 * slot and 429 answers no longer than that.
-	 */
-	submit: (deadline?: number) => Promise<Submission>;
-	/** The run's request slots (Max Concurrent Requests). */
-	slots: RequestSlots;
-}
-
-/**
- * Runs `work` for every document, all side by side, with the run's settings read once and one
- * set of request slots for the run (Max Concurrent Requests), which bounds every upload and
- * status check of every file. An item's document is its Input Binary Field or URL; with Files
- * to Send → All or Listed Binary Fields each file that counts is a unit of its own, with its
- * own output item. Submitted task ids are kept by the run, so that an error item or a failure
- * that stops the run names them.
- */
-export async function processSubmissions(
-	this: IExecuteFunctions,
-	run: NodeRun,
-	work: (unit: DocumentUnit, submission: SubmissionWork) => Promise<INodeExecutionData>,
-): Promise<INodeExecutionData[]> {
-	const settings = readRunSettings.call(this);
-	const slots = new RequestSlots(settings.maxConcurrency);
-	const unitsOf = (itemIndex: number): DocumentUnit[] => {
-		const options = readOptions.call(this, itemIndex);
-		const selection = settings.urlInput
-			? undefined
-			: readFileSelection.call(this, itemIndex, options);
-		if (!selection || selection.filesToSend === 'field') return [{ itemIndex, options }];
-		const input = run.items[itemIndex];
-		const { files, skipped } = selectItemFiles.call(this, input, itemIndex, selection);
-		run.report.skippedFiles.push(...skipped.map((file) => ({ ...file, itemIndex })));
-		return files.map((file) => ({ itemIndex, file, options }));
-	};
-	const runDocuments = runUnits<DocumentUnit>;
-	return await runDocuments.call(this, run, unitsOf, async (unit) => {
-		const submit = async (deadline?: number): Promise<Submission> => {
-			const unitSettings = readSubmissionSettings.call(
-				this,
-				unit.itemIndex,
-				unit.options,
-				settings,
-				unit.file?.field,
-			);
-			const submission = await submitUnit.call(this, run, slots, unit, unitSettings, deadline);
-			run.submitted(unit, submission.taskId);
-			return submission;
-		};
-		return await work(unit, { submit, slots });
-	});
 }
 
 /**

@@ -32,7 +32,7 @@ import type { DocumentSource, SubmissionFields } from '../../input/requestBody';
  */
 
 /** The key of the memory in the node's context. */
-export const MEMORY_KEY = 'documentExtractionSent';
+const MEMORY_KEY = 'documentExtractionSent';
 
 /** A document that may have reached the service, in the execution `execution`. */
 interface MayHaveArrived {
@@ -65,7 +65,7 @@ function fingerprintOf(fields: SubmissionFields, document: string): string {
 }
 
 /** The memory of one document in one try of a node. */
-export interface SubmissionMemory {
+interface SubmissionMemory {
 	/**
 	 * The task of this document accepted earlier, to reuse; throws the earlier failure when an
 	 * earlier try of this execution may have delivered the document.
@@ -82,7 +82,7 @@ const NO_MEMORY: SubmissionMemory = {
 };
 
 /** What identifies one document of a node's run. */
-export interface DocumentKey {
+interface DocumentKey {
 	itemIndex: number;
 	/** The file within the item, when an item has more than one document. */
 	file?: string;

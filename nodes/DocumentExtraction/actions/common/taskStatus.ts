@@ -1,62 +1,33 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
-import { nodeError } from '../../../shared/transport/errors';
+import { explain } from '../../../shared/explain';
 import { getTask } from '../../../shared/transport/service';
-import type { RequestSlots } from '../../../shared/transport/slots';
-import { isUuid } from '../../../shared/uuid';
 import { MESSAGES } from '../../messages';
+import type { NodeRun } from './itemRunner';
+
+/** Reading tasks, the code Get Status and Submit and Wait share. */
 
 /**
- * Reading tasks: the Task ID field, a task's status within the run's request slots, and the
- * output a task becomes.
- */
-
-/** Reads and checks the Task ID field: a UUID, refused before any request otherwise. */
-export function readTaskId(this: IExecuteFunctions, itemIndex: number): string {
-	const taskId = String(this.getNodeParameter('taskId', itemIndex, '') ?? '').trim();
-	if (!isUuid(taskId)) {
-		const { message, description } = MESSAGES.notATaskId(taskId);
-		throw nodeError(this, 'invalid_input', message, { itemIndex, description });
-	}
-	return taskId;
-}
-
-/** When a status check must be over, and the execution's cancel signal. */
-export interface CheckLimits {
-	/** Epoch milliseconds by which the check must be over (Max Wait); none unless set. */
-	deadline?: number;
-	signal?: AbortSignal;
-}
-
-/**
- * GET /task_status for one task, within the run's request limit; the task always has its
- * task_id. Status checks go before uploads waiting for a slot. With a deadline, a slot that
- * does not come free while there is still time to ask ends the check (kind out_of_time).
+ * GET /task_status for one task, within the run's request slots (status checks go before
+ * uploads waiting for one); the task always has its task_id. With a deadline, a slot that does
+ * not come free while there is still time to ask ends the check (kind out_of_time).
  */
 export async function fetchTask(
 	this: IExecuteFunctions,
+	run: NodeRun,
 	taskId: string,
 	itemIndex: number,
-	slots: RequestSlots,
-	{ deadline, signal }: CheckLimits = {},
+	deadline?: number,
 ): Promise<IDataObject> {
-	const task = await slots.run(
-		async () =>
-			await getTask.call(this, taskId, itemIndex, {
-				rateLimitAdvice: MESSAGES.rateLimitAdvice,
-				deadline,
-				signal,
-			}),
-		signal,
-		{ priority: 'high', deadline },
-	);
-	if (!task || typeof task !== 'object' || Array.isArray(task)) {
-		throw nodeError(this, 'unexpected', MESSAGES.noTask(taskId), {
-			itemIndex,
-			description: MESSAGES.response(task),
-		});
+	const { signal } = run;
+	try {
+		return await run.slots.run(
+			async () => await getTask.call(this, taskId, itemIndex, { deadline, signal }),
+			{ priority: 'high', deadline, itemIndex },
+		);
+	} catch (error) {
+		throw explain(error, MESSAGES.taskRequest(taskId));
 	}
-	return { task_id: taskId, ...(task as IDataObject) };
 }
 
 /** The output JSON for a task: its result fields when complete and "Result Only" is chosen, else the task. */

@@ -13,14 +13,15 @@ import {
 	taskIdField,
 } from '../../descriptions';
 import { optionsCollection } from '../../../shared/descriptions';
-import { asNodeError, failureKind } from '../../../shared/transport/errors';
-import { RequestSlots } from '../../../shared/transport/slots';
+import { asNodeError, failureKind, nodeError } from '../../../shared/transport/errors';
+import { isUuid } from '../../../shared/uuid';
+import { MESSAGES } from '../../messages';
 import { type NodeRun, outputItem, runItems } from '../common/itemRunner';
-import { readOptions, readRunSettings } from '../common/settings';
-import { fetchTask, readTaskId, shapeTask } from '../common/taskStatus';
+import { readOptions } from '../common/settings';
+import { fetchTask, shapeTask } from '../common/taskStatus';
 
 /** The status output for a task the service does not know (404) with "Output Unknown Tasks as Items". */
-export const NOT_FOUND_STATUS = 'not_found';
+const NOT_FOUND_STATUS = 'not_found';
 
 const outputNotFoundOption: INodeProperties = {
 	displayName: 'Output Unknown Tasks as Items',
@@ -40,13 +41,22 @@ const displayOptions = { show: { resource: ['document'], operation: ['getStatus'
 
 export const description = updateDisplayOptions(displayOptions, properties);
 
+/** Reads and checks the Task ID field: a UUID, refused before any request otherwise. */
+function readTaskId(this: IExecuteFunctions, itemIndex: number): string {
+	const taskId = String(this.getNodeParameter('taskId', itemIndex, '') ?? '').trim();
+	if (!isUuid(taskId)) {
+		const { message, description } = MESSAGES.notATaskId(taskId);
+		throw nodeError(this, 'invalid_input', message, { itemIndex, description });
+	}
+	return taskId;
+}
+
+/** Fetches each item's task, all items side by side within the run's request slots. */
 export async function execute(
 	this: IExecuteFunctions,
 	run: NodeRun,
 ): Promise<INodeExecutionData[]> {
-	const { items, signal, report } = run;
-	// one set of request slots for the run; all items side by side
-	const slots = new RequestSlots(readRunSettings.call(this).maxConcurrency);
+	const { items, report } = run;
 	const worker = async (itemIndex: number): Promise<INodeExecutionData> => {
 		const options = readOptions.call(this, itemIndex);
 		const taskId = readTaskId.call(this, itemIndex);
@@ -54,7 +64,7 @@ export async function execute(
 		const includeInputBinary = options.includeInputBinary === true;
 		let task: IDataObject;
 		try {
-			task = await fetchTask.call(this, taskId, itemIndex, slots, { signal });
+			task = await fetchTask.call(this, run, taskId, itemIndex);
 		} catch (error) {
 			if (options.outputNotFoundAsItems === true && failureKind(error) === 'not_found') {
 				const json = { task_id: taskId, status: NOT_FOUND_STATUS, error: (error as Error).message };

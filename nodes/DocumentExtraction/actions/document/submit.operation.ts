@@ -8,8 +8,13 @@ import {
 	submissionOptions,
 } from '../../descriptions';
 import { optionsCollection } from '../../../shared/descriptions';
-import type { NodeRun } from '../common/itemRunner';
-import { documentOutput, processSubmissions } from '../common/submission';
+import { type NodeRun, runUnits } from '../common/itemRunner';
+import {
+	documentOutput,
+	type DocumentUnit,
+	documentUnits,
+	sendDocument,
+} from '../common/submission';
 
 const properties: INodeProperties[] = [
 	...documentFields,
@@ -36,14 +41,12 @@ export async function execute(
 	this: IExecuteFunctions,
 	run: NodeRun,
 ): Promise<INodeExecutionData[]> {
-	return await processSubmissions.call(this, run, async (unit, { submit }) => {
-		const submission = await submit();
-		const { fields } = submission.settings;
-		return documentOutput(
-			run,
-			unit,
-			{ task_id: submission.taskId, project: fields.project, document_type: fields.document_type },
-			submission,
-		);
+	const unitsOf = (itemIndex: number): DocumentUnit[] => documentUnits.call(this, run, itemIndex);
+	const runDocuments = runUnits<DocumentUnit>;
+	return await runDocuments.call(this, run, unitsOf, async (unit) => {
+		const submission = await sendDocument.call(this, run, unit);
+		const { project, document_type } = submission.settings.fields;
+		const json = { task_id: submission.taskId, project, document_type };
+		return documentOutput(run, unit, json, submission);
 	});
 }

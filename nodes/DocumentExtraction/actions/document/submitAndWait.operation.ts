@@ -15,13 +15,27 @@ import {
 	submissionOptions,
 } from '../../descriptions';
 import { optionsCollection } from '../../../shared/descriptions';
-import { nodeError } from '../../../shared/transport/errors';
-import { MESSAGES } from '../../messages';
-import type { NodeRun } from '../common/itemRunner';
-import { timedOutItem, waitForTask } from '../common/polling';
+import {
+	asNodeError,
+	errorDetail,
+	failureKind,
+	failureOf,
+	mayPass,
+	nodeError,
+} from '../../../shared/transport/errors';
+import { latestStart } from '../../../shared/transport/deadline';
+import { isTerminal } from '../../../shared/transport/service';
+import { wait } from '../../../shared/wait';
+import { MESSAGES, timedOutMessage } from '../../messages';
+import { type NodeRun, runUnits } from '../common/itemRunner';
 import { numberOptionOr } from '../common/settings';
-import { documentOutput, processSubmissions } from '../common/submission';
-import { shapeTask } from '../common/taskStatus';
+import {
+	documentOutput,
+	type DocumentUnit,
+	documentUnits,
+	sendDocument,
+} from '../common/submission';
+import { fetchTask, shapeTask } from '../common/taskStatus';
 
 const properties: INodeProperties[] = [
 	...documentFields,
@@ -101,44 +115,81 @@ function readWaitSettings(
  * with its 429 waits and retries, and the polling all end by start + Max Wait; only an upload
  * already under way then may finish its own request timeout. A task that outlives Max Wait is
  * output with its task_id (timedOut: true), so nothing sent is lost.
+ *
+ * The task's status is asked every Poll Interval until it is complete or failed. The transport
+ * says when the last check can still start (latestStart), and the wait before it is shortened
+ * to that moment, so a task that finishes just before the deadline is still seen. A check that
+ * fails for a passing reason (5xx, timeout, network error, 429) is retried at the next interval;
+ * any other failure (404, a stop) ends the item.
  */
 export async function execute(
 	this: IExecuteFunctions,
 	run: NodeRun,
 ): Promise<INodeExecutionData[]> {
 	const { report, signal } = run;
-	return await processSubmissions.call(this, run, async (unit, { submit, slots }) => {
+	const unitsOf = (itemIndex: number): DocumentUnit[] => documentUnits.call(this, run, itemIndex);
+	const runDocuments = runUnits<DocumentUnit>;
+	return await runDocuments.call(this, run, unitsOf, async (unit) => {
 		const started = Date.now();
 		const { itemIndex } = unit;
-		const { pollIntervalS, maxWaitS, output, outputFailedAsItems } = readWaitSettings.call(
-			this,
-			itemIndex,
-			unit.options,
-		);
+		const settings = readWaitSettings.call(this, itemIndex, unit.options);
+		const { maxWaitS, outputFailedAsItems } = settings;
 		const deadline = started + maxWaitS * 1000;
-		const submission = await submit(deadline);
+		const submission = await sendDocument.call(this, run, unit, deadline);
 		const { taskId } = submission;
-		const intervalMs = pollIntervalS * 1000;
-		const outcome = await waitForTask.call(this, {
-			taskId,
-			itemIndex,
-			slots,
-			intervalMs,
-			deadline,
-			signal,
-		});
-		const task = outcome.task ?? {};
+
+		let task: IDataObject | undefined;
+		let lastError: Error | undefined;
+		let noSlot = false;
+		let done = false;
+		while (!done) {
+			const lastCheck = latestStart(deadline);
+			const wake = Math.min(Date.now() + settings.pollIntervalS * 1000, lastCheck);
+			if (wake < Date.now()) break;
+			await wait(wake - Date.now(), signal);
+			try {
+				task = await fetchTask.call(this, run, taskId, itemIndex, deadline);
+				lastError = undefined;
+			} catch (error) {
+				if (signal?.aborted || !mayPass(error)) throw asNodeError(this, error, itemIndex);
+				if (failureKind(error) === 'out_of_time') {
+					noSlot = failureOf(error)?.facts?.slots !== undefined;
+					break;
+				}
+				lastError = error as Error;
+			}
+			done = task !== undefined && isTerminal(task.status) && !lastError;
+			if (wake === lastCheck) break;
+		}
+
 		let json: IDataObject;
-		if (outcome.timedOut) {
-			const waitedMs = Date.now() - started;
-			json = timedOutItem(taskId, outcome, { maxWaitS, waitedMs, slots: slots.limit });
-			report.timedOut.push(outcome.task !== undefined);
-		} else if (task.status === 'failed' && !outputFailedAsItems) {
-			const { message, description } = MESSAGES.taskFailed(taskId, task.error);
+		if (!done) {
+			// Too little time for another check: the rest of Max Wait is waited out all the same.
+			await wait(Math.max(0, deadline - Date.now()), signal);
+			report.timedOut.push(task !== undefined);
+			json = {
+				task_id: taskId,
+				status: task?.status ?? null,
+				timedOut: true,
+				waitedSeconds: Math.round((Date.now() - started) / 1000),
+				statusChecked: task !== undefined,
+				message: timedOutMessage({
+					maxWaitS,
+					slots: run.slots.limit,
+					why: task ? 'running' : lastError ? 'unanswered' : noSlot ? 'noSlot' : 'noTimeLeft',
+				}),
+			};
+			if (lastError) {
+				const { message, detail } = errorDetail(lastError);
+				json.lastPollError = message;
+				if (detail !== undefined) json.lastPollErrorDetail = detail;
+			}
+		} else if (task!.status === 'failed' && !outputFailedAsItems) {
+			const { message, description } = MESSAGES.taskFailed(taskId, task!.error);
 			throw nodeError(this, 'task_failed', message, { itemIndex, description });
 		} else {
-			if (task.status === 'failed') report.failedTasks++;
-			json = shapeTask(task, output);
+			if (task!.status === 'failed') report.failedTasks++;
+			json = shapeTask(task!, settings.output);
 		}
 		return documentOutput(run, unit, json, submission);
 	});

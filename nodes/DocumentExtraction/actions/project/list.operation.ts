@@ -20,7 +20,7 @@ export const description = updateDisplayOptions(displayOptions, properties);
  * One item per project. The answer may be a bare array or wrap the list under projects,
  * items, data or results; any other shape is output whole as one item.
  */
-export function projectItems(body: unknown, itemIndex: number): INodeExecutionData[] {
+function projectItems(body: unknown, itemIndex: number): INodeExecutionData[] {
 	const list = extractProjectList(body);
 	if (!list) {
 		const json =
@@ -41,5 +41,5 @@ export async function execute(
 ): Promise<INodeExecutionData[]> {
 	const listFor = async (itemIndex: number) =>
 		projectItems(await listProjects.call(this, itemIndex, run.signal), itemIndex);
-	return await runItems.call(this, run, listFor, { concurrency: 1 });
+	return await runItems.call(this, run, listFor, { oneAtATime: true });
 }

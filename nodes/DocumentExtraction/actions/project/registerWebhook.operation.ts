@@ -8,6 +8,7 @@ import { updateDisplayOptions } from 'n8n-workflow';
 
 import { eventsField } from '../../descriptions';
 import { projectLocator } from '../../../shared/descriptions';
+import { explain, webhookRequest } from '../../../shared/explain';
 import { readProjectField, resolveProjectId } from '../../../shared/projects';
 import {
 	generateWebhookSecret,
@@ -74,13 +75,11 @@ async function registerFor(
 	const given = String(this.getNodeParameter('secret', itemIndex, '') ?? '').trim();
 	const secret = given || generateWebhookSecret();
 	const projectId = await resolveProjectId.call(this, project, itemIndex, signal);
-	const response = await registerWebhook.call(
-		this,
-		projectId,
-		{ url, events, secret },
-		itemIndex,
-		signal,
-	);
+	const response = await registerWebhook
+		.call(this, projectId, { url, events, secret }, itemIndex, signal)
+		.catch((error: unknown) => {
+			throw explain(error, webhookRequest(projectId, url));
+		});
 	const json: IDataObject = {
 		project_id: projectId,
 		url,
@@ -99,5 +98,5 @@ export async function execute(
 	run: NodeRun,
 ): Promise<INodeExecutionData[]> {
 	const register = async (itemIndex: number) => await registerFor.call(this, itemIndex, run.signal);
-	return await runItems.call(this, run, register, { concurrency: 1 });
+	return await runItems.call(this, run, register, { oneAtATime: true });
 }

@@ -7,12 +7,11 @@ jest.mock('n8n-workflow', () => jest.requireActual('../../helpers/sleep').workfl
 
 import { sleeps } from '../../helpers/sleep';
 
-import { computeSignature } from '../../../../nodes/DocumentExtractionTrigger/signature';
-import { resetPacers } from '../../../../nodes/shared/transport/pacer';
 import {
 	API_KEY,
 	BASE_URL,
 	completedPayload,
+	computeSignature,
 	Host,
 	NODE_NAME,
 	nodeType,
@@ -25,7 +24,6 @@ import {
 const SECRET = 'whsec_' + '5e'.repeat(32);
 
 // A 429 in one test must not slow the next one down: every test starts with no pace.
-beforeEach(() => resetPacers());
 const FAILED_TASK = 'c0ffee00-1111-4222-8333-944445555666';
 
 /** A published workflow whose registration (with SECRET) is in the stored static data. */
@@ -126,9 +124,8 @@ describe('a signed delivery', () => {
 describe('a delivery that fails the signature check', () => {
 	const payload = completedPayload();
 	const good = computeSignature(JSON.stringify(payload), SECRET);
+	// the variants of a bad signature are verifySignature's (signature.test.ts)
 	const cases: Array<[string, () => ReturnType<typeof signedDelivery>]> = [
-		['has no signature header', () => signedDelivery(payload, SECRET, { signature: undefined })],
-		['is signed with another secret', () => signedDelivery(payload, 'whsec_other')],
 		[
 			'has a tampered body',
 			() =>
@@ -136,18 +133,6 @@ describe('a delivery that fails the signature check', () => {
 					raw: JSON.stringify({ ...payload, status: 'failed' }),
 					signature: good,
 				}),
-		],
-		[
-			'has an uppercase signature',
-			() => signedDelivery(payload, SECRET, { signature: good.toUpperCase() }),
-		],
-		[
-			'has a signature of the wrong length',
-			() => signedDelivery(payload, SECRET, { signature: good.slice(2) }),
-		],
-		[
-			'has a repeated signature header',
-			() => signedDelivery(payload, SECRET, { signature: [good, good] }),
 		],
 		['has no raw body', () => ({ ...signedDelivery(payload, SECRET), rawBody: undefined })],
 	];

@@ -62,7 +62,6 @@ describe('RecentDeliveries', () => {
 	it('holds at most maxEntries settled keys, forgetting the oldest first', () => {
 		const recent = new RecentDeliveries(60_000, 3, clock);
 		for (const key of ['a', 'b', 'c', 'd']) expect(accept(recent, key)).toBe('claimed');
-		expect(recent.size).toBe(3);
 		expect(recent.claim('b').state).toBe('seen');
 		expect(accept(recent, 'a')).toBe('claimed');
 	});
@@ -76,15 +75,5 @@ describe('RecentDeliveries', () => {
 		now += 1_000;
 		accept(recent, 'c');
 		await expect(copy.state === 'inFlight' && copy.outcome).resolves.toBe(true);
-	});
-
-	it('drops expired keys as new ones arrive, so memory follows the traffic of the window', () => {
-		const recent = new RecentDeliveries(1_000, 10_000, clock);
-		for (let i = 0; i < 500; i++) {
-			accept(recent, `k${i}`);
-			now += 10;
-		}
-		// 500 keys 10 ms apart, a 1 s window: only the last 100 can still be in it
-		expect(recent.size).toBeLessThanOrEqual(101);
 	});
 });

@@ -1,9 +1,4 @@
-import {
-	classifyHost,
-	classifyIp,
-	isRestricted,
-	parseIpv6,
-} from '../../../../nodes/shared/addresses';
+import { classifyHost, classifyIp, isRestricted } from '../../../../nodes/shared/addresses';
 
 /**
  * The address table: each URL as a user or an agent could write it, and the class its host has.
@@ -146,8 +141,7 @@ describe('classifyIp (addresses a name resolves to)', () => {
 	});
 
 	it('reads IPv6 in full, compressed and with an IPv4 tail alike', () => {
-		expect(parseIpv6('[::ffff:127.0.0.1]')).toEqual([0, 0, 0, 0, 0, 0xffff, 0x7f00, 1]);
-		expect(parseIpv6('1:2:3:4:5:6:7:8')).toEqual([1, 2, 3, 4, 5, 6, 7, 8]);
-		expect(parseIpv6('1::8')).toEqual([1, 0, 0, 0, 0, 0, 0, 8]);
+		expect(classifyIp('[::ffff:127.0.0.1]')).toBe(classifyIp('127.0.0.1'));
+		expect(classifyIp('0:0:0:0:0:0:0:1')).toBe(classifyIp('::1'));
 	});
 });

@@ -1,8 +1,8 @@
-import { displayBaseUrl, normalizeBaseUrl, readBaseUrl } from '../../../../nodes/shared/baseUrl';
+import { displayBaseUrl, readBaseUrl } from '../../../../nodes/shared/baseUrl';
 
 const PASTED = ['vnd', 'live_PASTEDKEY123'].join('_');
 
-describe('normalizeBaseUrl', () => {
+describe('readBaseUrl', () => {
 	it.each([
 		['https://api.example.com', 'https://api.example.com'],
 		['  https://api.example.com/  ', 'https://api.example.com'],
@@ -15,7 +15,7 @@ describe('normalizeBaseUrl', () => {
 		['http://localhost:8790/', 'http://localhost:8790'],
 		['http://[::1]:8790', 'http://[::1]:8790'],
 	])('%p → %p', (raw, expected) => {
-		expect(normalizeBaseUrl(raw)).toBe(expected);
+		expect(readBaseUrl({ baseUrl: raw })).toBe(expected);
 	});
 
 	it.each([
@@ -23,10 +23,10 @@ describe('normalizeBaseUrl', () => {
 		['http://intranet-gateway:8080/v1', 'intranet-gateway:8080'],
 		['  http://gateway.internal/  ', 'gateway.internal'],
 	])('refuses http:// for %p, which is not loopback, unless allowed', (raw, host) => {
-		expect(() => normalizeBaseUrl(raw)).toThrow(
+		expect(() => readBaseUrl({ baseUrl: raw })).toThrow(
 			`uses http:// for ${host}: the API key would travel unencrypted. Use https://, or turn on "Allow Unencrypted HTTP"`,
 		);
-		expect(normalizeBaseUrl(raw, { allowUnencryptedHttp: true })).toMatch(/^http:\/\//);
+		expect(readBaseUrl({ baseUrl: raw, allowUnencryptedHttp: true })).toMatch(/^http:\/\//);
 		expect(readBaseUrl({ baseUrl: raw, allowUnencryptedHttp: true })).toMatch(/^http:\/\//);
 		expect(() => readBaseUrl({ baseUrl: raw })).toThrow(/unencrypted/);
 	});
@@ -51,7 +51,7 @@ describe('normalizeBaseUrl', () => {
 	])('never repeats a key pasted into %p', (raw, message) => {
 		let text = '';
 		try {
-			normalizeBaseUrl(raw);
+			readBaseUrl({ baseUrl: raw });
 		} catch (error) {
 			text = (error as Error).message;
 		}

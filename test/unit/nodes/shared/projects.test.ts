@@ -2,11 +2,11 @@ import nock from 'nock';
 
 import {
 	extractProjectList,
+	fetchProjects,
 	findProject,
 	matchProject,
 	projectText,
 	resolveProjectId,
-	summarizeProjects,
 } from '../../../../nodes/shared/projects';
 import { BASE_URL, createContext, useOfflineNock } from '../../helpers/context';
 import { IDENTITY, INVOICES, projects } from '../../helpers/fixtures';
@@ -14,16 +14,12 @@ import { IDENTITY, INVOICES, projects } from '../../helpers/fixtures';
 useOfflineNock();
 
 describe('project parsing', () => {
-	it('finds the list in a nested wrapper and reads each record whatever it calls its fields', () => {
+	it('finds the list in a nested wrapper and reads each record whatever it calls its fields', async () => {
 		expect(extractProjectList({ data: { items: projects } })).toBe(projects);
 		expect(extractProjectList({ count: 2 })).toBeUndefined();
-		expect(
-			summarizeProjects([
-				{ id: 'p-1', title: 'Receipts', types: [{ document_type: 'receipt' }] },
-				'p-2',
-				7,
-			]),
-		).toEqual([
+		const receipts = { id: 'p-1', title: 'Receipts', types: [{ document_type: 'receipt' }] };
+		nock(BASE_URL).get('/projects').reply(200, [receipts, 'p-2', 7]);
+		await expect(fetchProjects.call(createContext({ params: {} }))).resolves.toEqual([
 			{
 				id: 'p-1',
 				name: 'Receipts',

@@ -1,7 +1,4 @@
-import {
-	describeDownload,
-	fileNameFromDisposition,
-} from '../../../../../nodes/DocumentExtraction/input/downloadedFile';
+import { describeDownload } from '../../../../../nodes/DocumentExtraction/input/downloadedFile';
 
 describe('file name and MIME type', () => {
 	it.each([
@@ -9,9 +6,13 @@ describe('file name and MIME type', () => {
 		['attachment; filename=plain.pdf', 'plain.pdf'],
 		['attachment; filename="x.pdf"; filename*=UTF-8\'\'Rechnung%20%C3%BC.pdf', 'Rechnung ü.pdf'],
 		['attachment; filename="../../etc/evil.pdf"', 'evil.pdf'],
-		['inline', undefined],
+		['inline', 'from-the-url.pdf'],
 	])('Content-Disposition %p gives %p', (header, name) => {
-		expect(fileNameFromDisposition(header)).toBe(name);
+		expect(
+			describeDownload(new URL('https://x.test/from-the-url.pdf'), {
+				'content-disposition': header,
+			}).fileName,
+		).toBe(name);
 	});
 
 	it('adds an extension from the type when the name has none', () => {

@@ -3,12 +3,9 @@ import type { IBinaryKeyData } from 'n8n-workflow';
 import { DEFAULT_FILE_TYPES } from '../../../../../nodes/DocumentExtraction/constants';
 import {
 	FileSelectionError,
-	parseFileTypes,
-	parseNameList,
 	selectFiles,
 	type FileSelection,
 } from '../../../../../nodes/DocumentExtraction/input/inputFiles';
-import { skippedFilesHint } from '../../../../../nodes/DocumentExtraction/actions/common/hints';
 
 const file = (fileName: string | undefined, mimeType: string) => ({
 	data: 'JVBERi0xLjQK',
@@ -177,11 +174,12 @@ describe('Files to Send: Listed Binary Fields', () => {
 
 describe('File Types', () => {
 	it('defaults to PDFs and images', () => {
-		expect(parseFileTypes(undefined)).toMatchObject({
-			any: false,
-			mimeTypes: ['application/pdf', 'image/*'],
-			extensions: [],
-		});
+		const binary = {
+			a: file('a.pdf', 'application/pdf'),
+			b: file('b.txt', 'text/plain'),
+			d: file('d.png', 'image/png'),
+		};
+		expect(fields(binary, all)).toEqual({ files: ['a', 'd'], skipped: ['b'] });
 		expect(DEFAULT_FILE_TYPES).toBe('application/pdf, image/*');
 	});
 
@@ -224,21 +222,10 @@ describe('File Types', () => {
 });
 
 describe('name lists', () => {
-	it('splits on commas and trims', () => {
-		expect(parseNameList('a, b ,c,,a')).toEqual(['a', 'b', 'c']);
-		expect(parseNameList('')).toEqual([]);
-	});
-});
-
-describe('the hint for skipped files', () => {
-	it('names each skipped file with its item; none without skipped files', () => {
-		expect(skippedFilesHint([])).toBeUndefined();
-		expect(
-			skippedFilesHint([
-				{ itemIndex: 0, field: 'attachment_2', fileName: 'notes.txt', mimeType: 'text/plain' },
-			]),
-		).toBe(
-			'1 file was not sent, File Types not counting it as a document: item 0 attachment_2 ("notes.txt", text/plain). Add its type to File Types to send it',
-		);
+	it('splits on commas and trims, without repeats', () => {
+		expect(fields(EMAIL, list(' attachment_1 ,attachment_0,,attachment_1'))).toEqual({
+			files: ['attachment_1', 'attachment_0'],
+			skipped: [],
+		});
 	});
 });

@@ -13,14 +13,13 @@ import {
 	errorDetail,
 	failureKind,
 	type FailureKind,
-	KindError,
 	mayPass,
 	nodeError,
 	ServiceError,
 } from '../../../../../nodes/shared/transport/errors';
-import { resetPacers } from '../../../../../nodes/shared/transport/pacer';
 import { apiRequest, type ApiRequestOptions } from '../../../../../nodes/shared/transport/request';
 import { CancelledError } from '../../../../../nodes/shared/wait';
+import { explain } from '../../../../../nodes/shared/explain';
 import { BASE_URL, createContext, failureOf, useOfflineNock } from '../../../helpers/context';
 import { TASK } from '../../../helpers/fixtures';
 
@@ -31,7 +30,6 @@ import { TASK } from '../../../helpers/fixtures';
 
 useOfflineNock();
 useFakeClock();
-beforeEach(() => resetPacers());
 afterEach(() => expect(nock.pendingMocks()).toEqual([]));
 
 const ctx = () => createContext({ params: {} });
@@ -42,14 +40,14 @@ const upload = (extra: Partial<ApiRequestOptions> = {}) =>
 		method: 'POST',
 		path: '/process_file',
 		body: { file_base64: 'AAAA' },
-		sending: 'the document',
 		itemIndex: 1,
 		...extra,
 	});
 const netError = (message: string, code: string) => Object.assign(new Error(message), { code });
 
+/** The failure, in the words of the node that sent the request (a document upload, or a GET). */
 async function kindOf(promise: Promise<unknown>) {
-	const error = await failureOf<ServiceError>(promise);
+	const error = explain(await failureOf<ServiceError>(promise), { sending: 'the document' });
 	expect(error).toBeInstanceOf(ServiceError);
 	// n8n shows it, and stores it, as the NodeApiError it is
 	expect(error).toBeInstanceOf(NodeApiError);
@@ -179,9 +177,7 @@ describe('the kind of each failure', () => {
 			'out_of_time',
 			'stopped',
 		];
-		const passing = kinds.filter((kind) =>
-			mayPass(new ServiceError(ctx().getNode(), { kind, message: kind })),
-		);
+		const passing = kinds.filter((kind) => mayPass(new ServiceError(ctx().getNode(), { kind })));
 		expect(passing).toEqual(['service_failed', 'no_answer', 'rate_limited', 'out_of_time']);
 	});
 });
@@ -193,26 +189,21 @@ describe('reading an error', () => {
 		expect(failureKind(new Error('x'))).toBe('unexpected');
 		expect(failureKind(new NodeOperationError(node(), 'x'))).toBe('unexpected');
 		expect(failureKind(nodeError(ctx(), 'invalid_input', 'x'))).toBe('invalid_input');
-		expect(failureKind(new KindError('download_failed', 'x'))).toBe('download_failed');
 		expect(mayPass(new NodeApiError(node(), { status: 503 }))).toBe(false);
 	});
 
 	it('errorDetail gives the status and the detail as the service sent them', () => {
 		const detail = [{ loc: ['body', 'project'], msg: 'field required' }];
-		const refused = new ServiceError(node(), {
-			kind: 'refused',
-			message: 'invalid',
-			status: 422,
-			detail,
-		});
+		const refused = new ServiceError(node(), { kind: 'refused', status: 422, detail });
+		refused.message = 'invalid';
 		expect(errorDetail(refused)).toEqual({
 			message: 'invalid',
 			kind: 'refused',
 			httpCode: 422,
 			detail,
 		});
-		const stopped = new ServiceError(node(), { kind: 'stopped', message: 'stopped' });
-		expect(errorDetail(stopped)).toEqual({ message: 'stopped', kind: 'stopped' });
+		const stopped = explain(new ServiceError(node(), { kind: 'stopped' }));
+		expect(errorDetail(stopped)).toEqual({ message: 'The execution was stopped', kind: 'stopped' });
 		expect(errorDetail(new Error('plain'))).toEqual({ message: 'plain', kind: 'unexpected' });
 	});
 

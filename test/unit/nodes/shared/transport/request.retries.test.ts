@@ -3,6 +3,9 @@ import { inspect } from 'node:util';
 import { Readable } from 'node:stream';
 
 import nock from 'nock';
+
+import { explain } from '../../../../../nodes/shared/explain';
+import { MESSAGES } from '../../../../../nodes/DocumentExtraction/messages';
 import type { IExecuteFunctions, IHttpRequestOptions } from 'n8n-workflow';
 
 jest.mock('n8n-workflow', () =>
@@ -13,11 +16,7 @@ import { sleeps } from '../../../helpers/sleep';
 
 import { failureKind } from '../../../../../nodes/shared/transport/errors';
 import { networkErrorCode } from '../../../../../nodes/shared/transport/network';
-import {
-	apiRequest,
-	REQUEST_TIMEOUT_MS,
-	requestTimeoutMs,
-} from '../../../../../nodes/shared/transport/request';
+import { apiRequest } from '../../../../../nodes/shared/transport/request';
 import { getTask, submitDocument } from '../../../../../nodes/shared/transport/service';
 import {
 	API_KEY,
@@ -29,13 +28,17 @@ import {
 } from '../../../helpers/context';
 import { TASK } from '../../../helpers/fixtures';
 
+const FIELDS = { project: 'Invoices', document_type: 'invoice' };
 useOfflineNock();
+
+/** The failure of a request, in the words of the document operations. */
+const worded = async <E = Error & { description?: string | null; httpCode?: string | null }>(
+	promise: Promise<unknown>,
+) => explain(await failureOf<E>(promise), MESSAGES.documentRequest(FIELDS));
 beforeEach(() => {
 	sleeps.length = 0;
 });
 afterEach(() => expect(nock.pendingMocks()).toEqual([]));
-
-const FIELDS = { project: 'Invoices', document_type: 'invoice' };
 
 /** A network error as Node's HTTP stack raises it, with its code when it has one. */
 const netError = (message: string, code?: string) =>
@@ -94,7 +97,7 @@ describe('timeouts', () => {
 			});
 		} as typeof ctx.helpers.httpRequest;
 		const started = Date.now();
-		const error = await failureOf(
+		const error = await worded(
 			apiRequest.call(ctx, {
 				method: 'GET',
 				path: `/task_status/${TASK}`,
@@ -106,21 +109,6 @@ describe('timeouts', () => {
 		expect(error.message).toMatch(/did not answer within 1 s/);
 	});
 
-	it('gives every request a timeout, longer for uploads in proportion to their size', async () => {
-		const { ctx, sent } = recordingContext();
-		nock(BASE_URL).get(`/task_status/${TASK}`).reply(200, { status: 'processing' });
-		nock(BASE_URL).post('/process_file').twice().reply(200, { task_id: TASK });
-		await getTask.call(ctx, TASK, 0);
-		await submitDocument.call(ctx, { file_base64: 'AAAA', ...FIELDS }, FIELDS, 0, 4);
-		await submitDocument.call(ctx, { file_base64: 'AAAA', ...FIELDS }, FIELDS, 0, 40 * 1024 * 1024);
-		expect(sent.map((request) => request.timeout)).toEqual([
-			REQUEST_TIMEOUT_MS,
-			REQUEST_TIMEOUT_MS + 1000,
-			REQUEST_TIMEOUT_MS + 160_000,
-		]);
-		expect(requestTimeoutMs(0)).toBe(REQUEST_TIMEOUT_MS);
-	});
-
 	it('a status request that gets no answer times out and is tried again', async () => {
 		nock(BASE_URL).get(`/task_status/${TASK}`).delay(3000).reply(200, { status: 'processing' });
 		nock(BASE_URL).get(`/task_status/${TASK}`).reply(200, { status: 'complete' });
@@ -129,18 +117,17 @@ describe('timeouts', () => {
 			path: `/task_status/${TASK}`,
 			timeoutMs: 200,
 		});
-		expect(task).toEqual({ status: 'complete' });
+		expect(task).toMatchObject({ status: 'complete' });
 		expect(sleeps).toEqual([1000]);
 	});
 
 	it('an upload that gets no answer is not sent again: the service may have it', async () => {
 		nock(BASE_URL).post('/process_file').delay(3000).reply(200, { task_id: TASK });
-		const error = await failureOf(
+		const error = await worded(
 			apiRequest.call(createContext({ params: {} }), {
 				method: 'POST',
 				path: '/process_file',
 				body: { file_base64: 'AAAA' },
-				sending: 'the document',
 				timeoutMs: 200,
 				itemIndex: 0,
 			}),
@@ -156,7 +143,7 @@ describe('timeouts', () => {
 	it('never lets a request outlast the deadline it is given', async () => {
 		nock(BASE_URL).get(`/task_status/${TASK}`).delay(3000).reply(200, {});
 		const started = Date.now();
-		const error = await failureOf(
+		const error = await worded(
 			apiRequest.call(createContext({ params: {} }), {
 				method: 'GET',
 				path: `/task_status/${TASK}`,
@@ -178,8 +165,8 @@ describe('which failures are retried', () => {
 				.replyWithError(netError(`connect ${code}`, code));
 			nock(BASE_URL).post('/process_file').reply(200, { task_id: TASK });
 			await expect(
-				submitDocument.call(createContext({ params: {} }), { file_base64: 'AAAA' }, FIELDS, 0),
-			).resolves.toEqual({ task_id: TASK });
+				submitDocument.call(createContext({ params: {} }), { file_base64: 'AAAA' }, 0),
+			).resolves.toBe(TASK);
 			expect(sleeps).toEqual([1000]);
 		},
 	);
@@ -191,8 +178,8 @@ describe('which failures are retried', () => {
 		'does not resend an upload whose connection broke after sending (%s)',
 		async (_name, failure) => {
 			nock(BASE_URL).post('/process_file').replyWithError(failure);
-			const error = await failureOf(
-				submitDocument.call(createContext({ params: {} }), { file_base64: 'AAAA' }, FIELDS, 3),
+			const error = await worded(
+				submitDocument.call(createContext({ params: {} }), { file_base64: 'AAAA' }, 3),
 			);
 			expect(error.message).toMatch(
 				/^The connection to the Document Extraction Service broke off; it may have received the document, so it was not sent again/,
@@ -208,8 +195,8 @@ describe('which failures are retried', () => {
 		nock(BASE_URL).post('/process_file').reply(status, { detail: 'server error' });
 		nock(BASE_URL).post('/process_file').reply(200, { task_id: TASK });
 		await expect(
-			submitDocument.call(createContext({ params: {} }), { file_base64: 'AAAA' }, FIELDS, 0),
-		).resolves.toEqual({ task_id: TASK });
+			submitDocument.call(createContext({ params: {} }), { file_base64: 'AAAA' }, 0),
+		).resolves.toBe(TASK);
 	});
 
 	it.each([502, 504])(
@@ -217,8 +204,8 @@ describe('which failures are retried', () => {
 		async (status) => {
 			nock(BASE_URL).post('/process_file').reply(status, { detail: 'gateway' });
 			const second = nock(BASE_URL).post('/process_file').reply(200, { task_id: TASK });
-			const error = await failureOf(
-				submitDocument.call(createContext({ params: {} }), { file_base64: 'AAAA' }, FIELDS, 0),
+			const error = await worded(
+				submitDocument.call(createContext({ params: {} }), { file_base64: 'AAAA' }, 0),
 			);
 			expect(second.isDone()).toBe(false);
 			nock.cleanAll();
@@ -233,7 +220,7 @@ describe('which failures are retried', () => {
 	it.each([502, 504])('retries a GET a gateway answered with %i', async (status) => {
 		nock(BASE_URL).get(`/task_status/${TASK}`).reply(status, 'gateway');
 		nock(BASE_URL).get(`/task_status/${TASK}`).reply(200, { status: 'complete' });
-		await expect(getTask.call(createContext({ params: {} }), TASK, 0)).resolves.toEqual({
+		await expect(getTask.call(createContext({ params: {} }), TASK, 0)).resolves.toMatchObject({
 			status: 'complete',
 		});
 	});
@@ -243,7 +230,7 @@ describe('which failures are retried', () => {
 			.get(`/task_status/${TASK}`)
 			.replyWithError(netError('socket hang up', 'ECONNRESET'));
 		nock(BASE_URL).get(`/task_status/${TASK}`).reply(200, { status: 'complete' });
-		await expect(getTask.call(createContext({ params: {} }), TASK, 0)).resolves.toEqual({
+		await expect(getTask.call(createContext({ params: {} }), TASK, 0)).resolves.toMatchObject({
 			status: 'complete',
 		});
 	});
@@ -253,7 +240,7 @@ describe('which failures are retried', () => {
 			.get(`/task_status/${TASK}`)
 			.times(4)
 			.replyWithError(netError('socket hang up', 'ECONNRESET'));
-		const error = await failureOf(getTask.call(createContext({ params: {} }), TASK, 0));
+		const error = await worded(getTask.call(createContext({ params: {} }), TASK, 0));
 		expect(error.message).toBe(
 			'Could not reach the Document Extraction Service after 4 attempts: The connection was closed unexpectedly',
 		);
@@ -263,7 +250,7 @@ describe('which failures are retried', () => {
 
 	it('makes only the attempts it is allowed', async () => {
 		nock(BASE_URL).get(`/task_status/${TASK}`).twice().reply(500, {});
-		const error = await failureOf(
+		const error = await worded(
 			getTask.call(createContext({ params: {} }), TASK, undefined, { attempts: 2 }),
 		);
 		expect(error.message).toBe(
@@ -303,7 +290,7 @@ describe('which failures are retried', () => {
 				`timeout of ${request.timeout}ms exceeded`,
 			);
 		});
-		const error = await failureOf(submitDocument.call(ctx, { file_base64: 'AAAA' }, FIELDS, 0));
+		const error = await worded(submitDocument.call(ctx, { file_base64: 'AAAA' }, 0));
 		expect(error.message).toMatch(
 			/^The Document Extraction Service did not answer in time; it may have received the document, so it was not sent again/,
 		);
@@ -320,9 +307,7 @@ describe('which failures are retried', () => {
 				);
 			return { statusCode: 200, headers: {}, body: { task_id: TASK } };
 		});
-		await expect(submitDocument.call(ctx, { file_base64: 'AAAA' }, FIELDS, 0)).resolves.toEqual({
-			task_id: TASK,
-		});
+		await expect(submitDocument.call(ctx, { file_base64: 'AAAA' }, 0)).resolves.toBe(TASK);
 		expect(sent).toHaveLength(3);
 		expect(sleeps).toEqual([1000, 2000]);
 	});
@@ -351,8 +336,8 @@ describe('the API key never reaches an error', () => {
 		['a 401', () => nock(BASE_URL).post('/process_file').reply(401, { detail: 'bad key' })],
 	])('%s', async (_name, arrange) => {
 		arrange();
-		const error = await failureOf(
-			submitDocument.call(createContext({ params: {} }), { file_base64: 'AAAA' }, FIELDS, 0),
+		const error = await worded(
+			submitDocument.call(createContext({ params: {} }), { file_base64: 'AAAA' }, 0),
 		);
 		const text = serialized(error);
 		expect(text).not.toContain(key);
@@ -371,7 +356,7 @@ describe('the API key never reaches an error', () => {
 			},
 			{ params: {}, signal: controller.signal },
 		);
-		const error = await failureOf(getTask.call(ctx, TASK, 0, { signal: controller.signal }));
+		const error = await worded(getTask.call(ctx, TASK, 0, { signal: controller.signal }));
 		expect(error.message).toBe('The execution was stopped');
 		expect(failureKind(error)).toBe('stopped');
 		expect(serialized(error)).not.toContain(key);
@@ -406,12 +391,11 @@ describe('streams', () => {
 			opened.push(stream);
 			return stream;
 		};
-		await failureOf(
+		await worded(
 			apiRequest.call(ctx, {
 				method: 'POST',
 				path: '/process_file',
 				body,
-				sending: 'the document',
 			}),
 		);
 		expect(opened).toHaveLength(4);
@@ -424,22 +408,8 @@ describe('cancel', () => {
 		const controller = new AbortController();
 		const { ctx, sent } = recordingContext({ params: {}, signal: controller.signal });
 		controller.abort();
-		const error = await failureOf(getTask.call(ctx, TASK, 0, { signal: controller.signal }));
+		const error = await worded(getTask.call(ctx, TASK, 0, { signal: controller.signal }));
 		expect(error.message).toBe('The execution was stopped');
 		expect(sent).toHaveLength(0);
-	});
-
-	it('makes no further attempt when stopped between attempts', async () => {
-		const controller = new AbortController();
-		const { ctx, sent } = recordingContext({ params: {}, signal: controller.signal });
-		nock(BASE_URL)
-			.get(`/task_status/${TASK}`)
-			.reply(() => {
-				controller.abort();
-				return [500, {}];
-			});
-		const error = await failureOf(getTask.call(ctx, TASK, 0, { signal: controller.signal }));
-		expect(error.message).toBe('The execution was stopped');
-		expect(sent).toHaveLength(1);
 	});
 });

@@ -1,6 +1,9 @@
 /* eslint-disable @n8n/community-nodes/no-hardcoded-secrets -- test code: runs under jest on Node, is never shipped or loaded by n8n */
 import nock from 'nock';
 
+import { explain } from '../../../../../nodes/shared/explain';
+import { MESSAGES } from '../../../../../nodes/DocumentExtraction/messages';
+
 jest.mock('n8n-workflow', () =>
 	jest.requireActual('../../../helpers/sleep').workflowWithFakeSleep(),
 );
@@ -19,7 +22,13 @@ import {
 
 const ctx = (credentials?: Record<string, string>) => createContext({ params: {}, credentials });
 
+const FIELDS = { project: 'Invoices', document_type: 'invoice' };
 useOfflineNock();
+
+/** The failure of a request, in the words of the document operations. */
+const worded = async <E = Error & { description?: string | null; httpCode?: string | null }>(
+	promise: Promise<unknown>,
+) => explain(await failureOf<E>(promise), MESSAGES.documentRequest(FIELDS));
 beforeEach(() => {
 	sleepCalls.length = 0;
 });
@@ -47,7 +56,7 @@ describe('apiRequest', () => {
 
 	it('refuses a key without the vnd_ prefix before sending anything', async () => {
 		const scope = nock(BASE_URL).get('/projects').reply(200, []);
-		const error = await failureOf(
+		const error = await worded(
 			apiRequest.call(ctx({ apiKey: 'sk_live_secret123', baseUrl: BASE_URL }), {
 				method: 'GET',
 				path: '/projects',
@@ -61,7 +70,7 @@ describe('apiRequest', () => {
 	});
 
 	it('refuses a base URL that is not http(s)', async () => {
-		const error = await failureOf(
+		const error = await worded(
 			apiRequest.call(ctx({ apiKey: API_KEY, baseUrl: 'api.example.com' }), {
 				method: 'GET',
 				path: '/projects',
@@ -83,7 +92,7 @@ describe('apiRequest', () => {
 
 	it('gives up after four 5xx answers with a clear error carrying the detail', async () => {
 		nock(BASE_URL).get('/projects').times(4).reply(500, { detail: 'database unavailable' });
-		const error = await failureOf(apiRequest.call(ctx(), { method: 'GET', path: '/projects' }));
+		const error = await worded(apiRequest.call(ctx(), { method: 'GET', path: '/projects' }));
 		expect(sleepCalls).toEqual([1000, 2000, 4000]);
 		expect(error.message).toMatch(/server error \(500\) after 4 attempts/);
 		expect(error.description).toContain('database unavailable');
@@ -108,7 +117,7 @@ describe('apiRequest', () => {
 
 	it('reports an unreachable service after four network failures', async () => {
 		nock(BASE_URL).get('/projects').times(4).replyWithError('connect ECONNREFUSED');
-		const error = await failureOf(apiRequest.call(ctx(), { method: 'GET', path: '/projects' }));
+		const error = await worded(apiRequest.call(ctx(), { method: 'GET', path: '/projects' }));
 		expect(error.message).toMatch(
 			/Could not reach the Document Extraction Service after 4 attempts/,
 		);
@@ -126,7 +135,7 @@ describe('apiRequest', () => {
 		],
 	])('maps %i without retrying', async (status, detail, message, hint) => {
 		nock(BASE_URL).post('/process_file').once().reply(status, { detail });
-		const error = await failureOf(
+		const error = await worded(
 			apiRequest.call(ctx(), {
 				method: 'POST',
 				path: '/process_file',
@@ -148,7 +157,7 @@ describe('apiRequest', () => {
 			.post('/process_file')
 			.reply(301, '', { Location: 'https://api.example.com/process_file' });
 		const other = nock('https://api.example.com').post('/process_file').reply(200, {});
-		const error = await failureOf(
+		const error = await worded(
 			apiRequest.call(ctx(), { method: 'POST', path: '/process_file', body: { a: 1 } }),
 		);
 		expect(scope.isDone()).toBe(true);
@@ -171,7 +180,7 @@ describe('apiRequest', () => {
 					{ loc: ['body', 'max_pages'], msg: 'ensure this value is greater than 0' },
 				],
 			});
-		const error = await failureOf(
+		const error = await worded(
 			apiRequest.call(ctx(), { method: 'POST', path: '/process_file', body: { a: 1 } }),
 		);
 		expect(error.message).toMatch(/invalid \(422\)/);

@@ -7,6 +7,7 @@ import {
 	TASK_COMPLETED,
 	WEBHOOK_EVENTS,
 } from '../../../../../nodes/shared/transport/service';
+import { explain, webhookRequest } from '../../../../../nodes/shared/explain';
 import { BASE_URL, createContext, failureOf, useOfflineNock } from '../../../helpers/context';
 import { INVOICES } from '../../../helpers/fixtures';
 
@@ -39,13 +40,11 @@ describe('refusals carry their reason in the message', () => {
 			{ loc: ['body', 'url'], msg: 'URL scheme should be https', type: 'value_error' },
 		];
 		nock(BASE_URL).post(`/projects/${INVOICES}/webhooks`).reply(422, { detail });
-		const error = await failureOf(
-			registerWebhook.call(createContext({ params: {} }), INVOICES, {
-				url: 'http://user:pw@localhost:5678/webhook/abc/webhook?token=x',
-				events: ['task.completed'],
-				secret: 'whsec_x',
-			}),
-		);
+		const url = 'http://user:pw@localhost:5678/webhook/abc/webhook?token=x';
+		const registration = { url, events: ['task.completed'], secret: 'whsec_x' };
+		const ctx = createContext({ params: {} });
+		const failure = await failureOf(registerWebhook.call(ctx, INVOICES, registration));
+		const error = explain(failure, webhookRequest(INVOICES, url));
 		expect(error.message).toBe(
 			"The Document Extraction Service refused the webhook registration as invalid (422): url: URL scheme should be https. n8n gave the webhook URL http://localhost:5678/webhook/abc/webhook. The service needs an https address it can reach: set n8n's public address with the WEBHOOK_URL environment variable (for example WEBHOOK_URL=https://n8n.example.com/), restart n8n and publish again.",
 		);

@@ -1,22 +1,28 @@
 import { sleep } from 'n8n-workflow';
 
-import { RequestSlots, SlotDeadlineError } from '../../../../../nodes/shared/transport/slots';
+import { RequestSlots } from '../../../../../nodes/shared/transport/slots';
+import { node } from '../../../helpers/context';
 
 const tick = async () => await sleep(0);
+const ctx = { getNode: () => node };
+const blocker = () => {
+	let release!: () => void;
+	const task = async () => await new Promise<void>((resolve) => (release = resolve));
+	return { task, release: () => release() };
+};
 
 describe('RequestSlots', () => {
 	it('never runs more tasks at once than its limit, and starts waiting ones in order', async () => {
-		const limiter = new RequestSlots(2);
+		const slots = new RequestSlots(ctx, 2);
 		const started: number[] = [];
 		const release: Array<() => void> = [];
 		let inFlight = 0;
 		let maxInFlight = 0;
 		const runs = [0, 1, 2, 3, 4].map(
 			async (n) =>
-				await limiter.run(async () => {
+				await slots.run(async () => {
 					started.push(n);
-					inFlight++;
-					maxInFlight = Math.max(maxInFlight, inFlight);
+					maxInFlight = Math.max(maxInFlight, ++inFlight);
 					await new Promise<void>((resolve) => release.push(resolve));
 					inFlight--;
 					return n * 10;
@@ -31,60 +37,55 @@ describe('RequestSlots', () => {
 		await expect(Promise.all(runs)).resolves.toEqual([0, 10, 20, 30, 40]);
 		expect(started).toEqual([0, 1, 2, 3, 4]);
 		expect(maxInFlight).toBe(2);
-	});
-
-	it('frees the slot of a task that fails', async () => {
-		const limiter = new RequestSlots(1);
-		await expect(limiter.run(async () => Promise.reject(new Error('boom')))).rejects.toThrow(
-			'boom',
-		);
-		await expect(limiter.run(async () => 'next')).resolves.toBe('next');
+		// the slot of a task that fails is freed
+		await expect(slots.run(async () => Promise.reject(new Error('boom')))).rejects.toThrow('boom');
+		await expect(slots.run(async () => 'next')).resolves.toBe('next');
 	});
 
 	it('gives a free slot to a status check before uploads that waited longer', async () => {
-		const limiter = new RequestSlots(1);
+		const slots = new RequestSlots(ctx, 1);
 		const order: string[] = [];
-		let release!: () => void;
-		const first = limiter.run(
-			async () => await new Promise<void>((resolve) => (release = resolve)),
-		);
+		const busy = blocker();
+		const first = slots.run(busy.task);
 		const runs = [
-			limiter.run(async () => void order.push('upload 1')),
-			limiter.run(async () => void order.push('upload 2')),
-			limiter.run(async () => void order.push('status'), undefined, { priority: 'high' }),
+			slots.run(async () => void order.push('upload 1')),
+			slots.run(async () => void order.push('upload 2')),
+			slots.run(async () => void order.push('status'), { priority: 'high' }),
 		];
 		await tick();
-		release();
+		busy.release();
 		await Promise.all([first, ...runs]);
 		expect(order).toEqual(['status', 'upload 1', 'upload 2']);
 	});
 
-	it('gives up waiting for a slot at its grant deadline, and the slot is not lost', async () => {
-		const limiter = new RequestSlots(1);
-		const running = { now: 0, peak: 0 };
-		const counted = async <T>(task: () => Promise<T>) => {
-			running.peak = Math.max(running.peak, ++running.now);
-			try {
-				return await task();
-			} finally {
-				running.now--;
-			}
-		};
-		let release!: () => void;
-		const busy = limiter.run(
-			async () => await counted(async () => await new Promise<void>((r) => (release = r))),
-		);
+	it('gives up waiting at the deadline (out_of_time, naming the slots), and the slot is not lost', async () => {
+		const slots = new RequestSlots(ctx, 1);
+		const busy = blocker();
+		const first = slots.run(busy.task);
 		const started = Date.now();
-		await expect(
-			limiter.run(async () => await counted(async () => 'late'), undefined, {
-				priority: 'high',
-				deadline: Date.now() + 600, // a request must be able to start by 500 ms before it
-			}),
-		).rejects.toBeInstanceOf(SlotDeadlineError);
+		const late = slots.run(async () => 'late', {
+			deadline: Date.now() + 600, // a request must be able to start by 500 ms before it
+			itemIndex: 3,
+		});
+		await expect(late).rejects.toMatchObject({ kind: 'out_of_time', facts: { slots: 1 } });
 		expect(Date.now() - started).toBeGreaterThanOrEqual(90);
-		release();
-		await busy;
-		await expect(limiter.run(async () => await counted(async () => 'next'))).resolves.toBe('next');
-		expect(running.peak).toBe(1);
+		busy.release();
+		await first;
+		await expect(slots.run(async () => 'next')).resolves.toBe('next');
+	});
+
+	it('refuses every waiter at once when the execution is stopped, and starts nothing after', async () => {
+		const controller = new AbortController();
+		const slots = new RequestSlots(ctx, 1, controller.signal);
+		const busy = blocker();
+		const first = slots.run(busy.task);
+		const task = jest.fn(async () => 'ran');
+		const second = slots.run(task);
+		controller.abort();
+		await expect(second).rejects.toMatchObject({ kind: 'stopped' });
+		await expect(slots.run(task)).rejects.toMatchObject({ kind: 'stopped' });
+		busy.release();
+		await first;
+		expect(task).not.toHaveBeenCalled();
 	});
 });

@@ -2,11 +2,11 @@ import type { IExecuteFunctions, INodeExecutionData, NodeExecutionHint } from 'n
 
 import {
 	addOutputHints,
-	outputHints,
 	RunReport,
 } from '../../../../../../nodes/DocumentExtraction/actions/common/hints';
 import type { NodeRun } from '../../../../../../nodes/DocumentExtraction/actions/common/itemRunner';
-import { findOperation, router } from '../../../../../../nodes/DocumentExtraction/actions/router';
+import { router } from '../../../../../../nodes/DocumentExtraction/actions/router';
+import * as submitAndWait from '../../../../../../nodes/DocumentExtraction/actions/document/submitAndWait.operation';
 import { createContext } from '../../../../helpers/context';
 
 const TASK = '0b8f2f9e-4a8c-4d1e-9f3a-2c6b7d8e9f01';
@@ -25,9 +25,35 @@ function report({
 	return run;
 }
 
+/** The hints a run with this report adds. */
+function outputHints(run: RunReport): NodeExecutionHint[] {
+	const added: NodeExecutionHint[] = [];
+	const ctx = { addExecutionHints: (...hints: NodeExecutionHint[]) => added.push(...hints) };
+	addOutputHints.call(ctx as unknown as IExecuteFunctions, run);
+	return added;
+}
+
 const messages = (run: RunReport) => outputHints(run).map((hint) => hint.message);
 
-describe('outputHints', () => {
+describe('the hints after a run', () => {
+	it('names each file File Types left out, with its item, as information', () => {
+		const run = new RunReport();
+		run.skippedFiles.push({
+			itemIndex: 0,
+			field: 'attachment_2',
+			fileName: 'notes.txt',
+			mimeType: 'text/plain',
+		});
+		expect(outputHints(run)).toEqual([
+			{
+				type: 'info',
+				location: 'outputPane',
+				message:
+					'1 file was not sent, File Types not counting it as a document: item 0 attachment_2 ("notes.txt", text/plain). Add its type to File Types to send it',
+			},
+		]);
+	});
+
 	it('says nothing about a clean run', () => {
 		expect(outputHints(new RunReport())).toEqual([]);
 	});
@@ -95,15 +121,16 @@ describe('addOutputHints', () => {
 
 describe('router', () => {
 	it('adds the hints the operation recorded, not what its output items happen to hold', async () => {
-		const handler = findOperation('document', 'submitAndWait')!;
 		// an output item that looks like a timed-out task: the hints do not read the output
 		const lookalike: INodeExecutionData = {
 			json: { timedOut: true, status: 'failed', error: 'x' },
 		};
-		const execute = jest.spyOn(handler, 'execute').mockImplementation(async (run: NodeRun) => {
-			run.report.timedOut.push(true);
-			return [complete, lookalike];
-		});
+		const execute = jest
+			.spyOn(submitAndWait, 'execute')
+			.mockImplementation(async (run: NodeRun) => {
+				run.report.timedOut.push(true);
+				return [complete, lookalike];
+			});
 		const added: NodeExecutionHint[] = [];
 		const ctx = Object.assign(
 			createContext({ params: { resource: 'document', operation: 'submitAndWait' } }),

@@ -3,13 +3,13 @@ import { sleep } from 'n8n-workflow';
 
 import {
 	NodeRun,
-	NotStartedError,
+	notStarted,
 	outputItem,
 	runItems,
 	runUnits,
 	type Unit,
 } from '../../../../../../nodes/DocumentExtraction/actions/common/itemRunner';
-import { nodeError, ServiceError } from '../../../../../../nodes/shared/transport/errors';
+import { nodeError } from '../../../../../../nodes/shared/transport/errors';
 import { CancelledError } from '../../../../../../nodes/shared/wait';
 import { binaryItem, createContext, failureOf } from '../../../../helpers/context';
 
@@ -67,7 +67,7 @@ describe('runItems', () => {
 		expect(out.map((o) => o.json.i)).toEqual([0, 1, 2]);
 	});
 
-	it('runs one item at a time with concurrency 1', async () => {
+	it('runs one item at a time when asked', async () => {
 		let inFlight = 0;
 		let maxInFlight = 0;
 		const context = ctx();
@@ -80,7 +80,7 @@ describe('runItems', () => {
 				inFlight--;
 				return { json: { i } };
 			},
-			{ concurrency: 1 },
+			{ oneAtATime: true },
 		);
 		expect(maxInFlight).toBe(1);
 	});
@@ -90,11 +90,8 @@ describe('runItems', () => {
 		const run = runOf(context);
 		const out = await runItems.call(context, run, async (i) => {
 			if (i === 1) {
-				run.submitted({ itemIndex: 1 }, 'other-unit-of-the-item');
-				throw new ServiceError(context.getNode(), {
-					kind: 'may_have_arrived',
-					message: 'may have',
-				});
+				run.tasks.set({ itemIndex: 1 }, 'other-unit-of-the-item');
+				throw nodeError(context, 'may_have_arrived', 'may have');
 			}
 			if (i === 2) throw new Error('broken');
 			return { json: { i }, pairedItem: { item: i } };
@@ -121,7 +118,7 @@ describe('runItems', () => {
 		const error = await failureOf(
 			runItems.call(context, run, async (i) => {
 				if (i === 0) {
-					run.submitted({ itemIndex: 0 }, 'task-0');
+					run.tasks.set({ itemIndex: 0 }, 'task-0');
 					return { json: {} };
 				}
 				throw nodeError(context, 'invalid_input', `broken ${i}`, { itemIndex: i });
@@ -167,7 +164,7 @@ describe('runUnits', () => {
 			run,
 			(itemIndex) => units.map((f) => ({ itemIndex, file: f })),
 			async (unit: Unit) => {
-				run.submitted(unit, `task-${unit.file!.field}`);
+				run.tasks.set(unit, `task-${unit.file!.field}`);
 				if (unit.file!.field === 'attachment_1') throw new Error('lost');
 				return { json: { done: true }, pairedItem: { item: 0 } };
 			},
@@ -193,7 +190,7 @@ describe('runUnits', () => {
 				run,
 				(itemIndex) => [{ itemIndex, file: file('attachment_1', 'b.pdf') }],
 				async (unit: Unit) => {
-					run.submitted(unit, 'task-b');
+					run.tasks.set(unit, 'task-b');
 					throw nodeError(context, 'task_failed', 'Extraction failed: unreadable', {
 						itemIndex: 0,
 					});
@@ -219,7 +216,7 @@ describe('runUnits', () => {
 					return [{ itemIndex }];
 				},
 				async () => {
-					throw new NotStartedError();
+					throw notStarted(context);
 				},
 			),
 		);

@@ -64,22 +64,4 @@ describe('fail-fast without Continue On Fail', () => {
 		expect(error.description).toContain(`item 0: ${TASK}`);
 		expect(error.description).toContain('1 item was not submitted');
 	});
-
-	it('with Continue On Fail, the other items are all submitted', async () => {
-		nock(BASE_URL)
-			.post('/process_file')
-			.times(9)
-			.reply(200, () => ({ task_id: TASK }));
-		const items = tenItems(1);
-		const out = await submit.call(
-			createContext({
-				params: params({ maxConcurrency: 1 }, 'submit'),
-				items,
-				continueOnFail: true,
-			}),
-			items,
-		);
-		expect(out.filter((o) => o.json.task_id === TASK)).toHaveLength(9);
-		expect(out[1].json.error).toMatch(/No binary field/);
-	});
 });

@@ -4,7 +4,6 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-wor
 
 import { execute as submitExecute } from '../../../../../../nodes/DocumentExtraction/actions/document/submit.operation';
 import { execute as submitAndWaitExecute } from '../../../../../../nodes/DocumentExtraction/actions/document/submitAndWait.operation';
-import { resetPacers } from '../../../../../../nodes/shared/transport/pacer';
 import {
 	asOperation,
 	BASE_URL,
@@ -23,7 +22,6 @@ const submitAndWait = asOperation(submitAndWaitExecute);
  */
 
 useOfflineNock();
-beforeEach(() => resetPacers());
 afterEach(() => expect(nock.pendingMocks()).toEqual([]));
 
 const FILE_HOST = 'http://files.example.test';
@@ -104,40 +102,6 @@ describe('one limit for every request', () => {
 		expect(out.every((o) => typeof o.json.task_id === 'string')).toBe(true);
 		expect(counts.maxDownloads).toBeLessThanOrEqual(2);
 		expect(counts.max).toBeLessThanOrEqual(2);
-	});
-
-	it('status checks go before queued uploads', async () => {
-		// 20 items, one request slot, 150 ms per upload, tasks finished at once: the uploads take
-		// 3 s, and the first items' status checks (after 1 s) are served between them.
-		const n = 20;
-		let next = 0;
-		const served: string[] = [];
-		nock(BASE_URL)
-			.post('/process_file')
-			.times(n)
-			.delay(150)
-			.reply(200, () => (served.push('POST'), { task_id: taskId(next++) }));
-		nock(BASE_URL)
-			.get(/\/task_status\//)
-			.times(n)
-			.reply(
-				200,
-				(uri) => (
-					served.push('GET'),
-					{ ...task('complete', { result: { ok: true } }), task_id: uri.split('/').pop() }
-				),
-			);
-		const items = Array.from({ length: n }, (_, i) => binaryItem(`doc ${i}`));
-		const ctx = createContext({
-			params: documentParams('submitAndWait', {
-				output: 'full',
-				options: { maxConcurrency: 1, maxWait: 10, pollInterval: 1 },
-			}),
-			items,
-		});
-		const out = await submitAndWait.call(ctx, items);
-		expect(out.map((o) => o.json.status)).toEqual(Array(n).fill('complete'));
-		expect(served.indexOf('GET')).toBeLessThan(served.lastIndexOf('POST'));
 	});
 
 	it('an item whose Max Wait runs out while it waits for a request slot is not sent, and says why', async () => {

@@ -4,7 +4,6 @@ import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 
 import { execute as submitAndWaitExecute } from '../../../../../../nodes/DocumentExtraction/actions/document/submitAndWait.operation';
 import { execute as submitExecute } from '../../../../../../nodes/DocumentExtraction/actions/document/submit.operation';
-import { MEMORY_KEY } from '../../../../../../nodes/DocumentExtraction/actions/common/submissionMemory';
 import {
 	asOperation,
 	BASE_URL,
@@ -272,7 +271,7 @@ describe('Later executions', () => {
 	it('keeps one short entry per accepted document: its fingerprint and task_id', async () => {
 		const svc = service();
 		await run(submit, documents());
-		const entries = execution[MEMORY_KEY] as IDataObject;
+		const entries = execution.documentExtractionSent as IDataObject;
 		expect(Object.keys(entries)).toEqual(['0', '1', '2', '3']);
 		expect(entries[0]).toBe(`${String(entries[0]).slice(0, 16)} ${svc.created[0]}`);
 		expect(JSON.stringify(entries).length).toBeLessThan(4 * 64);

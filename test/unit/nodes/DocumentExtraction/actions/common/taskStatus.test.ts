@@ -1,9 +1,5 @@
-import {
-	readTaskId,
-	shapeTask,
-} from '../../../../../../nodes/DocumentExtraction/actions/common/taskStatus';
-import { createContext } from '../../../../helpers/context';
-import { TASK, task } from '../../../../helpers/fixtures';
+import { shapeTask } from '../../../../../../nodes/DocumentExtraction/actions/common/taskStatus';
+import { task } from '../../../../helpers/fixtures';
 
 describe('shapeTask', () => {
 	it('gives the result fields of a complete task for Result Only', () => {
@@ -20,18 +16,5 @@ describe('shapeTask', () => {
 		expect(shapeTask(complete, 'full')).toBe(complete);
 		const failed = task('failed', { error: 'Unreadable' });
 		expect(shapeTask(failed, 'result')).toBe(failed);
-	});
-});
-
-describe('readTaskId', () => {
-	const read = (taskId: unknown) => readTaskId.call(createContext({ params: { taskId } }), 0);
-
-	it('takes a UUID, trimmed', () => {
-		expect(read(`  ${TASK} `)).toBe(TASK);
-	});
-
-	it('refuses anything else, saying what a task ID is', () => {
-		expect(() => read('INV-2024-17')).toThrow('"INV-2024-17" is not a task ID');
-		expect(() => read('')).toThrow('"" is not a task ID');
 	});
 });

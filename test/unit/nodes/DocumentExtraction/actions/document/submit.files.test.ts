@@ -1,15 +1,11 @@
-import nock from 'nock';
-
 import type { IBinaryKeyData, IDataObject, INodeExecutionData } from 'n8n-workflow';
 
 import { execute as submitExecute } from '../../../../../../nodes/DocumentExtraction/actions/document/submit.operation';
 import {
 	acceptEachDocument,
 	asOperation,
-	BASE_URL,
 	binaryItem,
 	createContext,
-	failureOf,
 	useOfflineNock,
 } from '../../../../helpers/context';
 import { documentParams } from '../../../../helpers/fixtures';
@@ -103,87 +99,6 @@ describe('Submit, Files to Send', () => {
 			['task-C', ['attachment_2']],
 			['task-A', ['attachment_0']],
 		]);
-	});
-
-	it('without Continue, a refused file fails the node naming it, and no file is sent after it', async () => {
-		nock(BASE_URL).post('/process_file').reply(422, { detail: 'Unreadable file' });
-		const sibling = nock(BASE_URL).post('/process_file').reply(200, { task_id: 'task-B' });
-		const items = [
-			email([
-				['a.pdf', 'A'],
-				['b.pdf', 'B'],
-			]),
-		];
-		const error = await failureOf(
-			submit.call(
-				createContext({
-					params: params({ filesToSend: 'all', options: { maxConcurrency: 1 } }),
-					items,
-				}),
-				items,
-			),
-		);
-		expect(error.message).toMatch(/\("a\.pdf" in attachment_0\)$/);
-		expect(sibling.isDone()).toBe(false);
-	});
-
-	it('under Continue, a refused file is its own error item beside its sibling', async () => {
-		nock(BASE_URL)
-			.post('/process_file', (b) => Buffer.from(b.file_base64, 'base64').toString() === 'A')
-			.reply(422, { detail: 'Unreadable file' });
-		nock(BASE_URL).post('/process_file').reply(200, { task_id: 'task-B' });
-		const items = [
-			email([
-				['a.pdf', 'A'],
-				['b.pdf', 'B'],
-			]),
-		];
-		const out = await submit.call(
-			createContext({ params: params({ filesToSend: 'all' }), items, continueOnFail: true }),
-			items,
-		);
-		expect(
-			out.map((o) => [o.pairedItem, o.json.fileName, o.json.task_id ?? o.json.httpCode]),
-		).toEqual([
-			[{ item: 0 }, 'a.pdf', 422],
-			[{ item: 0 }, 'b.pdf', 'task-B'],
-		]);
-		expect(out[0].json.error).toMatch(/Unreadable file/);
-	});
-
-	it('Retry On Fail reuses the task of each file, two files with the same bytes included', async () => {
-		const items = [
-			email([
-				['copy-1.pdf', 'SAME'],
-				['copy-2.pdf', 'SAME'],
-				['other.pdf', 'OTHER'],
-			]),
-		];
-		// the node's context of the execution, which each try of the node gets again
-		const nodeContext = {};
-		const context = () =>
-			createContext({
-				params: params({ filesToSend: 'all', options: { maxConcurrency: 1 } }),
-				items,
-				executionId: 'execution-files',
-				nodeContext,
-			});
-		let n = 0;
-		nock(BASE_URL)
-			.post('/process_file', (b) => Buffer.from(b.file_base64, 'base64').toString() === 'SAME')
-			.times(2)
-			.reply(() => [200, { task_id: `task-${++n}` }]);
-		nock(BASE_URL).post('/process_file').reply(422, { detail: 'Try again' });
-		await failureOf(submit.call(context(), items));
-		// the second try (Retry On Fail: the same execution) sends only the refused file
-		nock(BASE_URL).post('/process_file').reply(200, { task_id: 'task-3' });
-		const out = await submit.call(context(), items);
-		expect(out.map((o) => [o.json.fileName, o.json.task_id])).toEqual([
-			['copy-1.pdf', 'task-1'],
-			['copy-2.pdf', 'task-2'],
-			['other.pdf', 'task-3'],
-		]);
-		expect(nock.pendingMocks()).toEqual([]);
 	});
 
 	it('Input Binary Field stays the default: the field "data", no file fields in the output', async () => {

@@ -22,14 +22,6 @@ const project = { __rl: true, mode: 'id', value: 'Invoices' };
 const params = (extra: IDataObject = {}) =>
 	documentParams('submit', { project, options: {}, ...extra });
 
-/** The service accepts only the file "good" (as `taskId`) and answers any other with `status`. */
-function acceptsOnlyGood(taskId: string, status: number, detail: string) {
-	nock(BASE_URL)
-		.post('/process_file', (b) => Buffer.from(b.file_base64, 'base64').toString() === 'good')
-		.reply(200, { task_id: taskId });
-	nock(BASE_URL).post('/process_file').reply(status, { detail });
-}
-
 useOfflineNock();
 
 describe('Submit Document', () => {
@@ -162,28 +154,6 @@ describe('Submit Document', () => {
 		const error = await failureOf(submit.call(createContext({ params: params(), items }), items));
 		expect(error.message).toBe('The file in binary field "data" is empty');
 		expect(scope.isDone()).toBe(false);
-	});
-
-	it('turns a failure into an error item with continueOnFail, keeping order and pairing', async () => {
-		acceptsOnlyGood('ok-task', 404, "Document type 'x' not found");
-		const items = [binaryItem('bad'), binaryItem('good')];
-		items[0].json = { n: 0 };
-		const out = await submit.call(
-			createContext({ params: params(), items, continueOnFail: true }),
-			items,
-		);
-		expect(out.map((o) => o.pairedItem)).toEqual([{ item: 0 }, { item: 1 }]);
-		expect(out[0].json.error).toMatch(/Not found \(404\)/);
-		expect(out[1].json.task_id).toBe('ok-task');
-	});
-
-	it('without continueOnFail throws the failure and names tasks already submitted', async () => {
-		acceptsOnlyGood('kept-task', 402, 'Subscription inactive');
-		const items = [binaryItem('good'), binaryItem('bad')];
-		const error = await failureOf(submit.call(createContext({ params: params(), items }), items));
-		expect(error.message).toMatch(/inactive \(402\)/);
-		expect(error.description).toContain('item 0: kept-task');
-		expect((error as unknown as { context: { itemIndex: number } }).context.itemIndex).toBe(1);
 	});
 });
 

@@ -1,7 +1,6 @@
 import type { IDataObject, IExecuteFunctions, IHttpRequestOptions } from 'n8n-workflow';
 
 import { execute as submitAndWaitExecute } from '../../../../../../nodes/DocumentExtraction/actions/document/submitAndWait.operation';
-import { resetPacers } from '../../../../../../nodes/shared/transport/pacer';
 import { asOperation, binaryItem, createContext } from '../../../../helpers/context';
 import { documentParams, task } from '../../../../helpers/fixtures';
 
@@ -12,8 +11,6 @@ const submitAndWait = asOperation(submitAndWaitExecute);
  * run, and however many items wait (for a request slot, for the next poll), the execution's
  * cancel signal carries a bounded number of listeners.
  */
-
-beforeEach(() => resetPacers());
 
 const taskId = (n: number) => `0b8f2f9e-4a8c-4d1e-9f3a-${String(n).padStart(12, '0')}`;
 

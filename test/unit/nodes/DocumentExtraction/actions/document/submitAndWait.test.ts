@@ -4,7 +4,6 @@ import nock from 'nock';
 import type { IDataObject } from 'n8n-workflow';
 
 import { execute as submitAndWaitExecute } from '../../../../../../nodes/DocumentExtraction/actions/document/submitAndWait.operation';
-import { failureKind } from '../../../../../../nodes/shared/transport/errors';
 import {
 	asOperation,
 	BASE_URL,
@@ -117,23 +116,6 @@ describe('Submit and Wait', () => {
 		expect(Date.now() - started).toBeGreaterThanOrEqual(1900);
 		expect(out[0].json).toMatchObject({ task_id: TASK, status: 'processing', timedOut: true });
 		expect(String(out[0].json.message)).toMatch(/Get Status/);
-	});
-
-	it('stops waiting as soon as the execution is cancelled', async () => {
-		nock(BASE_URL).post('/process_file').reply(200, { task_id: TASK });
-		nock(BASE_URL).get(`/task_status/${TASK}`).times(100).reply(200, task('processing'));
-		const controller = new AbortController();
-		const items = [binaryItem('pdf')];
-		const started = Date.now();
-		const run = submitAndWait.call(
-			createContext({ params: params({ pollInterval: 5 }), items, signal: controller.signal }),
-			items,
-		);
-		setTimeout(() => controller.abort(), 300);
-		const error = await failureOf(run);
-		expect(error.message).toBe('The execution was stopped');
-		expect(failureKind(error)).toBe('stopped');
-		expect(Date.now() - started).toBeLessThan(2000);
 	});
 
 	it('runs ten items side by side: ten 1-second tasks take about one second, in order', async () => {

@@ -1,0 +1,227 @@
+import { ERRORS } from './messages';
+import { detailForMessage, formatValidationDetail } from './transport/detail';
+import { type FailureKind, failureOf, type ServiceError } from './transport/errors';
+import { inMessage } from './transport/network';
+import { displayUrl, parseHttpUrl } from './urls';
+
+/**
+ * The words of a request's failures: the transport throws a failure with its kind and facts
+ * (transport/errors.ts), and `explain`, called where a node calls the service, gives it the
+ * message and description the user reads, from what the request was about (`About`). n8n shows
+ * only a message in places (a failed publication, an error workflow, an MCP tool error), so
+ * each message carries the cause and the fix.
+ */
+
+/**
+ * What a request was about, as its failure's message words it: the edge (each node) says it
+ * when it turns the transport's failure into words (`explain`).
+ */
+export interface About {
+	/** What the request was about, for the 404 message, e.g. "task 1234" or "project 'Invoices'". */
+	subject?: string;
+	/** What a POST sends, for its messages, e.g. "the document". */
+	sending?: string;
+	/** What the request does, for messages: "the webhook registration"; "the request" unless set. */
+	action?: string;
+	/** A sentence added to the message of a 4xx answer: what to check. */
+	refusalAdvice?: string;
+	/** What to change when the service kept rate-limiting: the options of the caller. */
+	rateLimitAdvice?: RateLimitAdvice;
+	/** The message of an answer that lacks what was asked for (a task, a task_id). */
+	missing?: string;
+}
+
+/**
+ * What a rate-limit error tells the user to change. The operation that sends the request says
+ * it, naming its own options; a caller without such options gets RETRY_LATER_ADVICE.
+ */
+export interface RateLimitAdvice {
+	/** The end of the message, after "it was given up." */
+	message: string;
+	/** The end of the description: what to change. */
+	description: string;
+	/** Why waiting ended when the request's own time ran out (not the rate-limit budget). */
+	timeRanOut: string;
+}
+
+/** The rate-limit advice for a request whose caller has no options to change. */
+const RETRY_LATER_ADVICE: RateLimitAdvice = {
+	message: 'Try again later',
+	description: 'Try again later, or ask the service for a higher rate limit.',
+	timeRanOut: 'the time the request had ran out',
+};
+
+/** What to do before sending again a document the service may have received. */
+export const CHECK_BEFORE_RESENDING =
+	'Check the tasks of the project in the web dashboard, or wait for its task.completed webhook, before you send it again.';
+
+/** Why a document that may have arrived is not sent again. */
+export const SECOND_CHARGE = 'could create a second task and a second charge';
+
+/**
+ * What a webhook registration of `url` for a project is about; when the service refuses it, the
+ * advice names the address n8n gave, and how to change it.
+ */
+export function webhookRequest(projectId: string, url: string): About {
+	const parsed = parseHttpUrl(url);
+	const shown = parsed ? displayUrl(parsed) : url.replace(/[?#].*$/, '');
+	return {
+		subject: `project ${projectId}`,
+		action: 'the webhook registration',
+		refusalAdvice: `n8n gave the webhook URL ${shown}. The service needs an https address it can reach: set n8n's public address with the WEBHOOK_URL environment variable (for example WEBHOOK_URL=https://n8n.example.com/), restart n8n and publish again.`,
+	};
+}
+
+/** Whole seconds for a message, at least 1. */
+const seconds = (ms: number) => Math.max(1, Math.round(ms / 1000));
+
+/** ": detail" for a message, or '' without a detail. */
+const withDetail = (detail: unknown) => {
+	const text = detailForMessage(detail);
+	return text ? `: ${text.replace(/[.\s]+$/, '')}` : '';
+};
+
+type Words = { message: string; description?: string };
+
+/** The words of a request the service kept answering with 429 until its time ran out. */
+function rateLimited({ facts }: ServiceError, about: About): Words {
+	const advice = about.rateLimitAdvice ?? RETRY_LATER_ADVICE;
+	const { count, sinceMs, budgetEnded, budgetMs } = facts.throttled!;
+	const upload = facts.method !== 'GET' ? (about.sending ?? 'the request') : undefined;
+	const why = budgetEnded
+		? `the node waits out rate limits for at most ${seconds(budgetMs)} s a request`
+		: advice.timeRanOut;
+	return {
+		message: `${
+			count
+				? `The Document Extraction Service kept rate-limiting the requests (429 Too Many Requests, ${count === 1 ? 'once' : `${count} times`} in ${seconds(sinceMs)} s)`
+				: 'The Document Extraction Service is rate-limiting the requests of this credential (429 Too Many Requests to other requests)'
+		};${upload ? ` ${upload} was not sent` : ' it was given up'}. ${advice.message}`,
+		description: `The service limits how many requests it takes per second, and it answered "429 Too Many Requests". The node waited as the service asked and slowed all its requests down, but ${why}. ${advice.description}`,
+	};
+}
+
+/** The words of a request that got no answer, after its attempts (a GET, or a POST never sent). */
+function noAnswer({ facts }: ServiceError): Words {
+	const { reason = '', attempts = 1, timedOutAfterMs } = facts;
+	const tries = `${attempts} attempt${attempts > 1 ? 's' : ''}`;
+	return {
+		message:
+			timedOutAfterMs !== undefined
+				? `The Document Extraction Service did not answer within ${seconds(timedOutAfterMs)} s (${tries})`
+				: `Could not reach the Document Extraction Service after ${tries}: ${inMessage(reason)}`,
+		description: `${reason}. Check the Base URL in the credential (${facts.baseUrl}) and that the service is reachable from n8n.`,
+	};
+}
+
+/** The words of a POST that may have reached the service: what to check before sending it again. */
+function mayHaveArrived({ facts, status }: ServiceError, about: About): Words {
+	const what = about.sending ?? 'the request';
+	const how = {
+		timeout: 'The Document Extraction Service did not answer in time',
+		broken: 'The connection to the Document Extraction Service broke off',
+		gateway: `A gateway in front of the Document Extraction Service answered ${status}`,
+	}[facts.how ?? 'broken'];
+	return {
+		message: `${how}; it may have received ${what}, so it was not sent again. Check the project's tasks before sending it again`,
+		description: `${facts.reason}. The service may have received ${what} and started work on it, so it was not sent again (sending it again ${SECOND_CHARGE}). ${CHECK_BEFORE_RESENDING}`,
+	};
+}
+
+/** "No time was left to <do it> before <the wait> ran out": why work was not started. */
+const noTimeLeft = (to: string, wait: string) => `No time was left to ${to} before ${wait} ran out`;
+
+/** The words of work whose time ran out before it could start: a request, or a download. */
+function outOfTime({ facts: { slots, download } }: ServiceError, about: About): Words {
+	if (download) {
+		const message = `${noTimeLeft('download the document', 'Max Wait')}. Raise Max Wait, or send fewer items per run`;
+		return { message };
+	}
+	if (slots === undefined) {
+		return { message: noTimeLeft(`send ${about.action ?? 'the request'}`, 'the wait') };
+	}
+	return {
+		message: `${noTimeLeft('send the request', 'Max Wait')}: all ${slots} request slots stayed busy. Raise Max Wait or Max Concurrent Requests, or send fewer items per run`,
+		description: `The node sends at most ${slots} requests at once (Max Concurrent Requests), and the requests of other items held every slot until this item's Max Wait ran out. Nothing was sent for it.`,
+	};
+}
+
+/** The words of an answer with `status` (3xx, 4xx, 5xx). */
+function describeStatus({ status, facts, ...failure }: ServiceError, about: About): Words {
+	const detail = failure.detail ?? undefined;
+	const { subject } = about;
+	const code = status ?? 0;
+	const detailText = formatValidationDetail(detail);
+	const refused = `The Document Extraction Service refused ${about.action ?? 'the request'}`;
+	const advice = code >= 400 && code < 500 && about.refusalAdvice ? ` ${about.refusalAdvice}` : '';
+	const { location, attempts = 1 } = facts;
+	switch (code) {
+		case 401:
+			return {
+				message: `The Document Extraction Service rejected the API key (401)${withDetail(detail)}. Check the API key in the credential.${advice}`,
+				description: `${detailText ? detailText + '. ' : ''}Check the API key in the Document Extraction API credential: it must be a valid, active vnd_… key from the web dashboard.${advice}`,
+			};
+		case 402:
+			return {
+				message: `The Document Extraction subscription is inactive (402)${withDetail(detail)}. Renew it in the web dashboard.${advice}`,
+				description: `${detailText ? detailText + '. ' : ''}Renew the subscription in the web dashboard or contact support, then run the workflow again.${advice}`,
+			};
+		case 404:
+			return {
+				message: `Not found (404): ${detailForMessage(detail) || `${subject ?? 'the requested resource'} does not exist`}${advice}`,
+				description: `The service could not find ${subject ?? 'what was asked for'}. Check the project, the document type and the task ID: they must exist in the account the API key belongs to.${advice}`,
+			};
+		case 422:
+			return {
+				message: `${refused} as invalid (422)${withDetail(detail)}${advice ? `.${advice}` : ''}`,
+				description: `${refused} as invalid (422):\n${detailText || 'Validation failed.'}\nFix the fields named above and run again.${advice}`,
+			};
+	}
+	if (code >= 300 && code < 400) {
+		return {
+			message: `The Document Extraction Service redirected the request (${code})${location ? ` to ${location}` : ''}; set the Base URL in the credential to the address the service answers at`,
+			description: `${location ? `It points to ${location}. ` : ''}Set the Base URL in the credential to the address the service answers at directly (for example https:// instead of http://).`,
+		};
+	}
+	if (code >= 500) {
+		return {
+			message: `The Document Extraction Service failed with a server error (${code})${attempts > 1 ? ` after ${attempts} attempts` : ''}${withDetail(detail)}`,
+			description: `${detailText ? detailText + '. ' : ''}${attempts > 1 ? 'The request was retried. ' : ''}Try again later; if it persists, contact support.`,
+		};
+	}
+	return {
+		message: `${refused} with status ${code}${withDetail(detail)}${advice ? `.${advice}` : ''}`,
+		description: `${detailText || 'No detail was given.'}${advice}`,
+	};
+}
+
+/** The words of each kind; any other kind is an answer's status. */
+const WORDS: Partial<Record<FailureKind, (failure: ServiceError, about: About) => Words>> = {
+	rate_limited: rateLimited,
+	no_answer: noAnswer,
+	may_have_arrived: mayHaveArrived,
+	out_of_time: outOfTime,
+	stopped: () => ({ message: ERRORS.stopped }),
+	unexpected: ({ facts }, about) => ({
+		message: about.missing ?? 'The service gave an unexpected answer',
+		description: `Response: ${JSON.stringify(facts.response)}`,
+	}),
+};
+
+/** The failures already given their words: the first caller that knows what they were about. */
+const explained = new WeakSet<object>();
+
+/**
+ * Gives a failure of the transport its message and description, from its kind, its facts and
+ * what the request was `about`, once; any other error is returned as it is. The one place where
+ * a request's failure becomes words.
+ */
+export function explain<E>(error: E, about: About = {}): E {
+	const failure = failureOf(error);
+	if (!failure || explained.has(failure)) return error;
+	explained.add(failure);
+	const words = (WORDS[failure.kind] ?? describeStatus)(failure, about);
+	failure.message = words.message;
+	failure.description = words.description;
+	return error;
+}
