@@ -45,7 +45,10 @@ const NOTE = [
 		'On import, n8n puts your Document Extraction credential into **Document Extraction Trigger**, **Submit** and **Get Status**: check it there.',
 		'Pick your credential in **Document Extraction Trigger**, **Submit** and **Get Status**: n8n 1.x does not put it in on import.',
 	],
-	['Then publish.', 'Then save, and turn the **Inactive** switch at the top right to **Active** (n8n 1.x has no Publish).'],
+	[
+		'Then publish.',
+		'Then save, and turn the **Inactive** switch at the top right to **Active** (n8n 1.x has no Publish).',
+	],
 ];
 
 /** The note for n8n 1.x; fails when the 2.x note no longer has the text it replaces. */

@@ -127,4 +127,3 @@ describe('the production workflow for n8n 1.x (examples/n8n1)', () => {
 		}
 	});
 });
-

@@ -34,14 +34,17 @@ async function main([baseUrl, email, password]) {
 	}
 	const listedTypes = (listed.installedNodes ?? []).map((n) => n.type).sort();
 	for (const type of NODE_TYPES) {
-		if (!listedTypes.includes(type)) throw new Error(`the listed package lacks ${type} (has ${listedTypes.join(', ')})`);
+		if (!listedTypes.includes(type))
+			throw new Error(`the listed package lacks ${type} (has ${listedTypes.join(', ')})`);
 	}
 	const loaded = await get(baseUrl, cookie, '/types/nodes.json');
 	const names = new Set((Array.isArray(loaded) ? loaded : (loaded.data ?? [])).map((n) => n.name));
 	for (const type of NODE_TYPES) {
 		if (!names.has(type)) throw new Error(`n8n has not loaded the node type ${type}`);
 	}
-	console.log(`[start-smoke] n8n lists ${PACKAGE}@${listed.installedVersion} with ${listedTypes.join(', ')}`);
+	console.log(
+		`[start-smoke] n8n lists ${PACKAGE}@${listed.installedVersion} with ${listedTypes.join(', ')}`,
+	);
 }
 
 main(process.argv.slice(2)).catch((error) => {

@@ -484,7 +484,6 @@ async function run(context) {
 			},
 		],
 	]);
-
 }
 
 main()
