@@ -2,14 +2,16 @@
 'use strict';
 
 /**
- * The README's "Try it on your own n8n", on a fresh own n8n 2.41.1, in Chromium: the package
- * installed from the tarball with the README's install commands into a fresh HOME, the emulator
+ * The README's "Try it on your own n8n", from its Installation section, on a fresh own n8n 2.41.1,
+ * in Chromium: a `git clone` of this repository (its committed files), the README's tarball
+ * command run in that clone, the README's install commands into a fresh HOME, the emulator
  * started with the README's command (its printed key and Base URL are what the test pastes), a
  * real IMAP mailbox (Debian's Dovecot, test/ui/mailbox.sh), and the emulator's CRM stand-in as the
- * CRM. From the open editor it clicks the README's steps on examples/email-to-crm-imap.json as
- * shipped (picked from examples/, never copied or edited), counting every click, typed field and
- * key; then sends one email with two PDFs and a notes.txt to the mailbox and waits for one CRM
- * record per PDF and none for the text file. Then it imports the Gmail and Outlook files and checks
+ * CRM. In the editor it reloads the page, clicks the README's steps on
+ * examples/email-to-crm-imap.json as shipped (picked from examples/, never copied or edited),
+ * counting every click, typed field and key; then sends one email with two PDFs and a notes.txt to
+ * the mailbox, waits for one CRM record per PDF and none for the text file, and opens the records
+ * page the README links. Then it imports the Gmail and Outlook files and checks
  * that the editor asks for nothing but their credential. Run by test/ui/run.sh (also on its own:
  * `UI_ONLY=mailbox bash test/ui/run.sh`).
  *

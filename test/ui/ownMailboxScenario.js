@@ -156,7 +156,7 @@ async function run(context, env) {
 			},
 		],
 		[
-			`imports ${path.relative(ROOT, env.IMAP_FILE)} as shipped and clicks the README's steps: at most ${env.MAX_ACTIONS} actions`,
+			`reloads after the restart, imports ${path.relative(ROOT, env.IMAP_FILE)} as shipped, sees the package's icon and clicks the README's steps 4 to 6`,
 			async () => {
 				// Installation 3: n8n has restarted (the test started it); reload the editor's page (F5)
 				await page.reload();
@@ -296,7 +296,7 @@ async function run(context, env) {
 			},
 		],
 		[
-			'one email with two PDFs and a notes.txt reaches the mailbox: one CRM record per PDF, none for the text file',
+			`one email with two PDFs and a notes.txt: one CRM record per PDF on the records page, none for the text file; at most ${env.MAX_ACTIONS} actions and ${env.MAX_MINUTES} minutes from Installation`,
 			async () => {
 				const sent = Date.now();
 				await env.sendEmail();

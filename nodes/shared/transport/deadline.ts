@@ -16,7 +16,7 @@ export function latestStart(deadline: number): number {
 }
 
 /** Whether a request with `deadline` can still start now. */
-export function canStart(deadline: number, now = Date.now()): boolean {
+function canStart(deadline: number, now = Date.now()): boolean {
 	return now <= latestStart(deadline);
 }
 
