@@ -30,6 +30,8 @@ const {
 	scenario,
 	freshPage,
 	credentialReady,
+	iconRendered,
+	inputValue,
 } = require('./lib.js');
 const { restCall, publishByClicking, importByClicking, pickByClicking } = require('./firstHour.js');
 const { productionSteps } = require('./ownProduction.js');
@@ -167,13 +169,7 @@ async function run(context, env) {
 				const nodes = page.getByTestId('canvas-node');
 				await visible(nodes.filter({ hasText: crm }), `the canvas node "${crm}"`);
 				// the README's check that n8n loaded the package: the node shows the package's icon
-				await until(`"${extract}" shows the package's icon`, async () => {
-					const icons = await nodes
-						.filter({ hasText: extract })
-						.locator('img')
-						.evaluateAll((imgs) => imgs.map((i) => i.getAttribute('src') || ''));
-					return icons.some((src) => /documentExtraction\.svg/.test(src));
-				});
+				await iconRendered(nodes.filter({ hasText: extract }), `the canvas node "${extract}"`);
 				await shot(page, 'own-mailbox-imported');
 
 				// 4. the trigger: Connect to IMAP, User, Password, Host, Save; close it
@@ -239,11 +235,7 @@ async function run(context, env) {
 				await until(
 					`Document Type shows *${DOCUMENT_TYPE}* from the project's list`,
 					async () =>
-						(await ndv
-							.getByTestId('parameter-input-documentType')
-							.locator('input')
-							.first()
-							.inputValue()) === DOCUMENT_TYPE,
+						(await inputValue(ndv.getByTestId('parameter-input-documentType'))) === DOCUMENT_TYPE,
 				);
 				await shot(page, 'own-mailbox-extract', ndv);
 				await act(ndv.getByTestId('ndv-close-button'), `the × of "${extract}"`);
