@@ -1,7 +1,6 @@
 import { ERRORS } from './messages';
 import { detailForMessage, formatValidationDetail } from './transport/detail';
 import { type FailureKind, failureOf, type ServiceError } from './transport/errors';
-import { inMessage } from './transport/network';
 import { displayUrl, parseHttpUrl } from './urls';
 
 /**
@@ -101,30 +100,59 @@ function rateLimited({ facts }: ServiceError, about: About): Words {
 	};
 }
 
+const NETWORK_REASONS: Record<string, string> = {
+	ECONNREFUSED: 'The connection was refused (ECONNREFUSED)',
+	ENOTFOUND: 'The host name was not found (ENOTFOUND)',
+	EAI_AGAIN: 'The host name could not be looked up (EAI_AGAIN)',
+	ENETUNREACH: 'The network is unreachable (ENETUNREACH)',
+	EHOSTUNREACH: 'The host is unreachable (EHOSTUNREACH)',
+	ECONNRESET: 'The connection was closed unexpectedly (ECONNRESET)',
+	EPIPE: 'The connection was closed while sending (EPIPE)',
+};
+
+/** Why no good answer came (the item's `detail`): a gateway, the attempt's timeout, the network. */
+function reasonOf({ status, facts }: ServiceError): string {
+	if (status) return `A gateway answered ${status}`;
+	if (facts.timedOutAfterMs !== undefined) {
+		return `No complete answer within ${seconds(facts.timedOutAfterMs)} s`;
+	}
+	const { code } = facts;
+	if (code && NETWORK_REASONS[code]) return NETWORK_REASONS[code];
+	const message = (facts.networkMessage ?? '').replace(/[.\s]+$/, '');
+	return message || (code ? `Network error (${code})` : 'Network error');
+}
+
+/** A reason without its network error code: n8n replaces any message that names one. */
+const inMessage = (reason: string) =>
+	reason
+		.replace(/\s*\((?:E[A-Z_]+|UND_ERR\w*)\)/g, '')
+		.replace(/\b(?:E[A-Z]{3,}(?:_[A-Z]+)*)\b/g, 'network error');
+
 /** The words of a request that got no answer, after its attempts (a GET, or a POST never sent). */
-function noAnswer({ facts }: ServiceError): Words {
-	const { reason = '', attempts = 1, timedOutAfterMs } = facts;
+function noAnswer(failure: ServiceError): Words {
+	const { attempts = 1, timedOutAfterMs, baseUrl } = failure.facts;
+	const reason = String(failure.detail);
 	const tries = `${attempts} attempt${attempts > 1 ? 's' : ''}`;
 	return {
 		message:
 			timedOutAfterMs !== undefined
 				? `The Document Extraction Service did not answer within ${seconds(timedOutAfterMs)} s (${tries})`
 				: `Could not reach the Document Extraction Service after ${tries}: ${inMessage(reason)}`,
-		description: `${reason}. Check the Base URL in the credential (${facts.baseUrl}) and that the service is reachable from n8n.`,
+		description: `${reason}. Check the Base URL in the credential (${baseUrl}) and that the service is reachable from n8n.`,
 	};
 }
 
 /** The words of a POST that may have reached the service: what to check before sending it again. */
-function mayHaveArrived({ facts, status }: ServiceError, about: About): Words {
+function mayHaveArrived({ facts, status, detail }: ServiceError, about: About): Words {
 	const what = about.sending ?? 'the request';
-	const how = {
-		timeout: 'The Document Extraction Service did not answer in time',
-		broken: 'The connection to the Document Extraction Service broke off',
-		gateway: `A gateway in front of the Document Extraction Service answered ${status}`,
-	}[facts.how ?? 'broken'];
+	const how = status
+		? `A gateway in front of the Document Extraction Service answered ${status}`
+		: facts.timedOutAfterMs !== undefined
+			? 'The Document Extraction Service did not answer in time'
+			: 'The connection to the Document Extraction Service broke off';
 	return {
 		message: `${how}; it may have received ${what}, so it was not sent again. Check the project's tasks before sending it again`,
-		description: `${facts.reason}. The service may have received ${what} and started work on it, so it was not sent again (sending it again ${SECOND_CHARGE}). ${CHECK_BEFORE_RESENDING}`,
+		description: `${String(detail)}. The service may have received ${what} and started work on it, so it was not sent again (sending it again ${SECOND_CHARGE}). ${CHECK_BEFORE_RESENDING}`,
 	};
 }
 
@@ -220,6 +248,10 @@ export function explain<E>(error: E, about: About = {}): E {
 	const failure = failureOf(error);
 	if (!failure || explained.has(failure)) return error;
 	explained.add(failure);
+	if (failure.kind === 'no_answer' || failure.kind === 'may_have_arrived') {
+		failure.detail = reasonOf(failure);
+		if (failure.errorResponse) failure.errorResponse.detail = failure.detail as string;
+	}
 	const words = (WORDS[failure.kind] ?? describeStatus)(failure, about);
 	failure.message = words.message;
 	failure.description = words.description;

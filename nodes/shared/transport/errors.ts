@@ -2,39 +2,22 @@ import type { GenericValue, IDataObject, INode, JsonObject } from 'n8n-workflow'
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 /**
- * The failure model of the package. Every error the nodes throw, and every error item they
- * output under "On Error → Continue", carries the failure's kind: a documented, stable name a
- * workflow can branch on (never the message, which may be reworded). A thrown error keeps it in
- * its context (`error.context.kind`, stored with the execution and given to an error
- * workflow); an error item in its `kind` field. docs/reliability.md says what to do with each.
+ * The kinds of failure: stable names a workflow can branch on (never the message). A thrown
+ * error keeps its kind in `error.context.kind`, an error item in its `kind` field;
+ * docs/reliability.md says what to do with each.
  */
 export const FAILURE_KINDS = [
-	/** The service answered 3xx or 4xx (other than 404 and 429): it did not take the request. */
-	'refused',
-	/** The service answered 404: the task, project or document type does not exist (or no longer). */
-	'not_found',
-	/** The service kept answering 429 until the time for the request ran out. Nothing was created. */
-	'rate_limited',
-	/** No answer: a GET, or a POST that provably never left, after the retries. */
-	'no_answer',
-	/** The service failed with a 5xx of its own, after the retries. */
-	'service_failed',
-	/**
-	 * A POST that may have reached the service although no good answer came back (a gateway's
-	 * 502/504, a connection broken after sending, no answer in time). It is never sent again.
-	 */
-	'may_have_arrived',
-	/** The item's deadline (Max Wait, a lookup's budget) left no time to send the request (again). */
-	'out_of_time',
-	/** The execution was stopped. */
+	'refused', // 3xx or 4xx other than 404 and 429: the service did not take the request
+	'not_found', // 404
+	'rate_limited', // 429 until the time for the request ran out; nothing was created
+	'no_answer', // a GET, or a POST that provably never left, after the retries
+	'service_failed', // a 5xx of the service itself, after the retries
+	'may_have_arrived', // a POST that may have reached the service; never sent again
+	'out_of_time', // the deadline left no time to send the request (again)
 	'stopped',
-	/** The task ended with status failed at the service. */
 	'task_failed',
-	/** The item or the node's settings are wrong: the message says what to change. */
-	'invalid_input',
-	/** The document could not be downloaded from its URL (or its address is not allowed). */
+	'invalid_input', // the item or the settings are wrong: the message says what to change
 	'download_failed',
-	/** Anything else: an error the package did not foresee. */
 	'unexpected',
 ] as const;
 
@@ -53,12 +36,8 @@ export interface NodeContext {
 	getNode(): INode;
 }
 
-/**
- * What the transport knows of a failure besides its kind, status and detail: the facts a
- * message is made of at the edge (shared/messages.ts `explain`). No sentence is kept here.
- */
+/** What the transport knows of a failure besides its kind: facts, never a sentence. */
 interface FailureFacts {
-	/** The request's method: a POST that was not sent is worded apart. */
 	method?: string;
 	/** Attempts made (5xx, no answer). */
 	attempts?: number;
@@ -66,12 +45,11 @@ interface FailureFacts {
 	location?: string;
 	/** 429 answers in a row (0: held back by the pace alone), since when, and their budget. */
 	throttled?: { count: number; sinceMs: number; budgetEnded: boolean; budgetMs: number };
-	/** Why no answer came (the network's reason, a timeout, a gateway's status). */
-	reason?: string;
+	/** The network error code and the HTTP client's message, when no answer came. */
+	code?: string;
+	networkMessage?: string;
 	/** The attempt's timeout, when it ran out. */
 	timedOutAfterMs?: number;
-	/** How a POST may have arrived. */
-	how?: 'timeout' | 'broken' | 'gateway';
 	/** The Base URL as shown. */
 	baseUrl?: string;
 	/** A download (not a request to the service) had no time left to start. */
@@ -86,7 +64,7 @@ export interface Failure {
 	kind: FailureKind;
 	/** The HTTP status of the answer behind the failure; null when none came. */
 	status?: number | null;
-	/** The service's `detail` as sent (a 422 field list stays a list), or the network reason. */
+	/** The service's `detail` as sent (a 422 field list stays a list). */
 	detail?: unknown;
 	/** The task the failure is about, when there is one. */
 	taskId?: string;
@@ -94,19 +72,15 @@ export interface Failure {
 	itemIndex?: number;
 }
 
-/**
- * A failed request to the service: a NodeApiError (n8n shows it as one, under that name) that
- * carries its kind, the HTTP status, the service's detail, its task and the facts of the
- * failure. The transport throws it without a sentence; the edge (`explain`) gives it its words.
- */
+/** A failed request, thrown without a sentence: the edge (`explain`) gives it its words. */
 export class ServiceError extends NodeApiError {
 	readonly kind: FailureKind;
 
 	/** The HTTP status of the answer behind the failure, or null when no answer came. */
 	readonly status: number | null;
 
-	/** The service's `detail` as it sent it, or the network reason; undefined when none. */
-	readonly detail: unknown;
+	/** The service's `detail` as sent; for no answer, the reason `explain` gives. */
+	detail: unknown;
 
 	readonly facts: FailureFacts;
 

@@ -11,14 +11,7 @@ import {
 	ServiceError,
 	statusFailure,
 } from './errors';
-import {
-	gatewayAnswered,
-	isTimeoutCode,
-	networkErrorCode,
-	networkReason,
-	noCompleteAnswer,
-	provablyNotSent,
-} from './network';
+import { isTimeoutCode, networkErrorCode, provablyNotSent } from './network';
 import { parseRetryAfter, throttleBackoffMs } from './pacer';
 import { latestStart, MIN_ATTEMPT_TIMEOUT_MS } from './deadline';
 
@@ -203,37 +196,23 @@ export async function apiRequest<T = unknown>(
 			if (response === undefined) {
 				// The original error is left behind: it holds the request, with the API key.
 				const code = networkErrorCode(failure);
-				const timedOut = clock.timedOut() || isTimeoutCode(code);
-				const reason = timedOut ? noCompleteAnswer(attemptTimeout) : networkReason(code, failure);
+				const facts = {
+					code,
+					networkMessage: failure instanceof Error ? failure.message : undefined,
+					timedOutAfterMs: clock.timedOut() || isTimeoutCode(code) ? attemptTimeout : undefined,
+				};
 				if (!isGet && !provablyNotSent(code)) {
-					const how = timedOut ? 'timeout' : 'broken';
-					throw fail({
-						kind: 'may_have_arrived',
-						status: null,
-						detail: reason,
-						facts: { reason, how },
-					});
+					throw fail({ kind: 'may_have_arrived', status: null, facts });
 				}
-				lastError = fail({
-					kind: 'no_answer',
-					status: null,
-					detail: reason,
-					facts: {
-						reason,
-						timedOutAfterMs: timedOut ? attemptTimeout : undefined,
-						attempts: failures,
-						baseUrl: displayBaseUrl(baseUrl),
-					},
-				});
+				const more = { attempts: failures, baseUrl: displayBaseUrl(baseUrl) };
+				lastError = fail({ kind: 'no_answer', status: null, facts: { ...facts, ...more } });
 			} else {
 				const status = response.statusCode;
 				pacer.onAccepted();
 				if (status >= 200 && status < 300) return response.body as T;
 				if (status < 500) throw fail(statusFailure(response));
 				if (!isGet && GATEWAY_STATUSES.includes(status)) {
-					const reason = gatewayAnswered(status);
-					const facts = { reason, how: 'gateway' as const };
-					throw fail({ kind: 'may_have_arrived', status, detail: reason, facts });
+					throw fail({ kind: 'may_have_arrived', status });
 				}
 				lastError = fail(statusFailure(response, failures));
 				delay = parseRetryAfter(response.headers?.['retry-after']) ?? delay;
