@@ -1,16 +1,32 @@
-import {
-	checkTimestamp,
-	DEFAULT_TIMESTAMP_TOLERANCE_MINUTES,
-	parseTimestamp,
-	timestampAnswer,
-	timestampToleranceMs,
-} from '../../../../nodes/DocumentExtractionTrigger/delivery';
+import type { IDataObject } from 'n8n-workflow';
 
+jest.mock('n8n-workflow', () => jest.requireActual('../../helpers/sleep').workflowWithFakeSleep());
+
+import { completedPayload, Host, signedDelivery, strictNock } from '../../helpers/triggerHost';
+
+/** The signed timestamp of a delivery, checked through the trigger's webhook. */
+
+const SECRET = 'whsec_' + 'ab'.repeat(32);
 const NOW = Date.parse('2026-03-10T12:00:00.000Z');
 const MINUTE = 60_000;
-const TOLERANCE = 60 * MINUTE;
+let deliveries = 0;
 
-describe('parseTimestamp', () => {
+strictNock();
+afterEach(() => jest.restoreAllMocks());
+
+/** What the trigger answers to a delivery with `timestamp` (absent when undefined) at `now`. */
+async function answer(timestamp: unknown, now = NOW, options: IDataObject = {}) {
+	jest.spyOn(Date, 'now').mockReturnValue(now);
+	const host = new Host({ useExistingRegistration: true, webhookSecret: SECRET, options });
+	const payload = completedPayload({ task_id: `t-${++deliveries}`, timestamp });
+	if (timestamp === undefined) delete payload.timestamp;
+	const { result, res } = await host.deliver(signedDelivery(payload, SECRET));
+	return result.workflowData ? 'runs' : { status: res.statusCode, ...(res.body as IDataObject) };
+}
+
+describe('the signed timestamp', () => {
+	// With a tolerance of one minute, a timestamp runs at its own time + 1 min, not 1 ms later:
+	// that pins the instant it was read as.
 	it.each([
 		['2026-03-10T12:00:00Z', NOW],
 		['2026-03-10T12:00:00.000Z', NOW],
@@ -21,19 +37,18 @@ describe('parseTimestamp', () => {
 		// no zone: UTC, as the service gives its times
 		['2026-03-10T12:00:00', NOW],
 		['2026-03-10T12:00:00.5', NOW + 500],
-		// offsets
 		['2026-03-10T14:00:00+02:00', NOW],
 		['2026-03-10T14:00:00+0200', NOW],
 		['2026-03-10T07:30:00-04:30', NOW],
-		['2026-03-10T12:00:00+00:00', NOW],
 		['2026-03-11T01:00:00+13:00', NOW],
 		[' 2026-03-10T12:00:00Z ', NOW],
-	])('%p is %p', (text, expected) => {
-		expect(parseTimestamp(text)).toBe(expected);
+	])('%p is read as %p', async (text, instant) => {
+		const options = { timestampTolerance: 1 };
+		expect(await answer(text, instant + MINUTE, options)).toBe('runs');
+		expect(await answer(text, instant + MINUTE + 1, options)).toMatchObject({ status: 200 });
 	});
 
 	it.each([
-		'',
 		'yesterday',
 		'2026-03-10',
 		'12:00:00',
@@ -45,99 +60,46 @@ describe('parseTimestamp', () => {
 		'2026-03-10T12:00:00 GMT',
 		'Tue, 10 Mar 2026 12:00:00 GMT',
 		'1773144000',
-	])('%p is not a timestamp', (text) => {
-		expect(parseTimestamp(text)).toBeUndefined();
+		NOW,
+		{},
+		['2026-03-10T12:00:00Z'],
+	])('%p is refused with 400 as unreadable', async (timestamp) => {
+		expect(await answer(timestamp)).toEqual({
+			status: 400,
+			error: 'timestamp unreadable: a delivery must carry its signed ISO 8601 timestamp',
+		});
 	});
 
-	it.each([1773144000000, null, undefined, {}, ['2026-03-10T12:00:00Z']])(
-		'%p (not a string) is not a timestamp',
-		(value) => {
-			expect(parseTimestamp(value)).toBeUndefined();
+	it.each([undefined, null, ''])('%p is refused with 400 as missing', async (timestamp) => {
+		expect(await answer(timestamp)).toMatchObject({ status: 400, error: /^timestamp missing:/ });
+	});
+
+	it.each([
+		['on the edge, in the past', -60 * MINUTE, 'runs'],
+		['on the edge, ahead', 60 * MINUTE, 'runs'],
+		['a retry 21 s later', -21_000, 'runs'],
+		[
+			'two days old',
+			-48 * 60 * MINUTE,
+			"timestamp too old: 2 days before n8n's clock, more than the tolerance of 60 min",
+		],
+		['just outside, in the past', -60 * MINUTE - 1, /^timestamp too old: 60 min before/],
+		['just outside, ahead', 60 * MINUTE + 1, /^timestamp in the future: 60 min after/],
+	])(
+		'%s: by default, the hour the trigger remembers deliveries',
+		async (_name, offset, outcome) => {
+			const result = await answer(new Date(NOW + offset).toISOString());
+			if (outcome === 'runs') expect(result).toBe('runs');
+			// a replay is acknowledged, so that the service does not send it again
+			else expect(result).toMatchObject({ status: 200, received: true, ignored: outcome });
 		},
 	);
-});
 
-describe('checkTimestamp', () => {
-	const iso = (offsetMs: number) => new Date(NOW + offsetMs).toISOString();
-
-	it.each([
-		['exactly now', 0],
-		['just inside, in the past', -TOLERANCE + 1],
-		['on the edge, in the past', -TOLERANCE],
-		['just inside, ahead (n8n clock slow)', TOLERANCE - 1],
-		['on the edge, ahead', TOLERANCE],
-		['a retry 21 s later', -21_000],
-	])('%s passes', (_name, offset) => {
-		expect(checkTimestamp(iso(offset), TOLERANCE, NOW)).toEqual({ ok: true });
-	});
-
-	it.each([
-		['just outside, in the past', -TOLERANCE - 1, 'too old'],
-		['two days old', -48 * TOLERANCE, 'too old'],
-		['just outside, ahead', TOLERANCE + 1, 'in the future'],
-	])('%s is refused', (_name, offset, reason) => {
-		expect(checkTimestamp(iso(offset), TOLERANCE, NOW)).toEqual({
-			ok: false,
-			reason,
-			differenceMs: -offset,
-		});
-	});
-
-	it('reads a timestamp without a zone as UTC and one with an offset by its offset', () => {
-		// 61 minutes old when read as UTC, whatever the zone of the machine
-		expect(checkTimestamp('2026-03-10T10:59:00', TOLERANCE, NOW)).toMatchObject({
-			reason: 'too old',
-		});
-		expect(checkTimestamp('2026-03-10T11:01:00', TOLERANCE, NOW)).toEqual({ ok: true });
-		// the same instant written in another zone
-		expect(checkTimestamp('2026-03-10T13:01:00+02:00', TOLERANCE, NOW)).toEqual({ ok: true });
-		expect(checkTimestamp('2026-03-10T12:59:00+02:00', TOLERANCE, NOW)).toMatchObject({
-			reason: 'too old',
-		});
-		expect(checkTimestamp('2026-03-10T04:59:00-06:00', TOLERANCE, NOW)).toMatchObject({
-			reason: 'too old',
-		});
-	});
-
-	it.each([
-		[undefined, 'missing'],
-		[null, 'missing'],
-		['', 'missing'],
-		['not a date', 'unreadable'],
-		[1773144000, 'unreadable'],
-	])('%p is refused as %s', (value, reason) => {
-		expect(checkTimestamp(value, TOLERANCE, NOW)).toEqual({ ok: false, reason });
-	});
-
-	it('a tolerance of 0 turns the check off', () => {
-		expect(checkTimestamp(undefined, 0, NOW)).toEqual({ ok: true });
-		expect(checkTimestamp('2001-01-01T00:00:00Z', 0, NOW)).toEqual({ ok: true });
-	});
-});
-
-describe('the tolerance and the answer', () => {
-	it('defaults to the hour the trigger remembers deliveries for', () => {
-		expect(DEFAULT_TIMESTAMP_TOLERANCE_MINUTES).toBe(60);
-		expect(timestampToleranceMs({})).toBe(60 * MINUTE);
-		expect(timestampToleranceMs({ timestampTolerance: 5 })).toBe(5 * MINUTE);
-		expect(timestampToleranceMs({ timestampTolerance: 0 })).toBe(0);
-		expect(timestampToleranceMs({ timestampTolerance: -3 })).toBe(60 * MINUTE);
-	});
-
-	it('acknowledges a replay (200, ignored) so that the service does not retry it', () => {
-		expect(
-			timestampAnswer({ ok: false, reason: 'too old', differenceMs: 2 * 86_400_000 }, TOLERANCE),
-		).toEqual({
-			status: 200,
-			body: {
-				received: true,
-				ignored: "timestamp too old: 2 days before n8n's clock, more than the tolerance of 60 min",
-			},
-		});
-	});
-
-	it('refuses a delivery without a readable timestamp with 400', () => {
-		expect(timestampAnswer({ ok: false, reason: 'missing' }, TOLERANCE).status).toBe(400);
-		expect(timestampAnswer({ ok: false, reason: 'unreadable' }, TOLERANCE).status).toBe(400);
+	it('follows the Timestamp Tolerance option; 0 turns the check off, a negative one is the default', async () => {
+		const old = new Date(NOW - 6 * MINUTE).toISOString();
+		expect(await answer(old, NOW, { timestampTolerance: 5 })).toMatchObject({ status: 200 });
+		expect(await answer(old, NOW, { timestampTolerance: -3 })).toBe('runs');
+		expect(await answer(undefined, NOW, { timestampTolerance: 0 })).toBe('runs');
+		expect(await answer('2001-01-01T00:00:00Z', NOW, { timestampTolerance: 0 })).toBe('runs');
 	});
 });

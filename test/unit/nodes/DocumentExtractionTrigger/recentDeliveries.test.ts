@@ -1,79 +1,62 @@
-import { RecentDeliveries } from '../../../../nodes/DocumentExtractionTrigger/recentDeliveries';
+jest.mock('n8n-workflow', () => jest.requireActual('../../helpers/sleep').workflowWithFakeSleep());
 
-describe('RecentDeliveries', () => {
-	let now = 0;
-	const clock = () => now;
-	beforeEach(() => {
-		now = 1_000_000;
+import {
+	completedPayload,
+	Host,
+	nodeType,
+	signedDelivery,
+	strictNock,
+} from '../../helpers/triggerHost';
+
+/** How long, and how many, task outcomes the trigger remembers; copies are in the node's tests. */
+
+const SECRET = 'whsec_' + 'cd'.repeat(32);
+const HOUR = 60 * 60_000;
+let now = Date.parse('2026-03-10T12:00:00.000Z');
+
+strictNock();
+beforeEach(() => jest.spyOn(Date, 'now').mockImplementation(() => now));
+afterEach(() => jest.restoreAllMocks());
+
+// The timestamp check is off: the clock moves by hours.
+const host = () =>
+	new Host({
+		useExistingRegistration: true,
+		webhookSecret: SECRET,
+		options: { timestampTolerance: 0 },
 	});
+const delivery = (taskId: string) => signedDelivery(completedPayload({ task_id: taskId }), SECRET);
+const runs = async (trigger: Host, taskId: string) =>
+	(await trigger.deliver(delivery(taskId))).result.workflowData !== undefined;
 
-	/** Claims and settles `key` as a run that started; returns what the claim found. */
-	function accept(recent: RecentDeliveries, key: string): string {
-		const claim = recent.claim(key);
-		if (claim.state === 'claimed') recent.settle(key, true);
-		return claim.state;
+it('remembers a task outcome for an hour', async () => {
+	const trigger = host();
+	expect(await runs(trigger, 'window')).toBe(true);
+	now += HOUR - 1;
+	expect(await runs(trigger, 'window')).toBe(false);
+	now += 1;
+	expect(await runs(trigger, 'window')).toBe(true);
+	expect(await runs(trigger, 'window')).toBe(false);
+});
+
+it('remembers at most 10,000 outcomes, forgetting the oldest first', async () => {
+	const trigger = host();
+	const workflow = trigger.load();
+	for (let i = 0; i <= 10_000; i++) {
+		const { context, res } = trigger.webhook(workflow, delivery(`bound-${i}`));
+		await nodeType.webhook.call(context);
+		res.status(200).json({});
 	}
+	expect(await runs(trigger, 'bound-1')).toBe(false);
+	expect(await runs(trigger, 'bound-0')).toBe(true);
+});
 
-	it('accepts a key once; its repeats within the window are seen', () => {
-		const recent = new RecentDeliveries(60_000, 100, clock);
-		expect(accept(recent, 'a')).toBe('claimed');
-		expect(recent.claim('a').state).toBe('seen');
-		now += 59_999;
-		expect(recent.claim('a').state).toBe('seen');
-		expect(accept(recent, 'b')).toBe('claimed');
-	});
-
-	it('accepts a key again once the window has passed', () => {
-		const recent = new RecentDeliveries(60_000, 100, clock);
-		accept(recent, 'a');
-		now += 60_000;
-		expect(accept(recent, 'a')).toBe('claimed');
-		expect(recent.claim('a').state).toBe('seen');
-	});
-
-	it('makes copies that arrive while a claim is in flight wait for its outcome', async () => {
-		const recent = new RecentDeliveries(60_000, 100, clock);
-		expect(recent.claim('a').state).toBe('claimed');
-		const copy = recent.claim('a');
-		expect(copy.state).toBe('inFlight');
-		recent.settle('a', true);
-		await expect(copy.state === 'inFlight' && copy.outcome).resolves.toBe(true);
-		expect(recent.claim('a').state).toBe('seen');
-	});
-
-	it('forgets a key whose first copy started no run, so that the next copy takes over', async () => {
-		const recent = new RecentDeliveries(60_000, 100, clock);
-		recent.claim('a');
-		const copy = recent.claim('a');
-		recent.settle('a', false);
-		await expect(copy.state === 'inFlight' && copy.outcome).resolves.toBe(false);
-		expect(recent.claim('a').state).toBe('claimed');
-		expect(recent.claim('a').state).toBe('inFlight');
-	});
-
-	it('ignores a settle for a key that is not in flight', () => {
-		const recent = new RecentDeliveries(60_000, 100, clock);
-		recent.settle('nothing', false);
-		accept(recent, 'a');
-		recent.settle('a', false);
-		expect(recent.claim('a').state).toBe('seen');
-	});
-
-	it('holds at most maxEntries settled keys, forgetting the oldest first', () => {
-		const recent = new RecentDeliveries(60_000, 3, clock);
-		for (const key of ['a', 'b', 'c', 'd']) expect(accept(recent, key)).toBe('claimed');
-		expect(recent.claim('b').state).toBe('seen');
-		expect(accept(recent, 'a')).toBe('claimed');
-	});
-
-	it('never evicts a claim in flight within the window, and settles one left past it as started', async () => {
-		const recent = new RecentDeliveries(1_000, 1, clock);
-		recent.claim('open');
-		const copy = recent.claim('open');
-		accept(recent, 'b');
-		expect(recent.claim('open').state).toBe('inFlight');
-		now += 1_000;
-		accept(recent, 'c');
-		await expect(copy.state === 'inFlight' && copy.outcome).resolves.toBe(true);
-	});
+it('forgets a delivery n8n never answered within the hour', async () => {
+	const trigger = host();
+	await trigger.receive(delivery('unanswered'));
+	// a copy within the hour finds it still in flight and is asked to come again
+	expect((await trigger.deliver(delivery('unanswered'))).res.statusCode).toBe(503);
+	now += HOUR;
+	expect(await runs(trigger, 'another')).toBe(true);
+	expect(await runs(trigger, 'unanswered')).toBe(true);
 });
