@@ -18,7 +18,10 @@ afterEach(() => jest.restoreAllMocks());
 async function answer(timestamp: unknown, now = NOW, options: IDataObject = {}) {
 	jest.spyOn(Date, 'now').mockReturnValue(now);
 	const host = new Host({ useExistingRegistration: true, webhookSecret: SECRET, options });
-	const payload = completedPayload({ task_id: `t-${++deliveries}`, timestamp });
+	const payload = completedPayload({
+		task_id: `t-${++deliveries}`,
+		timestamp: timestamp as string,
+	});
 	if (timestamp === undefined) delete payload.timestamp;
 	const { result, res } = await host.deliver(signedDelivery(payload, SECRET));
 	return result.workflowData ? 'runs' : { status: res.statusCode, ...(res.body as IDataObject) };
