@@ -1,39 +1,29 @@
-import { ERRORS } from './messages';
-import { detailForMessage, formatValidationDetail } from './transport/detail';
+import { detailForMessage, ERRORS, formatValidationDetail, NETWORK_REASONS } from './messages';
 import { type FailureKind, failureOf, type ServiceError } from './transport/errors';
 import { displayUrl, parseHttpUrl } from './urls';
 
 /**
- * The words of a request's failures: the transport throws a failure with its kind and facts
- * (transport/errors.ts), and `explain`, called where a node calls the service, gives it the
- * message and description the user reads, from what the request was about (`About`). n8n shows
- * only a message in places (a failed publication, an error workflow, an MCP tool error), so
- * each message carries the cause and the fix.
+ * The words of a request's failures: `explain`, called where a node calls the service, gives the
+ * transport's failure (kind and facts) its message and description from what the request was
+ * `About`. n8n shows only the message in places (a failed publication, an error workflow, an MCP
+ * tool error), so each message carries the cause and the fix.
  */
 
-/**
- * What a request was about, as its failure's message words it: the edge (each node) says it
- * when it turns the transport's failure into words (`explain`).
- */
 export interface About {
-	/** What the request was about, for the 404 message, e.g. "task 1234" or "project 'Invoices'". */
+	/** For the 404 message, e.g. "task 1234" or "project 'Invoices'". */
 	subject?: string;
-	/** What a POST sends, for its messages, e.g. "the document". */
+	/** What a POST sends, e.g. "the document". */
 	sending?: string;
-	/** What the request does, for messages: "the webhook registration"; "the request" unless set. */
+	/** What the request does, e.g. "the webhook registration"; "the request" unless set. */
 	action?: string;
 	/** A sentence added to the message of a 4xx answer: what to check. */
 	refusalAdvice?: string;
-	/** What to change when the service kept rate-limiting: the options of the caller. */
 	rateLimitAdvice?: RateLimitAdvice;
 	/** The message of an answer that lacks what was asked for (a task, a task_id). */
 	missing?: string;
 }
 
-/**
- * What a rate-limit error tells the user to change. The operation that sends the request says
- * it, naming its own options; a caller without such options gets RETRY_LATER_ADVICE.
- */
+/** What a rate-limit error tells the user to change: the caller names its own options. */
 export interface RateLimitAdvice {
 	/** The end of the message, after "it was given up." */
 	message: string;
@@ -43,7 +33,6 @@ export interface RateLimitAdvice {
 	timeRanOut: string;
 }
 
-/** The rate-limit advice for a request whose caller has no options to change. */
 const RETRY_LATER_ADVICE: RateLimitAdvice = {
 	message: 'Try again later',
 	description: 'Try again later, or ask the service for a higher rate limit.',
@@ -57,10 +46,7 @@ export const CHECK_BEFORE_RESENDING =
 /** Why a document that may have arrived is not sent again. */
 export const SECOND_CHARGE = 'could create a second task and a second charge';
 
-/**
- * What a webhook registration of `url` for a project is about; when the service refuses it, the
- * advice names the address n8n gave, and how to change it.
- */
+/** A webhook registration: a refusal names the address n8n gave, and how to change it. */
 export function webhookRequest(projectId: string, url: string): About {
 	const parsed = parseHttpUrl(url);
 	const shown = parsed ? displayUrl(parsed) : url.replace(/[?#].*$/, '');
@@ -71,10 +57,8 @@ export function webhookRequest(projectId: string, url: string): About {
 	};
 }
 
-/** Whole seconds for a message, at least 1. */
 const seconds = (ms: number) => Math.max(1, Math.round(ms / 1000));
 
-/** ": detail" for a message, or '' without a detail. */
 const withDetail = (detail: unknown) => {
 	const text = detailForMessage(detail);
 	return text ? `: ${text.replace(/[.\s]+$/, '')}` : '';
@@ -99,16 +83,6 @@ function rateLimited({ facts }: ServiceError, about: About): Words {
 		description: `The service limits how many requests it takes per second, and it answered "429 Too Many Requests". The node waited as the service asked and slowed all its requests down, but ${why}. ${advice.description}`,
 	};
 }
-
-const NETWORK_REASONS: Record<string, string> = {
-	ECONNREFUSED: 'The connection was refused (ECONNREFUSED)',
-	ENOTFOUND: 'The host name was not found (ENOTFOUND)',
-	EAI_AGAIN: 'The host name could not be looked up (EAI_AGAIN)',
-	ENETUNREACH: 'The network is unreachable (ENETUNREACH)',
-	EHOSTUNREACH: 'The host is unreachable (EHOSTUNREACH)',
-	ECONNRESET: 'The connection was closed unexpectedly (ECONNRESET)',
-	EPIPE: 'The connection was closed while sending (EPIPE)',
-};
 
 /** Why no good answer came (the item's `detail`): a gateway, the attempt's timeout, the network. */
 function reasonOf({ status, facts }: ServiceError): string {
@@ -156,10 +130,9 @@ function mayHaveArrived({ facts, status, detail }: ServiceError, about: About): 
 	};
 }
 
-/** "No time was left to <do it> before <the wait> ran out": why work was not started. */
 const noTimeLeft = (to: string, wait: string) => `No time was left to ${to} before ${wait} ran out`;
 
-/** The words of work whose time ran out before it could start: a request, or a download. */
+/** The words of work whose time ran out before it could start. */
 function outOfTime({ facts: { slots, download } }: ServiceError, about: About): Words {
 	if (download) {
 		const message = `${noTimeLeft('download the document', 'Max Wait')}. Raise Max Wait, or send fewer items per run`;
@@ -180,6 +153,7 @@ function describeStatus({ status, facts, ...failure }: ServiceError, about: Abou
 	const { subject } = about;
 	const code = status ?? 0;
 	const detailText = formatValidationDetail(detail);
+	const lead = detailText ? `${detailText}. ` : '';
 	const refused = `The Document Extraction Service refused ${about.action ?? 'the request'}`;
 	const advice = code >= 400 && code < 500 && about.refusalAdvice ? ` ${about.refusalAdvice}` : '';
 	const { location, attempts = 1 } = facts;
@@ -187,12 +161,12 @@ function describeStatus({ status, facts, ...failure }: ServiceError, about: Abou
 		case 401:
 			return {
 				message: `The Document Extraction Service rejected the API key (401)${withDetail(detail)}. Check the API key in the credential.${advice}`,
-				description: `${detailText ? detailText + '. ' : ''}Check the API key in the Document Extraction API credential: it must be a valid, active vnd_… key from the web dashboard.${advice}`,
+				description: `${lead}Check the API key in the Document Extraction API credential: it must be a valid, active vnd_… key from the web dashboard.${advice}`,
 			};
 		case 402:
 			return {
 				message: `The Document Extraction subscription is inactive (402)${withDetail(detail)}. Renew it in the web dashboard.${advice}`,
-				description: `${detailText ? detailText + '. ' : ''}Renew the subscription in the web dashboard or contact support, then run the workflow again.${advice}`,
+				description: `${lead}Renew the subscription in the web dashboard or contact support, then run the workflow again.${advice}`,
 			};
 		case 404:
 			return {
@@ -214,7 +188,7 @@ function describeStatus({ status, facts, ...failure }: ServiceError, about: Abou
 	if (code >= 500) {
 		return {
 			message: `The Document Extraction Service failed with a server error (${code})${attempts > 1 ? ` after ${attempts} attempts` : ''}${withDetail(detail)}`,
-			description: `${detailText ? detailText + '. ' : ''}${attempts > 1 ? 'The request was retried. ' : ''}Try again later; if it persists, contact support.`,
+			description: `${lead}${attempts > 1 ? 'The request was retried. ' : ''}Try again later; if it persists, contact support.`,
 		};
 	}
 	return {
@@ -236,14 +210,10 @@ const WORDS: Partial<Record<FailureKind, (failure: ServiceError, about: About) =
 	}),
 };
 
-/** The failures already given their words: the first caller that knows what they were about. */
+/** The failures already given their words, by the first caller that knew what they were about. */
 const explained = new WeakSet<object>();
 
-/**
- * Gives a failure of the transport its message and description, from its kind, its facts and
- * what the request was `about`, once; any other error is returned as it is. The one place where
- * a request's failure becomes words.
- */
+/** Gives a failure of the transport its words, once; any other error is returned as it is. */
 export function explain<E>(error: E, about: About = {}): E {
 	const failure = failureOf(error);
 	if (!failure || explained.has(failure)) return error;

@@ -1,11 +1,10 @@
+import type { IDataObject } from 'n8n-workflow';
+
 /**
- * What the shared code tells the user, each sentence written once: a stop, the errors of the
- * credential and of the Project field. The words of a request's failures are in explain.ts;
- * each node's own messages are in its messages module (../DocumentExtraction/messages,
- * ../DocumentExtractionTrigger/messages).
+ * What the shared code tells the user, each sentence written once; explain.ts words them into a
+ * request's failures. Each node's own messages are in its messages module.
  */
 
-/** Fixed messages of errors, by what happened. */
 export const ERRORS = {
 	stopped: 'The execution was stopped',
 } as const;
@@ -42,3 +41,52 @@ export function noSuchProject(name: string, known: string) {
 
 /** How an error for an empty Project field starts; each node says what to pick. */
 export const NO_PROJECT_SELECTED = 'No project selected';
+
+/** Why no answer came, by the network error code. */
+export const NETWORK_REASONS: Record<string, string> = {
+	ECONNREFUSED: 'The connection was refused (ECONNREFUSED)',
+	ENOTFOUND: 'The host name was not found (ENOTFOUND)',
+	EAI_AGAIN: 'The host name could not be looked up (EAI_AGAIN)',
+	ENETUNREACH: 'The network is unreachable (ENETUNREACH)',
+	EHOSTUNREACH: 'The host is unreachable (EHOSTUNREACH)',
+	ECONNRESET: 'The connection was closed unexpectedly (ECONNRESET)',
+	EPIPE: 'The connection was closed while sending (EPIPE)',
+};
+
+/** Renders a 422 detail list (`[{loc, msg}]`) as readable `field: message` lines. */
+export function formatValidationDetail(detail: unknown): string {
+	if (Array.isArray(detail)) {
+		return detail
+			.map((entry) => {
+				if (entry && typeof entry === 'object') {
+					const { loc, msg, message } = entry as IDataObject;
+					const path = Array.isArray(loc)
+						? loc.filter((part) => part !== 'body').join('.')
+						: typeof loc === 'string'
+							? loc
+							: '';
+					const text = String(msg ?? message ?? JSON.stringify(entry));
+					return path ? `${path}: ${text}` : text;
+				}
+				return String(entry);
+			})
+			.join('\n');
+	}
+	if (detail && typeof detail === 'object') return JSON.stringify(detail);
+	return detail === undefined ? '' : String(detail);
+}
+
+/** The longest part of a message taken from the service's detail. */
+const MAX_DETAIL_IN_MESSAGE = 400;
+
+/** The service's detail on one line, for an error message: several lines joined by "; ". */
+export function detailForMessage(detail: unknown): string {
+	const text = formatValidationDetail(detail)
+		.split('\n')
+		.map((line) => line.trim())
+		.filter(Boolean)
+		.join('; ');
+	return text.length > MAX_DETAIL_IN_MESSAGE
+		? `${text.slice(0, MAX_DETAIL_IN_MESSAGE - 1)}…`
+		: text;
+}

@@ -23,15 +23,14 @@ export const FAILURE_KINDS = [
 
 export type FailureKind = (typeof FAILURE_KINDS)[number];
 
-/** Failures that may pass: asking again later may succeed (5xx, no answer, 429, no time left). */
-const PASSING: ReadonlySet<FailureKind> = new Set([
+/** Failures that may pass: asking again later may succeed. */
+const PASSING = new Set<FailureKind>([
 	'service_failed',
 	'no_answer',
 	'rate_limited',
 	'out_of_time',
 ]);
 
-/** Anything that can say which node an error belongs to. */
 export interface NodeContext {
 	getNode(): INode;
 }
@@ -39,7 +38,6 @@ export interface NodeContext {
 /** What the transport knows of a failure besides its kind: facts, never a sentence. */
 interface FailureFacts {
 	method?: string;
-	/** Attempts made (5xx, no answer). */
 	attempts?: number;
 	/** The Location of a redirect. */
 	location?: string;
@@ -50,7 +48,6 @@ interface FailureFacts {
 	networkMessage?: string;
 	/** The attempt's timeout, when it ran out. */
 	timedOutAfterMs?: number;
-	/** The Base URL as shown. */
 	baseUrl?: string;
 	/** A download (not a request to the service) had no time left to start. */
 	download?: boolean;
@@ -62,11 +59,10 @@ interface FailureFacts {
 
 export interface Failure {
 	kind: FailureKind;
-	/** The HTTP status of the answer behind the failure; null when none came. */
+	/** null when no answer came. */
 	status?: number | null;
 	/** The service's `detail` as sent (a 422 field list stays a list). */
 	detail?: unknown;
-	/** The task the failure is about, when there is one. */
 	taskId?: string;
 	facts?: FailureFacts;
 	itemIndex?: number;
@@ -76,7 +72,6 @@ export interface Failure {
 export class ServiceError extends NodeApiError {
 	readonly kind: FailureKind;
 
-	/** The HTTP status of the answer behind the failure, or null when no answer came. */
 	readonly status: number | null;
 
 	/** The service's `detail` as sent; for no answer, the reason `explain` gives. */
@@ -115,7 +110,6 @@ export function failureOf(error: unknown): ServiceError | undefined {
 		: undefined;
 }
 
-/** An answer of the service, as far as its error is concerned. */
 export interface Answer {
 	statusCode: number;
 	headers: Record<string, string | string[] | undefined>;
@@ -171,10 +165,8 @@ export function mayPass(error: unknown): boolean {
 }
 
 /**
- * The error as n8n wants it thrown, with its kind in its context: a NodeApiError or
- * NodeOperationError as is, a stop as a NodeApiError, anything else as a
- * NodeOperationError with its message only (never the original, which may hold a request with
- * the API key).
+ * The error as n8n wants it thrown, with its kind in its context: anything but an n8n error or a
+ * stop becomes a NodeOperationError with its message only (the original may hold the API key).
  */
 export function asNodeError(
 	ctx: NodeContext,
@@ -197,10 +189,7 @@ export function asNodeError(
 	});
 }
 
-/**
- * What an error item carries: the message and kind of `error`, with the HTTP status and the
- * service's `detail` of the answer behind it, as sent (a 422 field list stays a list).
- */
+/** What an error item carries: message, kind, and the HTTP status and `detail` as sent. */
 export function errorDetail(error: Error) {
 	const failure = failureOf(error);
 	return {

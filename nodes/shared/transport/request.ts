@@ -15,22 +15,18 @@ import { isTimeoutCode, networkErrorCode, provablyNotSent } from './network';
 import { parseRetryAfter, throttleBackoffMs } from './pacer';
 import { latestStart, MIN_ATTEMPT_TIMEOUT_MS } from './deadline';
 
-/** Waits before the 2nd, 3rd and 4th attempt of a request that met a 5xx or a network error. */
+/** Waits before the 2nd, 3rd and 4th attempt after a 5xx or a network error. */
 const RETRY_DELAYS_MS = [1000, 2000, 4000];
 
-/**
- * How long any request may take before it is given up, by the wall clock: from connecting
- * to the last byte of the answer. A service that trickles its answer cannot stretch it.
- */
+/** An attempt's wall-clock limit, connect to last byte: a trickling answer cannot stretch it. */
 const REQUEST_TIMEOUT_MS = 30_000;
 
-/** How long one request waits out 429 answers, unless its deadline (Max Wait) says otherwise. */
+/** How long one request waits out 429 answers, unless its deadline says otherwise. */
 const MAX_THROTTLED_MS = 5 * 60_000;
 
-/** An upload gets REQUEST_TIMEOUT_MS plus one second for every this many bytes of body. */
+/** An upload gets one more second for every this many bytes of body. */
 const UPLOAD_BYTES_PER_SECOND = 256 * 1024;
 
-/** The timeout of a request whose body has `bytes` bytes: longer for larger uploads. */
 function requestTimeoutMs(bytes = 0): number {
 	return REQUEST_TIMEOUT_MS + Math.ceil(Math.max(bytes, 0) / UPLOAD_BYTES_PER_SECOND) * 1000;
 }
@@ -47,36 +43,27 @@ export interface ApiRequestOptions {
 	body?: RequestBody;
 	/** Size of the body in bytes, for the timeout of an upload. */
 	bodyBytes?: number;
-	/** The item the request is for, named by its error. */
 	itemIndex?: number;
 	/** The task the request is about, carried by its error. */
 	taskId?: string;
-	/** How many attempts at most; 4 (one and three retries) unless set. */
+	/** 4 (one and three retries) unless set. */
 	attempts?: number;
 	/** Epoch milliseconds by which the request, its retries and waits must be over. */
 	deadline?: number;
-	/** Overrides the timeout of each attempt. */
 	timeoutMs?: number;
 	/** How long 429 answers may be waited out (MAX_THROTTLED_MS unless set); within `deadline`. */
 	throttleBudgetMs?: number;
-	/** The execution's cancel signal: a stopped execution ends the request and its waits at once. */
+	/** The execution's cancel signal. */
 	signal?: AbortSignal;
 }
 
 /**
- * When a failed request is sent again. One rule for every request to the service:
- * - 429: always, also an upload: the service refused to take the request, so it has no task
- *   for it. It is sent again after Retry-After (seconds or an HTTP date), else after an
- *   exponential back-off with jitter, and every request of the credential slows down (see
- *   pacer.ts). Waits for 429s do not use up the attempts below; they end with the request's
- *   deadline, or after MAX_THROTTLED_MS.
- * - 500, 503 and the other 5xx the service itself sends: it failed, so the request is sent again
- *   after 1, 2 and 4 s (or its Retry-After), as the spec recommends; four attempts in all.
- * - 502 and 504: a gateway answered, and the service behind it may have received the request
- *   already. A GET is sent again like a 5xx. An upload is not: sending it again could create a
- *   second task and a second charge. It fails like a connection broken after sending.
- * - No answer (timeout, broken connection): a GET is sent again like a 5xx; a POST only when
- *   it provably never left (connection refused, host not found: network.ts).
+ * What is sent again:
+ * - 429: always, also an upload (the service did not take it), after Retry-After or a back-off,
+ *   and every request of the credential slows down (pacer.ts). 429s do not use up attempts.
+ * - Other 5xx the service itself sends: after 1, 2 and 4 s (or Retry-After), as the spec says.
+ * - 502, 504 (a gateway: the service may have the request) and no answer: a GET like a 5xx; an
+ *   upload never, as a second task could mean a second charge, unless it provably never left.
  * - Any other 4xx: never; the answer says what to fix.
  */
 const GATEWAY_STATUSES = [502, 504];
@@ -88,18 +75,11 @@ function closeBody(body: unknown): void {
 }
 
 /**
- * Sends one request to the Document Extraction Service. This is the only place that sends
- * requests to the service (`service.ts` names the calls). The credential is read and checked
- * once per run (the API key's format and the Base URL, as the credential's own authenticate
- * step checks them), and each request goes through n8n's plain request helper with the key in
- * its Authorization header: n8n's authenticated helper would read and decrypt the credential
- * again for every request, and it replaces a request's abort signal with the execution's, which
- * would undo the wall-clock timeout below. Every attempt has a wall-clock timeout (longer for
- * uploads, in proportion to their size), and no attempt starts with less than
- * MIN_ATTEMPT_TIMEOUT_MS left before the deadline. Every attempt waits for the credential's pace
- * (pacer.ts). Which failures are sent again is written down at GATEWAY_STATUSES. Every failure
- * is decided here, once, and thrown as a ServiceError of its kind (errors.ts) with the facts
- * its message is made of at the edge, and never the request (with the API key) that was sent.
+ * Sends one request to the service: the only place that does. It uses n8n's plain request
+ * helper with the key of the run's credential (runCredential.ts): the authenticated helper would
+ * decrypt the credential for every request, and replaces the request's abort signal with the
+ * execution's, undoing the attempt's wall-clock timeout. Every failure is decided here and thrown
+ * as a ServiceError of its kind, with facts and never the request (with the API key) sent.
  */
 export async function apiRequest<T = unknown>(
 	this: ApiContext,
@@ -148,9 +128,8 @@ export async function apiRequest<T = unknown>(
 			}
 			const remaining = deadline - Date.now();
 			if (remaining < MIN_ATTEMPT_TIMEOUT_MS) throw lastError ?? fail({ kind: 'out_of_time' });
-			// A GET ends with the deadline. An upload, once started, keeps its whole timeout: cut
-			// short, it could leave a task at the service whose task_id never came back. One
-			// timer bounds the whole attempt, however slowly the answer comes.
+			// An upload keeps its whole timeout: cut short, it could leave a task whose task_id never
+			// came back.
 			const attemptTimeout = isGet ? Math.min(timeoutMs, remaining) : timeoutMs;
 			const clock = attemptSignal(signal, attemptTimeout);
 			const request: IHttpRequestOptions = {
