@@ -7,8 +7,7 @@ import type {
 	INodeProperties,
 } from 'n8n-workflow';
 
-import { ALLOW_HTTP_OPTION } from '../nodes/shared/baseUrl';
-import { readCredential } from '../nodes/shared/credential';
+import { ALLOW_HTTP_OPTION, readCredential } from '../nodes/shared/credential';
 
 export class DocumentExtractionApi implements ICredentialType {
 	name = 'documentExtractionApi';
@@ -55,9 +54,8 @@ export class DocumentExtractionApi implements ICredentialType {
 		},
 	];
 
-	// Sends "Authorization: Bearer <key>" after checking the key's format and the Base URL (no
-	// user info or query, no http:// to another host unless allowed), so that neither a malformed
-	// key nor a key bound for an unencrypted address leaves n8n, in the credential test as well.
+	// Checks the key and the Base URL as the nodes do, so that neither a malformed key nor a key
+	// bound for an unencrypted address leaves n8n, in the credential test as well.
 	async authenticate(
 		credentials: ICredentialDataDecryptedObject,
 		requestOptions: IHttpRequestOptions,
@@ -67,8 +65,7 @@ export class DocumentExtractionApi implements ICredentialType {
 		return requestOptions;
 	}
 
-	// The Base URL as the nodes read it (nodes/shared/baseUrl.ts): trimmed, trailing slashes
-	// dropped, a path prefix kept; authenticate() refuses what the nodes refuse.
+	// The Base URL as the nodes read it: trimmed, trailing slashes dropped, a path prefix kept.
 	test: ICredentialTestRequest = {
 		request: {
 			baseURL: '={{ String($credentials.baseUrl ?? "").trim().replace(/\\/+$/, "") }}',

@@ -1,37 +1,60 @@
-import { readBaseUrl } from './baseUrl';
+import { classifyHost } from './addresses';
 import { CREDENTIAL } from './messages';
+import { displayUrl, parseHttpUrl } from './urls';
 
 /**
  * The Document Extraction API credential as the nodes and the credential itself read it: the
- * key's format and the Base URL are checked the same way before any request is sent.
+ * key's format and the Base URL are checked the same way before any request is sent, and no
+ * message ever repeats the key, or the Base URL's user info, query or fragment (where a key
+ * pasted by mistake ends up).
  */
 
-/** The credential type's name, as the nodes ask for it. */
 export const CREDENTIAL_TYPE = 'documentExtractionApi';
 
-const API_KEY_PREFIX = 'vnd_';
+/** The credential option that allows http:// for hosts other than loopback. */
+export const ALLOW_HTTP_OPTION = 'Allow Unencrypted HTTP';
 
-/**
- * Returns the key when it has the service's format, otherwise throws an error that
- * says what a key looks like and where to get one. The key itself is never echoed.
- */
-function assertApiKeyFormat(apiKey: unknown): string {
-	const key = typeof apiKey === 'string' ? apiKey.trim() : '';
-	if (!key.startsWith(API_KEY_PREFIX) || key.length <= API_KEY_PREFIX.length) {
-		throw new Error(CREDENTIAL.keyFormat);
-	}
-	return key;
+/** The text of a Base URL as the credential holds it, trimmed and without trailing slashes. */
+function trimBaseUrl(raw: unknown): string {
+	return typeof raw === 'string' ? raw.trim().replace(/\/+$/, '') : '';
 }
 
-/**
- * The checked key and Base URL of a credential's data. Throws an error whose message says what
- * is wrong (the key's format first, then the Base URL), never repeating the key.
- */
+function safeParts(url: URL): string {
+	return displayUrl(url).replace(/\/+$/, '');
+}
+
+/** The Base URL safe for messages and logs: scheme, host, port and path; '(not a URL)' else. */
+export function displayBaseUrl(raw: unknown): string {
+	try {
+		return safeParts(new URL(trimBaseUrl(raw)));
+	} catch {
+		return '(not a URL)';
+	}
+}
+
+/** The address requests are sent to: trailing slashes dropped, a path prefix such as /v1 kept. */
+function readBaseUrl(raw: unknown, allowUnencryptedHttp: boolean): string {
+	const value = trimBaseUrl(raw);
+	const url = /^https?:\/\//i.test(value) ? parseHttpUrl(value) : undefined;
+	const invalid = (reason: string) => new Error(CREDENTIAL.baseUrl(reason));
+	if (!url) throw invalid(CREDENTIAL.notHttp);
+	if (url.username || url.password) throw invalid(CREDENTIAL.userInfo(safeParts(url)));
+	if (url.search || value.includes('?')) throw invalid(CREDENTIAL.query(safeParts(url)));
+	if (url.hash || value.includes('#')) throw invalid(CREDENTIAL.fragment(safeParts(url)));
+	if (url.protocol === 'http:' && classifyHost(url.hostname) !== 'loopback') {
+		if (!allowUnencryptedHttp) throw invalid(CREDENTIAL.unencrypted(url.host, ALLOW_HTTP_OPTION));
+	}
+	return `${url.protocol}//${url.host}${url.pathname.replace(/\/+$/, '')}`;
+}
+
+/** The checked key and Base URL of a credential's data; the key's format is checked first. */
 export function readCredential(credentials: {
 	apiKey?: unknown;
 	baseUrl?: unknown;
 	allowUnencryptedHttp?: unknown;
 }): { apiKey: string; baseUrl: string } {
-	const apiKey = assertApiKeyFormat(credentials.apiKey);
-	return { apiKey, baseUrl: readBaseUrl(credentials) };
+	const apiKey = typeof credentials.apiKey === 'string' ? credentials.apiKey.trim() : '';
+	if (!apiKey.startsWith('vnd_') || apiKey === 'vnd_') throw new Error(CREDENTIAL.keyFormat);
+	const allowHttp = credentials.allowUnencryptedHttp === true;
+	return { apiKey, baseUrl: readBaseUrl(credentials.baseUrl, allowHttp) };
 }

@@ -3,33 +3,22 @@ import { createHash } from 'crypto';
 import { wait } from '../wait';
 
 /**
- * One pace for all requests to the service made with one credential, within one n8n process (main, worker or webhook process: each keeps its own pace).
- *
- * The service's rate limit is not stated, so it is learnt from its 429 answers, the way the
- * AWS SDK's adaptive retry mode does (a send rate cut on throttling and raised again on
- * success), combined with Octokit's rule that a Retry-After holds back every request, not
- * only the one that got it:
- * - Until the first 429 nothing is paced: requests start as soon as a slot is free.
- * - A 429 pauses every request of the credential for its Retry-After (or an exponential
- *   back-off with jitter when it has none), and sets the send rate to 80 % of what the
- *   service accepted in the last second (when it accepted any). At most one cut a second: the
- *   answers to requests sent before a cut do not cut again.
- * - Each accepted request raises the rate: quickly back up to just below where the service
- *   throttled (95 %), then by 1 % a request, so that a raised limit is found again.
+ * One pace for the requests of one credential in one n8n process. The service's rate limit is
+ * not stated, so it is learnt from its 429s, like the AWS SDK's adaptive retry mode, with
+ * Octokit's rule that a Retry-After holds back every request:
+ * - Until the first 429 nothing is paced.
+ * - A 429 pauses every request for its Retry-After (or a back-off with jitter), and sets the rate
+ *   to 80 % of what the service accepted in the last second; at most one cut a second.
+ * - Each accepted request raises the rate: quickly to 95 % of where the service throttled, then
+ *   by 1 % a request, so that a raised limit is found again.
  * - After a minute without a 429 the pace is dropped.
  */
 
-/** The slowest pace: one request every 4 s. */
 const MIN_RATE_PER_S = 0.25;
-/** The share of the accepted rate kept after a 429. */
 const THROTTLE_CUT = 0.8;
-/** Where the rate climbs back to quickly after a cut: just below the rate that was throttled. */
 const PLATEAU_SHARE = 0.95;
-/** How much each accepted request raises the rate beyond the plateau, to find a raised limit. */
 const PROBE_STEP = 0.01;
-/** How long without a 429 before the pace is dropped. */
 const PACE_MEMORY_MS = 60_000;
-/** The longest back-off after repeated 429s without Retry-After. */
 const MAX_BACKOFF_MS = 30_000;
 
 /** Exponential back-off with jitter for the n-th 429 in a row (from 1) without Retry-After. */
@@ -58,16 +47,12 @@ export class Pacer {
 
 	constructor(private readonly now: () => number = Date.now) {}
 
-	/** The earliest time the next request may start. */
 	earliest(now = this.now()): number {
 		if (now - this.lastThrottleAt > PACE_MEMORY_MS) this.rate = this.ceiling = Infinity;
 		return Math.max(now, this.pausedUntil, this.nextAt);
 	}
 
-	/**
-	 * Waits until a request may start and takes its place in the pace. Answers false at once,
-	 * without waiting, when that would be after `deadline`.
-	 */
+	/** Waits until a request may start, and takes its place; false at once when after `deadline`. */
 	async acquire(signal?: AbortSignal, deadline = Infinity): Promise<boolean> {
 		let now = this.now();
 		for (;;) {
@@ -82,7 +67,7 @@ export class Pacer {
 		return true;
 	}
 
-	/** The service accepted a request (any answer but 429). */
+	/** Any answer but 429. */
 	onAccepted(now = this.now()): void {
 		this.accepted.push(now);
 		this.prune(now);
@@ -118,7 +103,7 @@ export class Pacer {
 
 const pacers = new Map<string, Pacer>();
 
-/** The pace shared by every request made with this credential (base URL and key) within this n8n process (a main, worker or webhook process). */
+/** The pace of a credential (base URL and key) in this n8n process. */
 export function pacerFor(baseUrl: string, apiKey: unknown): Pacer {
 	const key = `${baseUrl}|${createHash('sha256')
 		.update(String(apiKey ?? ''))

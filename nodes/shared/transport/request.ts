@@ -1,6 +1,6 @@
 import type { IDataObject, IHttpRequestMethods, IHttpRequestOptions } from 'n8n-workflow';
 
-import { displayBaseUrl } from '../baseUrl';
+import { displayBaseUrl } from '../credential';
 import { attemptSignal, throwIfCancelled, wait } from '../wait';
 import { type ApiContext, runCredential } from './runCredential';
 import {

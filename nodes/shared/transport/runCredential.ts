@@ -14,7 +14,6 @@ export type ApiContext =
 	| IHookFunctions
 	| IWebhookFunctions;
 
-/** The credential as the requests of one run use it: read and checked once per run. */
 interface RunCredential {
 	baseUrl: string;
 	authorization: string;
@@ -22,10 +21,8 @@ interface RunCredential {
 }
 
 /**
- * The credential of each run (each node context), read once. Reading a credential is costly in
- * n8n (a database read and a decryption each time), so the requests of a run share one read.
- * A credential that fails the checks is remembered as its error message, which every request
- * of the run then reports for its own item.
+ * The credential of each run (node context), read once: each read is a database read and a
+ * decryption in n8n. One that fails the checks is kept as its message, for every item's error.
  */
 const runCredentials = new WeakMap<object, Promise<RunCredential | { refused: string }>>();
 

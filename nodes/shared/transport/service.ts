@@ -5,19 +5,15 @@ import { ServiceError } from './errors';
 import { apiRequest, type ApiRequestOptions, type RequestBody } from './request';
 import type { ApiContext } from './runCredential';
 
-/**
- * The Document Extraction Service as named calls. Every endpoint path is written here and
- * nowhere else; both nodes call the service through these functions, which send their
- * requests through `apiRequest`.
- */
+/** The service's endpoints as named calls: every endpoint path is written here only. */
 
 /** The event the service delivers when a task finishes, with success or failure. */
 export const TASK_COMPLETED = 'task.completed';
 
-/** The events a webhook can subscribe to: the service delivers only task.completed. */
+/** The events a webhook can subscribe to. */
 export const WEBHOOK_EVENTS: readonly string[] = [TASK_COMPLETED];
 
-/** Task statuses that end a task; any other status means it is still running. */
+/** Task statuses that end a task; any other means it is still running. */
 const TERMINAL_STATUSES = ['complete', 'failed'] as const;
 
 type TerminalStatus = (typeof TERMINAL_STATUSES)[number];
@@ -31,44 +27,32 @@ export function generateWebhookSecret(): string {
 	return `whsec_${randomBytes(32).toString('hex')}`;
 }
 
-/** What a webhook registration sends: the receiving URL, its events and the signing secret. */
 interface WebhookRegistration extends IDataObject {
 	url: string;
 	events: string[];
 	secret: string;
 }
 
-/**
- * Limits of one request: how many attempts, by when, each attempt's timeout, how long 429
- * answers are waited out, and the execution's cancel signal.
- */
 type RequestLimits = Pick<
 	ApiRequestOptions,
 	'attempts' | 'deadline' | 'timeoutMs' | 'throttleBudgetMs' | 'signal'
 >;
 
-/** The longest a lookup made after a webhook delivery was accepted may take, in all. */
-export const LOOKUP_BUDGET_MS = 15_000;
-
-/**
- * The limits of a lookup made after a webhook delivery was accepted: two attempts of at
- * most 5 s, all within LOOKUP_BUDGET_MS from now (429 waits and Retry-After included), so
- * that it can never hold up the run it belongs to for long.
- */
+/** A lookup after a webhook delivery: two attempts of 5 s, 15 s in all, 429 waits included. */
 export function lookupLimits(now = Date.now()): RequestLimits {
-	return { attempts: 2, timeoutMs: 5_000, deadline: now + LOOKUP_BUDGET_MS };
+	return { attempts: 2, timeoutMs: 5_000, deadline: now + 15_000 };
 }
 
 const isObject = (value: unknown): value is IDataObject =>
 	!!value && typeof value === 'object' && !Array.isArray(value);
 
-/** An answer that lacks what was asked for: a failure of kind unexpected. */
+/** An answer that lacks what was asked for. */
 function unexpected(ctx: ApiContext, response: unknown, itemIndex?: number, taskId?: string) {
 	const failure = { kind: 'unexpected' as const, facts: { response }, itemIndex, taskId };
 	return new ServiceError(ctx.getNode(), failure);
 }
 
-/** GET /task_status/{task_id}: the task's status, result and error, with its task_id. */
+/** GET /task_status/{task_id}, with its task_id. */
 export async function getTask(
 	this: ApiContext,
 	taskId: string,
@@ -81,10 +65,7 @@ export async function getTask(
 	return { task_id: taskId, ...task };
 }
 
-/**
- * POST /process_file: submits a document; answers the new task_id. `bodyBytes` (about the size
- * of the body) lengthens the timeout of large uploads.
- */
+/** POST /process_file: the new task_id. `bodyBytes` lengthens the timeout of large uploads. */
 export async function submitDocument(
 	this: ApiContext,
 	body: RequestBody,
@@ -99,7 +80,7 @@ export async function submitDocument(
 	return taskId;
 }
 
-/** GET /projects: the projects of the account, in whatever shape the service sends them. */
+/** GET /projects, in whatever shape the service sends them. */
 export async function listProjects(
 	this: ApiContext,
 	itemIndex?: number,
@@ -108,7 +89,7 @@ export async function listProjects(
 	return await apiRequest.call(this, { method: 'GET', path: '/projects', itemIndex, signal });
 }
 
-/** POST /projects/{project_id}/webhooks: registers a URL for the project's events. */
+/** POST /projects/{project_id}/webhooks. */
 export async function registerWebhook(
 	this: ApiContext,
 	projectId: string,

@@ -2,16 +2,12 @@ import { onAbort, throwIfCancelled, CancelledError } from '../wait';
 import { type NodeContext, ServiceError } from './errors';
 import { latestStart } from './deadline';
 
-/** Who is served first when a slot comes free: status checks before uploads. */
+/** Who is served first when a slot comes free: status checks ('high') before uploads. */
 type SlotPriority = 'high' | 'normal';
 
 interface SlotOptions {
-	/** 'high' waiters get the next free slot before any 'normal' one; 'normal' unless set. */
 	priority?: SlotPriority;
-	/**
-	 * The waiter's deadline (epoch milliseconds): a slot not granted while a request can still
-	 * start before it is given up (kind out_of_time).
-	 */
+	/** Epoch ms: a slot not granted while a request can still start before it is out_of_time. */
 	deadline?: number;
 	itemIndex?: number;
 }
@@ -24,20 +20,16 @@ interface Waiter {
 }
 
 /**
- * The request slots of one run (Max Concurrent Requests): no more than `limit` requests are in
- * flight at once. A waiter costs one promise in a queue; a free slot goes to the oldest 'high'
- * waiter, else to the oldest 'normal' one, so status checks are never starved by uploads queued
- * before them. The pool listens once on the execution's cancel signal (a stop refuses every
- * waiter) and keeps one timer, for the earliest waiter's deadline: a waiter whose deadline
- * leaves no time to start a request is given up. The timer follows the real clock (a timer
- * signal, not the host's sleep, which tests replace by one that returns at once).
+ * The request slots of one run (Max Concurrent Requests). A free slot goes to the oldest 'high'
+ * waiter, else the oldest 'normal' one, so status checks are never starved by uploads. The pool
+ * listens once on the cancel signal and keeps one timer, for the earliest waiter's deadline; it
+ * follows the real clock (a timer signal, not the host's sleep, which tests make return at once).
  */
 export class RequestSlots {
 	private active = 0;
 
 	private readonly waiting: Record<SlotPriority, Waiter[]> = { high: [], normal: [] };
 
-	/** When the pool's timer fires next. */
 	private timerAt = Infinity;
 
 	constructor(
@@ -76,7 +68,7 @@ export class RequestSlots {
 		timer.addEventListener('abort', () => this.expire(at), { once: true });
 	}
 
-	/** Gives up the waiters whose deadline has passed, and arms the timer for the next one. */
+	/** Gives up the waiters whose deadline has passed; arms the timer for the next one. */
 	private expire(at: number): void {
 		if (at !== this.timerAt) return; // an earlier deadline re-armed the timer
 		this.timerAt = Infinity;
