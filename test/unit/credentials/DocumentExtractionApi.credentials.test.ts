@@ -1,10 +1,12 @@
+import type { ICredentialDataDecryptedObject } from 'n8n-workflow';
+
 import { DocumentExtractionApi } from '../../../credentials/DocumentExtractionApi.credentials';
 import { API_KEY, BASE_URL } from '../helpers/context';
 
 /** The Base URL's checks are shared with the nodes (test/unit/nodes/shared/baseUrl.test.ts). */
 describe('Credential', () => {
 	const credential = new DocumentExtractionApi();
-	const authenticate = async (data: Record<string, unknown>) =>
+	const authenticate = async (data: ICredentialDataDecryptedObject) =>
 		await credential.authenticate(data, { url: '/projects' });
 
 	it('adds the Bearer header for a vnd_ key', async () => {
