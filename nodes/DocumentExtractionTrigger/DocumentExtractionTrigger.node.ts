@@ -19,7 +19,6 @@ import {
 	parseDeliveryBody,
 	passesStatusFilter,
 	refuseByTimestamp,
-	type StatusFilter,
 } from './delivery';
 import { addErrorDetails } from './errorDetails';
 import { MESSAGES } from './messages';
@@ -29,7 +28,6 @@ import {
 	getRegistration,
 	registrationExists,
 	retiredRegistrationFor,
-	REGISTER_AGAIN_OPTION,
 	retireRegistration,
 } from './registration';
 import { SIGNATURE_HEADER, verifySignature } from './signature';
@@ -55,7 +53,7 @@ function signingSecret(this: IWebhookFunctions): string {
 	return retiredRegistrationFor(data, this.getNodeWebhookUrl('default'), project)?.secret ?? '';
 }
 
-/** The key of one task outcome at this node, in this workflow and mode (a test listen is apart). */
+/** The key of one task outcome at this node, workflow and mode (a test listen is apart). */
 function scopedKey(this: IWebhookFunctions, key: string): string {
 	const node = this.getNode();
 	return [this.getWorkflow().id ?? '', node.id ?? node.name, this.getMode(), key].join('|');
@@ -127,7 +125,7 @@ export class DocumentExtractionTrigger implements INodeType {
 						'Whether to look up the error message of a failed task (GET /task_status) and add it as "error"',
 				},
 				{
-					displayName: REGISTER_AGAIN_OPTION,
+					displayName: 'Register Again on Next Publish',
 					name: 'registerAgain',
 					type: 'boolean',
 					default: false,
@@ -166,7 +164,6 @@ export class DocumentExtractionTrigger implements INodeType {
 	webhookMethods = {
 		default: {
 			async checkExists(this: IHookFunctions): Promise<boolean> {
-				// With an existing registration there is nothing for this node to register.
 				if (usesExistingRegistration(this)) return true;
 				return await registrationExists.call(this);
 			},
@@ -186,8 +183,8 @@ export class DocumentExtractionTrigger implements INodeType {
 		const req = this.getRequestObject();
 		const res = this.getResponseObject();
 
-		// The signature is checked over the raw bytes before anything looks at the body. n8n reads
-		// them for the content types it parses; any other body is read here.
+		// The signature is checked over the raw bytes before anything looks at the body; n8n reads
+		// them only for the content types it parses.
 		const secret = signingSecret.call(this);
 		if (!Buffer.isBuffer(req.rawBody) && typeof req.readRawBody === 'function') {
 			await req.readRawBody();
@@ -209,13 +206,11 @@ export class DocumentExtractionTrigger implements INodeType {
 			return reply(res, 200, { received: true, ignored: MESSAGES.answers.otherEvent });
 		}
 
-		const statusFilter = (options.statusFilter as StatusFilter | undefined) ?? 'both';
-		if (!passesStatusFilter(payload.status, statusFilter)) {
+		if (!passesStatusFilter(payload.status, options.statusFilter)) {
 			return reply(res, 200, { received: true, ignored: MESSAGES.answers.filteredOut });
 		}
 
-		// The service retries a delivery it thinks failed: emit each task outcome once. Nothing is
-		// written to static data, so n8n saves nothing per delivery.
+		// The service retries a delivery it thinks failed: each task outcome starts one run.
 		const outcomeKey = deliveryKey(payload);
 		if (outcomeKey !== undefined) {
 			const key = scopedKey.call(this, outcomeKey);

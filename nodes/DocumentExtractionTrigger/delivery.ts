@@ -11,9 +11,7 @@ const DELIVERY_FIELDS = [
 	'project_id',
 	'document_type',
 	'timestamp',
-] as const;
-
-export type StatusFilter = 'both' | 'complete' | 'failed';
+];
 
 /** The JSON object in the raw body, or undefined when the body is not a JSON object. */
 export function parseDeliveryBody(rawBody: Buffer): IDataObject | undefined {
@@ -31,20 +29,15 @@ export function parseDeliveryBody(rawBody: Buffer): IDataObject | undefined {
 /** The output item: the documented fields as delivered, then any further fields the service sent. */
 export function deliveryItem(payload: IDataObject): IDataObject {
 	const item: IDataObject = {};
-	for (const field of DELIVERY_FIELDS) {
+	for (const field of [...DELIVERY_FIELDS, ...Object.keys(payload)]) {
 		if (field in payload) item[field] = payload[field];
-	}
-	for (const [key, value] of Object.entries(payload)) {
-		if (!(key in item)) item[key] = value;
 	}
 	return item;
 }
 
-export function passesStatusFilter(status: unknown, filter: StatusFilter): boolean {
-	if (filter === 'complete') return status === 'complete';
-	if (filter === 'failed') return status === 'failed';
-	return true;
-}
+/** Whether the Status option ('both', 'complete' or 'failed') lets the delivery's status through. */
+export const passesStatusFilter = (status: unknown, filter: unknown) =>
+	(filter !== 'complete' && filter !== 'failed') || status === filter;
 
 /** What identifies one outcome of one task, or undefined when the delivery names no task. */
 export function deliveryKey(payload: IDataObject): string | undefined {

@@ -5,12 +5,9 @@ import { failureKind, failureOf } from '../shared/transport/errors';
 import { getTask, lookupLimits } from '../shared/transport/service';
 import { MESSAGES } from './messages';
 
-/** The error message of a failed task, looked up at the service for its delivery's item. */
-
 /**
- * Adds the error message of a failed task from GET /task_status; never loses the delivery.
- * The lookup's own deadline (lookupLimits: LOOKUP_BUDGET_MS) ends it whatever the service
- * answers (slowly, 429 with a long Retry-After, or not at all), so the run starts in time.
+ * Adds the error message of a failed task from GET /task_status; never loses the delivery. The
+ * lookup's own deadline (lookupLimits) ends it whatever the service answers, so the run starts.
  */
 export async function addErrorDetails(this: IWebhookFunctions, item: IDataObject): Promise<void> {
 	const taskId = item.task_id;

@@ -1,11 +1,6 @@
 import { NO_PROJECT_SELECTED } from '../shared/messages';
 
-/**
- * What the Document Extraction Trigger says, each sentence written once: the errors of
- * publishing (registering its webhook), the answers a delivery gets, the log line of a refused
- * one, and why a failed task's error could not be added. What the shared code and the
- * transport say is in ../shared/messages.ts.
- */
+/** What the Document Extraction Trigger says, each sentence written once. */
 
 /** How to start the workflow without a registration by this node. */
 const OR_USE_EXISTING = 'or turn on Use Existing Registration';

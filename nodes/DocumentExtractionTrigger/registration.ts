@@ -11,25 +11,22 @@ import {
 import { nodeError } from '../shared/transport/errors';
 import { MESSAGES } from './messages';
 
-/** How many earlier registrations are remembered so that publishing again can reuse them. */
+/** How many earlier registrations are kept, so that publishing again can reuse them. */
 const MAX_RETIRED_REGISTRATIONS = 10;
 
-/** A webhook this node registered at the service, as kept in the node's static data. */
-export interface Registration extends IDataObject {
+/** A webhook this node registered, as kept in the node's static data. */
+interface Registration extends IDataObject {
 	url: string;
 	projectId: string;
-	/** The Project field as it was when registering (an ID or a name). */
+	/** The Project field when registering (an ID or a name). */
 	projectValue: string;
 	secret: string;
 	webhookId?: string;
 	response?: IDataObject;
 	registeredAt: string;
-	/** Set when the registration was made because "Register Again on Next Publish" was on. */
+	/** Made because "Register Again on Next Publish" was on. */
 	registeredAgain?: boolean;
 }
-
-/** The name of the option that makes the next publish register the webhook anew. */
-export const REGISTER_AGAIN_OPTION = 'Register Again on Next Publish';
 
 function isRegistration(value: unknown): value is Registration {
 	if (!value || typeof value !== 'object') return false;
@@ -52,10 +49,8 @@ function sameTarget(a: Registration, url: string, projectId: string): boolean {
 }
 
 /**
- * Takes the current registration out of use: nothing is left that makes `checkExists` true.
- * The service has no endpoint to remove a webhook, so the registration keeps delivering to its
- * URL; it is remembered (with its secret) so that a later `create` for the same URL and project
- * can take it up again instead of registering a second webhook.
+ * Takes the current registration out of use. The service cannot remove a webhook, so it keeps
+ * delivering: it is remembered, so that a later `create` for its URL and project takes it up again.
  */
 export function retireRegistration(data: IDataObject): void {
 	const current = getRegistration(data);
@@ -69,10 +64,8 @@ export function retireRegistration(data: IDataObject): void {
 }
 
 /**
- * The retired registration that `create` would take up again for this URL and Project field, if
- * any. Publishing again runs `delete` then `create`, and n8n may store the static data between
- * the two: for that moment there is no current registration, and deliveries signed with its
- * secret must still be accepted.
+ * The retired registration `create` would take up again for this URL and Project field. Between
+ * the `delete` and `create` of publishing again, deliveries signed with its secret still count.
  */
 export function retiredRegistrationFor(
 	data: IDataObject,
@@ -85,7 +78,6 @@ export function retiredRegistrationFor(
 	);
 }
 
-/** Removes and returns the remembered registration for this URL and project, if any. */
 function takeRetired(data: IDataObject, url: string, projectId: string): Registration | undefined {
 	const retired = retiredRegistrations(data);
 	const match = retired.find((r) => sameTarget(r, url, projectId));
@@ -94,7 +86,7 @@ function takeRetired(data: IDataObject, url: string, projectId: string): Registr
 	return match;
 }
 
-/** The identifier the service gave the webhook, under whichever name it uses. */
+/** The webhook's id, under whichever name the service uses. */
 function webhookIdOf(response: unknown): string | undefined {
 	if (!response || typeof response !== 'object' || Array.isArray(response)) return undefined;
 	const body = response as IDataObject;
@@ -118,25 +110,9 @@ function withoutSecrets(value: unknown): IDataObject | undefined {
 	return copy;
 }
 
-/** The URL n8n gives this node's webhook (test or production). */
-function nodeWebhookUrl(this: IHookFunctions): string {
-	const url = this.getNodeWebhookUrl('default');
-	if (!url) {
-		throw nodeError(this, 'invalid_input', MESSAGES.noWebhookUrl);
-	}
-	return url;
-}
-
-/** Whether "Register Again on Next Publish" is on. */
-function registersAgain(this: IHookFunctions): boolean {
-	const options = this.getNodeParameter('options', {}) as IDataObject;
-	return options?.registerAgain === true;
-}
-
 /**
- * True when the static data holds a registration for exactly the current webhook URL and
- * project. The project is looked up by name only when the field no longer reads as it did
- * at registration time. Never changes anything.
+ * Whether the static data holds a registration for the current webhook URL and project; the
+ * project is looked up by name only when the field reads otherwise than at registration.
  */
 export async function registrationExists(this: IHookFunctions): Promise<boolean> {
 	const current = getRegistration(this.getWorkflowStaticData('node'));
@@ -150,17 +126,15 @@ export async function registrationExists(this: IHookFunctions): Promise<boolean>
 }
 
 /**
- * Registers the node's webhook URL for task.completed at the project, with a fresh secret.
- * A registration this node made earlier for the same URL and project (kept by `delete`) is
- * taken up again instead, because the service still delivers to it, unless "Register Again on
- * Next Publish" is on: then the remembered registration (deleted in the dashboard, say) is
- * forgotten and a new one made, once. Later publishes with the option still on take up that new
- * registration; a publish with the option off clears the mark, so turning it on again registers
- * anew again.
+ * Registers the node's webhook URL at the project with a fresh secret, or takes up the one this
+ * node made earlier for the same URL and project. With "Register Again on Next Publish" on, an
+ * earlier one is replaced once: later publishes with the option on take up the new one, and a
+ * publish with it off clears the mark, so that turning it on again registers anew.
  */
 export async function createRegistration(this: IHookFunctions): Promise<boolean> {
 	const data = this.getWorkflowStaticData('node');
-	const url = nodeWebhookUrl.call(this);
+	const url = this.getNodeWebhookUrl('default');
+	if (!url) throw nodeError(this, 'invalid_input', MESSAGES.noWebhookUrl);
 	const project = readProjectField(this);
 	if (!project) {
 		const { message, description } = MESSAGES.noProject;
@@ -171,7 +145,7 @@ export async function createRegistration(this: IHookFunctions): Promise<boolean>
 	// A registration for another URL or project stays valid at the service: keep it for later.
 	retireRegistration(data);
 
-	const again = registersAgain.call(this);
+	const again = (this.getNodeParameter('options', {}) as IDataObject).registerAgain === true;
 	const earlier = takeRetired(data, url, projectId);
 	if (earlier && (!again || earlier.registeredAgain === true)) {
 		const takenUp: Registration = { ...earlier, projectValue: project };
@@ -181,10 +155,8 @@ export async function createRegistration(this: IHookFunctions): Promise<boolean>
 	}
 
 	const secret = generateWebhookSecret();
-	// The trigger subscribes to every event the service can deliver: task.completed.
-	const events = [...WEBHOOK_EVENTS];
 	const response = await registerWebhook
-		.call(this, projectId, { url, events, secret })
+		.call(this, projectId, { url, events: [...WEBHOOK_EVENTS], secret })
 		.catch((error: unknown) => {
 			throw explain(error, webhookRequest(projectId, url));
 		});

@@ -1,12 +1,8 @@
 /**
- * Classifies the host of a URL, or an IP address, by the kind of network it reaches. Pure
- * functions, no network access: they decide whether a download may go to an address before any
- * connection is made.
- *
- * Input is what the WHATWG URL parser leaves in `URL.hostname`: it has already turned every IPv4
- * notation it accepts (decimal `2130706433`, octal `0177.0.0.1`, hex `0x7f.1`, short `127.1`)
- * into dotted decimal, and IPv6 into its compressed form in brackets. Raw address strings (from a
- * name lookup) are accepted as well.
+ * The kind of network a URL host or an IP address reaches, without network access. Input is what
+ * the WHATWG URL parser leaves in `URL.hostname` (every IPv4 notation it accepts, such as
+ * `2130706433`, `0177.0.0.1` or `127.1`, already dotted decimal; IPv6 compressed, in brackets),
+ * or a raw address from a name lookup.
  */
 
 /** The kinds of address a download refuses unless private addresses are allowed. */
@@ -28,7 +24,6 @@ export const ADDRESS_CLASS_NAMES: Record<RestrictedAddressClass, string> = {
 	shared: 'a shared (carrier-grade NAT) address',
 };
 
-/** The four bytes of a dotted-decimal IPv4 address, or undefined. */
 function parseIpv4(text: string): number[] | undefined {
 	const parts = text.split('.');
 	if (parts.length !== 4) return undefined;
@@ -42,7 +37,7 @@ function parseIpv4(text: string): number[] | undefined {
 	return bytes;
 }
 
-/** The eight 16-bit groups of an IPv6 address (with or without brackets and a zone), or undefined. */
+/** The eight 16-bit groups of an IPv6 address (brackets and zone allowed), or undefined. */
 function parseIpv6(text: string): number[] | undefined {
 	let value = text.startsWith('[') && text.endsWith(']') ? text.slice(1, -1) : text;
 	value = value.replace(/%.*$/, '').toLowerCase();
@@ -98,7 +93,7 @@ function classifyIpv6(groups: number[]): AddressClass {
 	return 'public';
 }
 
-/** The class of an IP address (IPv4 dotted decimal or IPv6), or undefined when it is not one. */
+/** The class of an IP address, or undefined when it is not one. */
 export function classifyIp(address: string): AddressClass | undefined {
 	const v4 = parseIpv4(address);
 	if (v4) return classifyIpv4(v4);
@@ -107,11 +102,7 @@ export function classifyIp(address: string): AddressClass | undefined {
 	return undefined;
 }
 
-/**
- * The class of a URL host as the URL parser leaves it: IP literals by their address, the names
- * `localhost` and `*.localhost` as loopback (RFC 6761: they always resolve to it), and any other
- * name as undefined (only a name lookup can tell).
- */
+/** The class of a URL host; `localhost`, `*.localhost` are loopback (RFC 6761), other names unknown. */
 export function classifyHost(hostname: string): AddressClass | undefined {
 	const ip = classifyIp(hostname);
 	if (ip) return ip;
@@ -120,7 +111,6 @@ export function classifyHost(hostname: string): AddressClass | undefined {
 	return undefined;
 }
 
-/** Whether a class is refused unless private addresses are allowed. */
 export function isRestricted(kind: AddressClass | undefined): kind is RestrictedAddressClass {
 	return kind !== undefined && kind !== 'public';
 }

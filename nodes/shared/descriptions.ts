@@ -1,8 +1,6 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-/** Field descriptions that both nodes use. Nothing here runs at execution time. */
-
-/** The Project field shared by the action node and the trigger: a list, or an ID or name. */
+/** The Project field of both nodes: a list, or an ID or name. */
 export const projectLocator: INodeProperties = {
 	displayName: 'Project',
 	name: 'project',
@@ -35,7 +33,7 @@ export const projectLocator: INodeProperties = {
 	],
 };
 
-/** An "Options" collection (used by both nodes); keep `options` sorted by display name. */
+/** An "Options" collection; keep `options` sorted by display name. */
 export function optionsCollection(options: INodeProperties[]): INodeProperties {
 	return {
 		displayName: 'Options',

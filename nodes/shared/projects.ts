@@ -12,7 +12,6 @@ import { explain } from './explain';
 import { noSuchProject } from './messages';
 import { nodeError } from './transport/errors';
 
-/** One project as the nodes use it, whatever the service calls its fields. */
 interface ProjectSummary {
 	id: string;
 	name: string;
@@ -22,10 +21,7 @@ interface ProjectSummary {
 
 const LIST_KEYS = ['projects', 'items', 'data', 'results'];
 
-/**
- * The list of projects inside a GET /projects answer: a bare array, or an object that wraps it
- * under projects, items, data or results. Undefined when the shape is not recognised.
- */
+/** The list in a GET /projects answer: an array, maybe wrapped under one of LIST_KEYS. */
 export function extractProjectList(body: unknown): IDataObject[] | undefined {
 	if (Array.isArray(body)) return body as IDataObject[];
 	if (body && typeof body === 'object') {
@@ -51,7 +47,7 @@ function documentTypeName(entry: unknown): string | undefined {
 	return undefined;
 }
 
-/** Reads id, name and document types from one project record, whatever it calls them. */
+/** One project record, whatever it calls its fields. */
 function summarizeProject(record: unknown): ProjectSummary | undefined {
 	if (typeof record === 'string') return { id: record, name: record, documentTypes: [], raw: {} };
 	if (!record || typeof record !== 'object') return undefined;
@@ -70,12 +66,6 @@ function summarizeProject(record: unknown): ProjectSummary | undefined {
 	};
 }
 
-function summarizeProjects(body: unknown): ProjectSummary[] {
-	return (extractProjectList(body) ?? [])
-		.map(summarizeProject)
-		.filter((p): p is ProjectSummary => p !== undefined);
-}
-
 export async function fetchProjects(
 	this: ApiContext,
 	itemIndex?: number,
@@ -84,21 +74,19 @@ export async function fetchProjects(
 	const body = await listProjects.call(this, itemIndex, signal).catch((error: unknown) => {
 		throw explain(error);
 	});
-	return summarizeProjects(body);
+	return (extractProjectList(body) ?? [])
+		.map(summarizeProject)
+		.filter((p): p is ProjectSummary => p !== undefined);
 }
 
 /**
- * How a project answers to what the user typed, its ID or its name: exactly, differing only in
- * case, or as a part of either (a search).
- */
-type ProjectMatch = 'exact' | 'ignoringCase' | 'part';
-
-/**
  * The one rule by which a project answers to a text (the Project field, or a search in its
- * list): by its ID or its name, exactly, then ignoring case, then as a part. Every project
- * answers to an empty text as a part.
+ * list): by its ID or its name, exactly, then ignoring case, then as a part (any to '').
  */
-export function matchProject(project: ProjectSummary, text: string): ProjectMatch | undefined {
+export function matchProject(
+	project: ProjectSummary,
+	text: string,
+): 'exact' | 'ignoringCase' | 'part' | undefined {
 	const wanted = text.trim();
 	if (project.id === wanted || project.name === wanted) return 'exact';
 	const lower = wanted.toLowerCase();
@@ -116,10 +104,7 @@ export function findProject(projects: ProjectSummary[], text: string): ProjectSu
 	);
 }
 
-/**
- * Turns the Project field into a project_id. A UUID is taken as it is; a name is looked up
- * in GET /projects (findProject), and an unknown name is an error listing the projects.
- */
+/** The project_id of the Project field: a UUID as it is, a name looked up (unknown: not_found). */
 export async function resolveProjectId(
 	this: ApiContext,
 	project: string,
@@ -136,15 +121,12 @@ export async function resolveProjectId(
 	throw nodeError(this, 'not_found', message, { itemIndex, description });
 }
 
-/** The value of the Project field (read with extractValue) as trimmed text: an ID or a name. */
+/** The Project field's value (read with extractValue) as trimmed text. */
 export function projectText(value: unknown): string {
 	return String(value ?? '').trim();
 }
 
-/**
- * The Project field of either node, as trimmed text (an ID or a name, '' when empty): for an
- * item of the action node (with `itemIndex`), or of the trigger's hooks and webhook.
- */
+/** The Project field of an action node's item (`itemIndex`), or of the trigger. */
 export function readProjectField(
 	ctx: IExecuteFunctions | IHookFunctions | IWebhookFunctions,
 	itemIndex?: number,
