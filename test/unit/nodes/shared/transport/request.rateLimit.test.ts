@@ -12,7 +12,7 @@ import { mockClock, useFakeClock } from '../../../helpers/sleep';
 
 import { MESSAGES } from '../../../../../nodes/DocumentExtraction/messages';
 import { apiRequest } from '../../../../../nodes/shared/transport/request';
-import { throttleBackoffMs } from '../../../../../nodes/shared/transport/pacer';
+import { parseRetryAfter, throttleBackoffMs } from '../../../../../nodes/shared/transport/pacer';
 import { getTask, submitDocument } from '../../../../../nodes/shared/transport/service';
 import { BASE_URL, createContext, failureOf, useOfflineNock } from '../../../helpers/context';
 import { TASK } from '../../../helpers/fixtures';
@@ -44,7 +44,9 @@ describe('429 Too Many Requests', () => {
 		expect(mockClock.sleeps).toEqual([3000]);
 	});
 
-	it('reads Retry-After as an HTTP date', async () => {
+	it('reads Retry-After as seconds or an HTTP date, at most a minute, and ignores other text', async () => {
+		expect(parseRetryAfter('100000')).toBe(60_000);
+		expect(parseRetryAfter('soon')).toBeUndefined();
 		const at = new Date(mockClock.now + 5000).toUTCString();
 		nock(BASE_URL).get(`/task_status/${TASK}`).reply(429, {}, { 'Retry-After': at });
 		nock(BASE_URL).get(`/task_status/${TASK}`).reply(200, { status: 'complete' });

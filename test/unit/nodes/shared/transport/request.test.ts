@@ -1,41 +1,293 @@
-/* eslint-disable @n8n/community-nodes/no-hardcoded-secrets -- test code: runs under jest on Node, is never shipped or loaded by n8n */
-import nock from 'nock';
+/* eslint-disable @n8n/community-nodes/no-restricted-imports -- test code: runs under jest on Node, is never shipped or loaded by n8n */
+import { inspect } from 'node:util';
+import { Readable } from 'node:stream';
 
-import { explain } from '../../../../../nodes/shared/explain';
-import { MESSAGES } from '../../../../../nodes/DocumentExtraction/messages';
+import nock from 'nock';
+import type { IExecuteFunctions, IHttpRequestOptions } from 'n8n-workflow';
 
 jest.mock('n8n-workflow', () =>
 	jest.requireActual('../../../helpers/sleep').workflowWithFakeSleep(),
 );
 
-import { sleeps as sleepCalls } from '../../../helpers/sleep';
+import { sleeps } from '../../../helpers/sleep';
 
-import { parseRetryAfter } from '../../../../../nodes/shared/transport/pacer';
-import { apiRequest } from '../../../../../nodes/shared/transport/request';
+import { MESSAGES } from '../../../../../nodes/DocumentExtraction/messages';
+import { explain } from '../../../../../nodes/shared/explain';
+import {
+	failureKind,
+	mayPass,
+	type ServiceError,
+} from '../../../../../nodes/shared/transport/errors';
+import { networkErrorCode } from '../../../../../nodes/shared/transport/network';
+import { apiRequest, type ApiRequestOptions } from '../../../../../nodes/shared/transport/request';
 import {
 	API_KEY,
 	BASE_URL,
 	createContext,
 	failureOf,
+	httpClientError,
 	useOfflineNock,
 } from '../../../helpers/context';
+import { TASK } from '../../../helpers/fixtures';
 
-const ctx = (credentials?: Record<string, string>) => createContext({ params: {}, credentials });
+/**
+ * The transport: what each answer of the service becomes (a result, a retry, or a failure of its
+ * kind), and the failure's words as the document operations give them (explain).
+ */
 
-const FIELDS = { project: 'Invoices', document_type: 'invoice' };
 useOfflineNock();
-
-/** The failure of a request, in the words of the document operations. */
-const worded = async <E = Error & { description?: string | null; httpCode?: string | null }>(
-	promise: Promise<unknown>,
-) => explain(await failureOf<E>(promise), MESSAGES.documentRequest(FIELDS));
 beforeEach(() => {
-	sleepCalls.length = 0;
+	sleeps.length = 0;
 });
 afterEach(() => expect(nock.pendingMocks()).toEqual([]));
 
-describe('apiRequest', () => {
-	it('sends the Bearer key from the credential and returns the JSON body', async () => {
+const PATH = { GET: `/task_status/${TASK}`, POST: '/process_file' };
+type Method = keyof typeof PATH;
+/** One attempt's answer: a status with its body and headers, or a network error. */
+type Reply = [number, unknown?, Record<string, string>?] | Error;
+
+const netError = (message: string, code?: string) =>
+	Object.assign(new Error(message), code ? { code } : {});
+const ctx = () => createContext({ params: {} });
+
+/** Sends a GET or an upload, nock answering its attempts with `replies` in turn. */
+function send(method: Method, replies: Reply[], extra: Partial<ApiRequestOptions> = {}) {
+	for (const reply of replies) {
+		const scope = nock(BASE_URL).intercept(PATH[method], method);
+		if (reply instanceof Error) scope.replyWithError(reply);
+		else scope.reply(reply[0], (reply[1] ?? {}) as nock.Body, reply[2]);
+	}
+	const body = method === 'POST' ? { file_base64: 'AAAA' } : undefined;
+	return apiRequest.call(ctx(), { method, path: PATH[method], body, itemIndex: 1, ...extra });
+}
+
+/** The failure of a request, in the words of the document operations. */
+const worded = async (promise: Promise<unknown>) =>
+	explain(
+		await failureOf<ServiceError>(promise),
+		MESSAGES.documentRequest({ project: 'Invoices', document_type: 'invoice' }),
+	);
+
+/** A context whose HTTP client answers each attempt with `answer` (which throws to fail it). */
+function answeringContext(
+	answer: (request: IHttpRequestOptions, attempt: number) => unknown,
+	options: Parameters<typeof createContext>[0] = { params: {} },
+) {
+	const context = createContext(options);
+	const sent: IHttpRequestOptions[] = [];
+	context.helpers.httpRequest = (async (request: IHttpRequestOptions) => {
+		sent.push(request);
+		return await answer(request, sent.length);
+	}) as IExecuteFunctions['helpers']['httpRequest'];
+	return { ctx: context, sent };
+}
+
+describe('what is sent again', () => {
+	const reset = netError('socket hang up', 'ECONNRESET');
+	it.each<[string, Method, Reply[], number[]]>([
+		['a GET after 5xx answers, 1 s then 2 s later', 'GET', [[503], [500]], [1000, 2000]],
+		['a 5xx after its Retry-After', 'GET', [[503, {}, { 'Retry-After': '3' }]], [3000]],
+		['an upload the service answered with 500', 'POST', [[500]], [1000]],
+		['an upload the service answered with 503', 'POST', [[503]], [1000]],
+		['a GET a gateway answered with 502', 'GET', [[502, 'gateway']], [1000]],
+		['a GET a gateway answered with 504', 'GET', [[504, 'gateway']], [1000]],
+		['a GET whose connection broke', 'GET', [reset], [1000]],
+		['an upload refused (ECONNREFUSED)', 'POST', [netError('connect', 'ECONNREFUSED')], [1000]],
+		['an upload to no host (ENOTFOUND)', 'POST', [netError('getaddrinfo', 'ENOTFOUND')], [1000]],
+	])('%s', async (_name, method, failures, waits) => {
+		const ok = method === 'GET' ? { status: 'complete' } : { task_id: TASK };
+		await expect(send(method, [...failures, [200, ok]])).resolves.toEqual(ok);
+		expect(sleeps).toEqual(waits);
+	});
+
+	it('rebuilds a raw body for every attempt', async () => {
+		const bodies: string[] = [];
+		nock(BASE_URL)
+			.post('/process_file', (body) => bodies.push(JSON.stringify(body)) > 0)
+			.reply(500, { detail: 'x' })
+			.post('/process_file', (body) => bodies.push(JSON.stringify(body)) > 0)
+			.reply(200, { task_id: 't' });
+		const body = () => Buffer.from('{"file_base64":"QQ=="}');
+		await apiRequest.call(ctx(), { method: 'POST', path: '/process_file', body });
+		expect(bodies).toEqual(['{"file_base64":"QQ=="}', '{"file_base64":"QQ=="}']);
+	});
+});
+
+describe('the failure of each answer', () => {
+	const FOUR = [1000, 2000, 4000];
+	const gateway = (status: number) =>
+		`A gateway in front of the Document Extraction Service answered ${status}; it may have received the document, so it was not sent again. Check the project's tasks before sending it again`;
+	const broke =
+		/^The connection to the Document Extraction Service broke off; it may have received the document, so it was not sent again/;
+	const refused = netError('connect ECONNREFUSED', 'ECONNREFUSED');
+	const reset = netError('read ECONNRESET', 'ECONNRESET');
+	const list = [
+		{ loc: ['body', 'document_type'], msg: 'field required' },
+		{ loc: ['body', 'max_pages'], msg: 'ensure this value is greater than 0' },
+	];
+
+	it.each<[string, Method, Reply[], Partial<ServiceError>, RegExp | string, RegExp, number[]]>([
+		[
+			'404',
+			'GET',
+			[[404, { detail: 'Task not found' }]],
+			{ kind: 'not_found', status: 404, detail: 'Task not found' },
+			'Not found (404): Task not found',
+			/Check the project, the document type and the task ID/,
+			[],
+		],
+		[
+			'401',
+			'POST',
+			[[401, { detail: 'Invalid API key' }]],
+			{ kind: 'refused', status: 401, detail: 'Invalid API key' },
+			'The Document Extraction Service rejected the API key (401): Invalid API key. Check the API key in the credential.',
+			/^Invalid API key\. Check the API key/,
+			[],
+		],
+		[
+			'402',
+			'POST',
+			[[402, { detail: 'Subscription inactive' }]],
+			{ kind: 'refused', status: 402 },
+			/subscription is inactive \(402\): Subscription inactive\. Renew it/,
+			/Renew the subscription/,
+			[],
+		],
+		[
+			'422 with a field list',
+			'POST',
+			[[422, { detail: list }]],
+			{ kind: 'refused', status: 422, detail: list },
+			/refused the document as invalid \(422\): document_type: field required; max_pages/,
+			/document_type: field required\nmax_pages: ensure this value is greater than 0\n/,
+			[],
+		],
+		[
+			'400 with a detail object',
+			'POST',
+			[[400, { detail: { field: 'x' } }]],
+			{ kind: 'refused', status: 400 },
+			'The Document Extraction Service refused the document with status 400: {"field":"x"}',
+			/^\{"field":"x"\}$/,
+			[],
+		],
+		[
+			'a redirect, not followed',
+			'POST',
+			[[301, '', { Location: 'https://api.example.com/process_file' }]],
+			{ kind: 'refused', status: 301 },
+			'The Document Extraction Service redirected the request (301) to https://api.example.com/process_file; set the Base URL in the credential to the address the service answers at',
+			/^It points to https:\/\/api\.example\.com\/process_file\. Set the Base URL/,
+			[],
+		],
+		[
+			'four 5xx',
+			'GET',
+			[1, 2, 3, 4].map(() => [500, { detail: 'database unavailable' }] as Reply),
+			{ kind: 'service_failed', status: 500, detail: 'database unavailable' },
+			'The Document Extraction Service failed with a server error (500) after 4 attempts: database unavailable',
+			/^database unavailable\. The request was retried/,
+			FOUR,
+		],
+		[
+			'four gateway answers to a GET',
+			'GET',
+			[1, 2, 3, 4].map(() => [502, 'Bad Gateway'] as Reply),
+			{ kind: 'service_failed', status: 502, detail: 'Bad Gateway' },
+			/server error \(502\) after 4 attempts/,
+			/retried/,
+			FOUR,
+		],
+		[
+			'a GET that got no answer four times',
+			'GET',
+			[reset, reset, reset, reset],
+			{ kind: 'no_answer', status: null },
+			'Could not reach the Document Extraction Service after 4 attempts: The connection was closed unexpectedly',
+			/^The connection was closed unexpectedly \(ECONNRESET\)\. Check the Base URL in the credential \(http:\/\/127\.0\.0\.1:9\)/,
+			FOUR,
+		],
+		[
+			'an upload refused four times (it never left)',
+			'POST',
+			[refused, refused, refused, refused],
+			{ kind: 'no_answer', detail: 'The connection was refused (ECONNREFUSED)' },
+			/^Could not reach the Document Extraction Service after 4 attempts: The connection was refused$/,
+			/reachable from n8n/,
+			FOUR,
+		],
+		[
+			'a gateway 502 to an upload',
+			'POST',
+			[[502, 'Bad Gateway']],
+			{ kind: 'may_have_arrived', status: 502, detail: 'A gateway answered 502' },
+			gateway(502),
+			/second task and a second charge\)\. Check the tasks of the project in the web dashboard, or wait for its task\.completed webhook, before you send it again\.$/,
+			[],
+		],
+		[
+			'a gateway 504 to an upload',
+			'POST',
+			[[504, 'Gateway Timeout']],
+			{ kind: 'may_have_arrived', status: 504, detail: 'A gateway answered 504' },
+			gateway(504),
+			/^A gateway answered 504\. The service may have received the document/,
+			[],
+		],
+		[
+			'an upload whose connection broke (ECONNRESET)',
+			'POST',
+			[reset],
+			{ kind: 'may_have_arrived', detail: 'The connection was closed unexpectedly (ECONNRESET)' },
+			broke,
+			/^The connection was closed unexpectedly \(ECONNRESET\)\. .*second charge/,
+			[],
+		],
+		[
+			'an upload whose connection broke (no code)',
+			'POST',
+			[netError('socket hang up.')],
+			{ kind: 'may_have_arrived', detail: 'socket hang up' },
+			broke,
+			/^socket hang up\. .*web dashboard/,
+			[],
+		],
+	])('%s', async (_name, method, replies, failure, message, description, waits) => {
+		const error = await worded(send(method, replies));
+		expect(error).toMatchObject(failure);
+		expect(error.message).toEqual(
+			typeof message === 'string' ? message : expect.stringMatching(message),
+		);
+		expect(error.description).toMatch(description);
+		expect(error.context.itemIndex).toBe(1);
+		expect(error.httpCode).toBe(error.status === null ? null : String(error.status));
+		expect(mayPass(error)).toBe(['service_failed', 'no_answer'].includes(error.kind));
+		expect(sleeps).toEqual(waits);
+	});
+
+	it('makes only the attempts it is allowed', async () => {
+		const error = await worded(send('GET', [[500], [500]], { attempts: 2 }));
+		expect(error.message).toBe(
+			'The Document Extraction Service failed with a server error (500) after 2 attempts',
+		);
+	});
+
+	it('refuses a credential before sending anything (invalid_input)', async () => {
+		const check = async (credentials: Record<string, string>, message: RegExp) => {
+			const context = createContext({ params: {}, credentials });
+			const error = await failureOf(apiRequest.call(context, { method: 'GET', path: '/projects' }));
+			expect(error.message).toMatch(message);
+			expect(failureKind(error)).toBe('invalid_input');
+		};
+		await check({ apiKey: 'sk_live_secret123', baseUrl: BASE_URL }, /^(?!.*sk_live).*vnd_/);
+		await check(
+			{ apiKey: API_KEY, baseUrl: 'api.example.com' },
+			/Base URL .* must start with http/,
+		);
+	});
+
+	it('sends the Bearer key of the credential', async () => {
 		nock(BASE_URL, { reqheaders: { authorization: `Bearer ${API_KEY}` } })
 			.get('/projects')
 			.reply(200, { projects: [] });
@@ -43,187 +295,178 @@ describe('apiRequest', () => {
 			projects: [],
 		});
 	});
+});
 
-	it('tolerates a trailing slash in the base URL', async () => {
-		nock(BASE_URL).get('/projects').reply(200, []);
-		await expect(
-			apiRequest.call(ctx({ apiKey: API_KEY, baseUrl: `${BASE_URL}//` }), {
-				method: 'GET',
-				path: '/projects',
-			}),
-		).resolves.toEqual([]);
-	});
-
-	it('refuses a key without the vnd_ prefix before sending anything', async () => {
-		const scope = nock(BASE_URL).get('/projects').reply(200, []);
-		const error = await worded(
-			apiRequest.call(ctx({ apiKey: 'sk_live_secret123', baseUrl: BASE_URL }), {
-				method: 'GET',
-				path: '/projects',
-			}),
+describe('timeouts', () => {
+	it('bounds an attempt by the wall clock: a request that never answers is aborted by its own signal', async () => {
+		// n8n's plain httpRequest aborts a request on the abortSignal it is given, and only then.
+		const { ctx: context } = answeringContext(
+			async (request) =>
+				await new Promise((_resolve, reject) =>
+					(request.abortSignal as AbortSignal).addEventListener('abort', () =>
+						reject(netError('aborted', 'ERR_CANCELED')),
+					),
+				),
 		);
-		expect(error.message).toContain('vnd_');
-		expect(error.message).toContain('web dashboard');
-		expect(error.message).not.toContain('sk_live_secret123');
-		expect(scope.isDone()).toBe(false);
-		nock.cleanAll();
-	});
-
-	it('refuses a base URL that is not http(s)', async () => {
-		const error = await worded(
-			apiRequest.call(ctx({ apiKey: API_KEY, baseUrl: 'api.example.com' }), {
-				method: 'GET',
-				path: '/projects',
-			}),
-		);
-		expect(error.message).toMatch(/Base URL .* must start with http/);
-	});
-
-	it('retries a 5xx twice and then succeeds, waiting 1 s then 2 s', async () => {
-		nock(BASE_URL).get('/projects').times(2).reply(503, { detail: 'busy' });
-		nock(BASE_URL)
-			.get('/projects')
-			.reply(200, { projects: ['ok'] });
-		await expect(apiRequest.call(ctx(), { method: 'GET', path: '/projects' })).resolves.toEqual({
-			projects: ['ok'],
-		});
-		expect(sleepCalls).toEqual([1000, 2000]);
-	});
-
-	it('gives up after four 5xx answers with a clear error carrying the detail', async () => {
-		nock(BASE_URL).get('/projects').times(4).reply(500, { detail: 'database unavailable' });
-		const error = await worded(apiRequest.call(ctx(), { method: 'GET', path: '/projects' }));
-		expect(sleepCalls).toEqual([1000, 2000, 4000]);
-		expect(error.message).toMatch(/server error \(500\) after 4 attempts/);
-		expect(error.description).toContain('database unavailable');
-		expect(error.httpCode).toBe('500');
-	});
-
-	it('honours Retry-After on a 5xx', async () => {
-		nock(BASE_URL).get('/projects').reply(503, { detail: 'later' }, { 'Retry-After': '3' });
-		nock(BASE_URL).get('/projects').reply(200, []);
-		await apiRequest.call(ctx(), { method: 'GET', path: '/projects' });
-		expect(sleepCalls).toEqual([3000]);
-	});
-
-	it('retries network errors', async () => {
-		nock(BASE_URL)
-			.get('/projects')
-			.replyWithError({ code: 'ECONNRESET', message: 'socket hang up' });
-		nock(BASE_URL).get('/projects').reply(200, []);
-		await expect(apiRequest.call(ctx(), { method: 'GET', path: '/projects' })).resolves.toEqual([]);
-		expect(sleepCalls).toEqual([1000]);
-	});
-
-	it('reports an unreachable service after four network failures', async () => {
-		nock(BASE_URL).get('/projects').times(4).replyWithError('connect ECONNREFUSED');
-		const error = await worded(apiRequest.call(ctx(), { method: 'GET', path: '/projects' }));
-		expect(error.message).toMatch(
-			/Could not reach the Document Extraction Service after 4 attempts/,
-		);
-		expect(error.description).toContain(BASE_URL);
-	});
-
-	it.each([
-		[401, 'Invalid API key', /rejected the API key \(401\)/, /Check the API key/],
-		[402, 'Subscription inactive', /subscription is inactive \(402\)/, /Renew the subscription/],
-		[
-			404,
-			"Project 'Nope' not found",
-			/Not found \(404\): Project 'Nope' not found/,
-			/Check the project/,
-		],
-	])('maps %i without retrying', async (status, detail, message, hint) => {
-		nock(BASE_URL).post('/process_file').once().reply(status, { detail });
-		const error = await worded(
-			apiRequest.call(ctx(), {
-				method: 'POST',
-				path: '/process_file',
-				body: { a: 1 },
-				itemIndex: 3,
-			}),
-		);
-		expect(sleepCalls).toEqual([]);
-		expect(error.message).toMatch(message);
-		expect(`${error.message} ${error.description}`).toMatch(hint);
-		expect(`${error.message} ${error.description}`).toContain(detail);
-		expect(error.httpCode).toBe(String(status));
-		expect((error as unknown as { context: { itemIndex: number } }).context.itemIndex).toBe(3);
-		expect(JSON.stringify(error)).not.toContain(API_KEY);
-	});
-
-	it('reports a redirect instead of following it, naming the address to use', async () => {
-		const scope = nock(BASE_URL)
-			.post('/process_file')
-			.reply(301, '', { Location: 'https://api.example.com/process_file' });
-		const other = nock('https://api.example.com').post('/process_file').reply(200, {});
-		const error = await worded(
-			apiRequest.call(ctx(), { method: 'POST', path: '/process_file', body: { a: 1 } }),
-		);
-		expect(scope.isDone()).toBe(true);
-		expect(other.isDone()).toBe(false);
+		const started = Date.now();
+		const request = { method: 'GET' as const, path: PATH.GET, timeoutMs: 200, attempts: 1 };
+		const error = await worded(apiRequest.call(context, request));
+		expect(Date.now() - started).toBeLessThan(2000);
 		expect(error.message).toBe(
-			'The Document Extraction Service redirected the request (301) to https://api.example.com/process_file; set the Base URL in the credential to the address the service answers at',
+			'The Document Extraction Service did not answer within 1 s (1 attempt)',
 		);
-		expect(error.description).toContain('https://api.example.com/process_file');
-		expect(error.description).toContain('Base URL');
-		expect(sleepCalls).toEqual([]);
-		nock.cleanAll();
+		expect(error.detail).toBe('No complete answer within 1 s');
 	});
 
-	it('renders a 422 detail list as field: message lines', async () => {
-		nock(BASE_URL)
-			.post('/process_file')
-			.reply(422, {
-				detail: [
-					{ loc: ['body', 'document_type'], msg: 'field required', type: 'value_error.missing' },
-					{ loc: ['body', 'max_pages'], msg: 'ensure this value is greater than 0' },
-				],
-			});
-		const error = await worded(
-			apiRequest.call(ctx(), { method: 'POST', path: '/process_file', body: { a: 1 } }),
-		);
-		expect(error.message).toMatch(/invalid \(422\)/);
-		expect(error.description).toContain('document_type: field required');
-		expect(error.description).toContain('max_pages: ensure this value is greater than 0');
-		expect(sleepCalls).toEqual([]);
+	it('a status request that gets no answer times out and is tried again', async () => {
+		nock(BASE_URL).get(PATH.GET).delay(3000).reply(200, { status: 'processing' });
+		nock(BASE_URL).get(PATH.GET).reply(200, { status: 'complete' });
+		const task = await apiRequest.call(ctx(), { method: 'GET', path: PATH.GET, timeoutMs: 200 });
+		expect(task).toEqual({ status: 'complete' });
+		expect(sleeps).toEqual([1000]);
 	});
 
-	it('rebuilds a raw body for every attempt', async () => {
-		const bodies: string[] = [];
-		nock(BASE_URL)
-			.post('/process_file', (body) => {
-				bodies.push(JSON.stringify(body));
-				return true;
-			})
-			.reply(500, { detail: 'x' });
-		nock(BASE_URL)
-			.post('/process_file', (body) => {
-				bodies.push(JSON.stringify(body));
-				return true;
-			})
-			.reply(200, { task_id: 't' });
-		let built = 0;
-		await apiRequest.call(ctx(), {
-			method: 'POST',
-			path: '/process_file',
-			body: () => {
-				built++;
-				return Buffer.from('{"file_base64":"QQ=="}');
-			},
+	it('an upload that gets no answer is not sent again: the service may have it', async () => {
+		nock(BASE_URL).post(PATH.POST).delay(3000).reply(200, { task_id: TASK });
+		const error = await worded(send('POST', [], { timeoutMs: 200 }));
+		expect(error).toMatchObject({
+			kind: 'may_have_arrived',
+			detail: 'No complete answer within 1 s',
 		});
-		expect(built).toBe(2);
-		expect(bodies).toEqual(['{"file_base64":"QQ=="}', '{"file_base64":"QQ=="}']);
+		expect(error.message).toMatch(
+			/^The Document Extraction Service did not answer in time; it may have received the document, so it was not sent again/,
+		);
+		expect(sleeps).toEqual([]);
+	});
+
+	it('never lets a request outlast the deadline it is given', async () => {
+		nock(BASE_URL).get(PATH.GET).delay(3000).reply(200, {});
+		const started = Date.now();
+		const error = await worded(send('GET', [], { deadline: Date.now() + 1300 }));
+		expect(Date.now() - started).toBeLessThan(2500);
+		expect(error.message).toMatch(/^The Document Extraction Service did not answer within 1 s/);
+	});
+
+	it('sends nothing when the deadline leaves no time (out_of_time)', async () => {
+		const error = await worded(send('GET', [], { deadline: Date.now() + 100 }));
+		expect(error).toMatchObject({ kind: 'out_of_time', status: null, detail: undefined });
+		expect(error.message).toBe('No time was left to send the document before the wait ran out');
 	});
 });
 
-describe('parseRetryAfter', () => {
-	it('parses Retry-After as seconds or a date and caps it', () => {
-		expect(parseRetryAfter('2')).toBe(2000);
-		expect(parseRetryAfter(undefined)).toBeUndefined();
-		expect(parseRetryAfter('soon')).toBeUndefined();
-		expect(parseRetryAfter('100000')).toBe(60000);
-		const now = Date.parse('2026-01-01T00:00:00Z');
-		expect(parseRetryAfter('Thu, 01 Jan 2026 00:00:05 GMT', now)).toBe(5000);
+describe("n8n 1.x's HTTP errors", () => {
+	/** What n8n 1.x's request helper throws: its NodeApiError keeps the code as httpCode only. */
+	const n8n1Error = (message: string, httpCode: string, clientMessage: string) =>
+		Object.assign(new Error(message), { httpCode, messages: [clientMessage, clientMessage] });
+	const refused = () =>
+		n8n1Error('The service refused the connection', 'ECONNREFUSED', 'connect ECONNREFUSED');
+
+	it('finds the network error code wherever the HTTP client put it', () => {
+		expect(networkErrorCode(new Error('connect ECONNREFUSED 127.0.0.1:9'))).toBe('ECONNREFUSED');
+		expect(networkErrorCode({ cause: { code: 'ENOTFOUND' } })).toBe('ENOTFOUND');
+		expect(networkErrorCode(new Error('timeout of 100ms exceeded'))).toBe('ETIMEDOUT');
+		expect(networkErrorCode(new Error('socket hang up'))).toBeUndefined();
+		expect(networkErrorCode(refused())).toBe('ECONNREFUSED');
+		expect(networkErrorCode(Object.assign(new Error('Bad gateway'), { httpCode: '502' }))).toBe(
+			undefined,
+		);
 	});
+
+	it('an upload that timed out is reported as a timeout and not sent again', async () => {
+		const { ctx: context, sent } = answeringContext((request) => {
+			throw n8n1Error('aborted', 'ECONNABORTED', `timeout of ${request.timeout}ms exceeded`);
+		});
+		const error = await worded(
+			apiRequest.call(context, { method: 'POST', path: PATH.POST, body: { a: 1 } }),
+		);
+		expect(error.message).toMatch(/^The Document Extraction Service did not answer in time/);
+		expect(sent).toHaveLength(1);
+	});
+
+	it('an upload whose connection was refused is sent again', async () => {
+		const { ctx: context, sent } = answeringContext((_request, attempt) => {
+			if (attempt < 3) throw refused();
+			return { statusCode: 200, headers: {}, body: { task_id: TASK } };
+		});
+		const request = { method: 'POST' as const, path: PATH.POST, body: { a: 1 } };
+		await expect(apiRequest.call(context, request)).resolves.toEqual({ task_id: TASK });
+		expect(sent).toHaveLength(3);
+	});
+});
+
+describe('the API key never reaches an error', () => {
+	/** Everything n8n could store of an error: its JSON, its cause's JSON and a deep inspection. */
+	const serialized = (error: Error & { toJSON?: () => unknown; cause?: unknown }) =>
+		[
+			JSON.stringify(error),
+			JSON.stringify(error.toJSON?.() ?? null),
+			JSON.stringify(error.cause ?? null),
+			inspect(error, { depth: 20 }),
+		].join('\n');
+	const refused = netError('connect ECONNREFUSED', 'ECONNREFUSED');
+
+	it.each<[string, Reply[]]>([
+		['a broken upload', [netError('socket hang up', 'ECONNRESET')]],
+		['a refused connection', [refused, refused, refused, refused]],
+		['a 5xx', [1, 2, 3, 4].map(() => [500, { detail: 'down' }] as Reply)],
+		['a 401', [[401, { detail: 'bad key' }]]],
+	])('%s', async (_name, replies) => {
+		const text = serialized(await worded(send('POST', replies)));
+		expect(text).not.toContain(API_KEY);
+		expect(text).not.toMatch(/authorization/i);
+	});
+
+	it('when the execution is stopped during a request', async () => {
+		const controller = new AbortController();
+		const { ctx: context } = answeringContext(
+			(request) => {
+				controller.abort();
+				throw httpClientError(netError('canceled', 'ERR_CANCELED'), {
+					...request,
+					headers: { Authorization: `Bearer ${API_KEY}` },
+				});
+			},
+			{ params: {}, signal: controller.signal },
+		);
+		const request = { method: 'GET' as const, path: PATH.GET, signal: controller.signal };
+		const error = await worded(apiRequest.call(context, request));
+		expect(error).toMatchObject({ kind: 'stopped', message: 'The execution was stopped' });
+		expect(serialized(error)).not.toContain(API_KEY);
+	});
+
+	it('the raw client error of the test host does carry the key (so the checks above can fail)', () => {
+		const headers = { Authorization: `Bearer ${API_KEY}` };
+		expect(serialized(httpClientError(new Error('x'), { url: BASE_URL, headers }))).toContain(
+			API_KEY,
+		);
+	});
+});
+
+it('closes the stream of every attempt, however the attempt ends', async () => {
+	const opened: Readable[] = [];
+	const { ctx: context } = answeringContext((request, attempt) => {
+		// Refused before the body was read: the client never touches the stream.
+		if (attempt < 3) throw httpClientError(netError('fetch failed', 'ECONNREFUSED'), request);
+		return { statusCode: 503, headers: {}, body: { detail: 'busy' } };
+	});
+	const body = () => {
+		const stream = new Readable({ read() {} });
+		opened.push(stream);
+		return stream;
+	};
+	await worded(apiRequest.call(context, { method: 'POST', path: PATH.POST, body }));
+	expect(opened.map((stream) => stream.destroyed)).toEqual([true, true, true, true]);
+});
+
+it('sends nothing once the execution is stopped, even with a sleep that ignores the signal', async () => {
+	const controller = new AbortController();
+	controller.abort();
+	const { ctx: context, sent } = answeringContext(() => ({}), {
+		params: {},
+		signal: controller.signal,
+	});
+	const request = { method: 'GET' as const, path: PATH.GET, signal: controller.signal };
+	const error = await worded(apiRequest.call(context, request));
+	expect(error.message).toBe('The execution was stopped');
+	expect(sent).toHaveLength(0);
 });
