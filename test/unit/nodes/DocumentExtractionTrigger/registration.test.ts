@@ -84,24 +84,8 @@ describe('create → checkExists → delete on one static-data object', () => {
 		expect(await methods.delete.call(ctx)).toBe(true);
 		expect(staticData.registration).toBeUndefined();
 		expect(await methods.checkExists.call(ctx)).toBe(false);
-	});
-
-	it('generates a different secret for each new registration', async () => {
-		const first = expectRegistration(PROJECT_ID);
-		const a = new Host({ project: fromList(PROJECT_ID) });
-		await a.publish();
-		const second = expectRegistration(PROJECT_ID);
-		const b = new Host({ project: fromList(PROJECT_ID) });
-		await b.publish();
-		expect(first[0].secret).toMatch(SECRET_PATTERN);
-		expect(second[0].secret).toMatch(SECRET_PATTERN);
-		expect(first[0].secret).not.toBe(second[0].secret);
-	});
-
-	it('delete with nothing registered succeeds and stores nothing', async () => {
-		const host = new Host({ project: fromList(PROJECT_ID) });
-		await host.unpublish();
-		expect(host.nodeData().registration).toBeUndefined();
+		// nothing registered: delete succeeds all the same
+		expect(await methods.delete.call(ctx)).toBe(true);
 	});
 });
 
@@ -144,26 +128,20 @@ describe('Register Again on Next Publish (a webhook deleted in the dashboard)', 
 		);
 		expect(old.res.statusCode).toBe(401);
 	});
-
-	it('does not register again on a restart while the registration is stored', async () => {
-		const sent = expectRegistration(PROJECT_ID);
-		const host = new Host({ project: fromList(PROJECT_ID), options: { registerAgain: true } });
-		await host.publish();
-		await host.publish();
-		expect(sent).toHaveLength(1);
-	});
 });
 
 describe('publishing again', () => {
-	it('does not register again while the registration is stored (n8n restart)', async () => {
-		const sent = expectRegistration(PROJECT_ID);
-		const host = new Host({ project: fromList(PROJECT_ID) });
-		await host.publish();
-		await host.publish();
-		await host.publish();
-		expect(sent).toHaveLength(1);
-		expect(host.secret).toBe(sent[0].secret);
-	});
+	it.each([{}, { registerAgain: true }])(
+		'does not register again while the registration is stored (n8n restart), options %p',
+		async (options) => {
+			const sent = expectRegistration(PROJECT_ID);
+			const host = new Host({ project: fromList(PROJECT_ID), options });
+			await host.publish();
+			await host.publish();
+			expect(sent).toHaveLength(1);
+			expect(host.secret).toBe(sent[0].secret);
+		},
+	);
 
 	it('does not register again when n8n removes and adds the webhook (re-publish)', async () => {
 		const sent = expectRegistration(PROJECT_ID);
@@ -179,25 +157,8 @@ describe('publishing again', () => {
 		expect(sent).toHaveLength(1);
 		expect(host.secret).toBe(sent[0].secret);
 
-		// Deliveries signed with the one registered secret start runs; the secret is not output.
 		const { result } = await host.deliver(signedDelivery(completedPayload(), host.secret));
 		expect(result.workflowData?.[0]).toHaveLength(1);
-		expect(JSON.stringify(result.workflowData)).not.toContain(host.secret);
-	});
-
-	it('refuses deliveries signed for a registration it replaced', async () => {
-		// (while a workflow is unpublished n8n answers 404 itself: the node never sees those)
-		const sent = expectRegistration(PROJECT_ID);
-		const host = new Host({ project: fromList(PROJECT_ID) });
-		await host.publish();
-		await host.unpublish();
-		const replacement = expectRegistration(OTHER_PROJECT_ID);
-		host.parameters = { project: fromList(OTHER_PROJECT_ID) };
-		await host.publish();
-		expect(replacement[0].secret).not.toBe(sent[0].secret);
-		const { result, res } = await host.deliver(signedDelivery(completedPayload(), sent[0].secret));
-		expect(res.statusCode).toBe(401);
-		expect(result.workflowData).toBeUndefined();
 	});
 
 	it('registers the new URL when the webhook URL changes, and can go back', async () => {
@@ -227,7 +188,7 @@ describe('publishing again', () => {
 		expect(host.secret).toBe(first[0].secret);
 	});
 
-	it('registers at the new project when the project changes', async () => {
+	it('registers at the new project when the project changes, and refuses the old secret', async () => {
 		const first = expectRegistration(PROJECT_ID);
 		const host = new Host({ project: fromList(PROJECT_ID) });
 		await host.publish();
@@ -245,6 +206,9 @@ describe('publishing again', () => {
 			secret: second[0].secret,
 		});
 		expect(second[0].secret).not.toBe(first[0].secret);
+		// (while a workflow is unpublished n8n answers 404 itself: the node never sees those)
+		const { res } = await host.deliver(signedDelivery(completedPayload(), first[0].secret));
+		expect(res.statusCode).toBe(401);
 	});
 
 	it('looks a project name up once, and again only when the field changes', async () => {
