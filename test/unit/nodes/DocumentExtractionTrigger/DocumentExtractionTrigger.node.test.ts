@@ -403,52 +403,63 @@ describe('error details of failed tasks', () => {
 		expect(itemsOf(result)).toEqual([{ ...failed, error: 'Page 2 is unreadable' }]);
 	});
 
-	it('still emits the delivery, with a note and the service detail, when the lookup fails', async () => {
-		nock(BASE_URL).get(`/task_status/${FAILED_TASK}`).reply(404, { detail: 'Task not found' });
-		const { result, res } = await registeredHost().deliver(signedDelivery(failed, SECRET));
-		expect(res.statusCode).toBe(200);
-		expect(itemsOf(result)).toEqual([
+	const lookup = () => nock(BASE_URL).get(`/task_status/${FAILED_TASK}`);
+	it.each<[string, () => unknown, IDataObject, IDataObject]>([
+		[
+			'the lookup fails',
+			() => lookup().reply(404, { detail: 'Task not found' }),
+			failed,
 			{
-				...failed,
-				errorDetailsUnavailable: expect.stringContaining('Task not found'),
+				errorDetailsUnavailable:
+					'Could not fetch the error message: Not found (404): Task not found',
 				errorLookupDetail: 'Task not found',
 			},
-		]);
-	});
-
-	it('never waits out a long Retry-After: the lookup ends within its bound', async () => {
-		nock(BASE_URL)
-			.get(`/task_status/${FAILED_TASK}`)
-			.reply(429, { detail: 'slow down' }, { 'Retry-After': '60' });
-		const { result, res } = await registeredHost().deliver(signedDelivery(failed, SECRET));
+		],
+		[
+			'the service rate-limits the lookup (a long Retry-After is never waited out)',
+			() => lookup().reply(429, { detail: 'slow down' }, { 'Retry-After': '60' }),
+			failed,
+			{
+				errorDetailsUnavailable: expect.stringMatching(/^Could not fetch .*kept rate-limiting/),
+				errorLookupDetail: 'Too Many Requests',
+			},
+		],
+		[
+			'the service keeps failing, after two lookup attempts',
+			() => lookup().times(2).reply(500, { detail: 'boom' }),
+			failed,
+			{
+				errorDetailsUnavailable: expect.stringMatching(/server error \(500\) after 2 attempts/),
+				errorLookupDetail: 'boom',
+			},
+		],
+		[
+			'the task has no error',
+			() => lookup().reply(200, { status: 'failed' }),
+			failed,
+			{ errorDetailsUnavailable: 'The service gave no error message for this task' },
+		],
+		[
+			'the delivery names no task',
+			() => undefined,
+			{ ...failed, task_id: '' },
+			{ errorDetailsUnavailable: 'The delivery names no task_id to look the error up by' },
+		],
+	])('still emits the delivery, with a note, when %s', async (_name, arrange, payload, added) => {
+		arrange();
+		const { result, res } = await registeredHost().deliver(signedDelivery(payload, SECRET));
 		expect(res.statusCode).toBe(200);
-		expect(sleeps.filter((ms) => ms >= 1000)).toEqual([]);
-		const [item] = itemsOf(result)!;
-		expect(item.task_id).toBe(FAILED_TASK);
-		expect(item.errorDetailsUnavailable).toMatch(/kept rate-limiting/);
+		expect(itemsOf(result)).toEqual([{ ...payload, ...added }]);
+		expect(sleeps.every((ms) => ms <= 1000)).toBe(true);
 	});
 
-	it('still emits the delivery when the service keeps failing, after two lookup attempts', async () => {
-		nock(BASE_URL).get(`/task_status/${FAILED_TASK}`).times(2).reply(500, { detail: 'boom' });
-		const { result } = await registeredHost().deliver(signedDelivery(failed, SECRET));
-		const [item] = itemsOf(result)!;
-		expect(item.task_id).toBe(FAILED_TASK);
-		expect(item.errorDetailsUnavailable).toEqual(expect.stringContaining('server error'));
-	});
-
-	it('makes no request when Fetch Error Details is off, or for complete tasks', async () => {
-		const off = await registeredHost({ options: { fetchErrorDetails: false } }).deliver(
-			signedDelivery(failed, SECRET),
-		);
-		expect(itemsOf(off.result)).toEqual([failed]);
-		const complete = await registeredHost().deliver(signedDelivery(completedPayload(), SECRET));
-		expect(itemsOf(complete.result)).toEqual([completedPayload()]);
-	});
-
-	it('uses an error the delivery already carries instead of looking it up', async () => {
-		const withError = { ...failed, error: 'Delivered message' };
-		const { result } = await registeredHost().deliver(signedDelivery(withError, SECRET));
-		expect(itemsOf(result)).toEqual([withError]);
+	it.each([
+		['Fetch Error Details is off', failed, { fetchErrorDetails: false }],
+		['the task is complete', completedPayload(), {}],
+		['the delivery carries the error', { ...failed, error: 'Delivered message' }, {}],
+	])('makes no request when %s', async (_name, payload, options) => {
+		const { result } = await registeredHost({ options }).deliver(signedDelivery(payload, SECRET));
+		expect(itemsOf(result)).toEqual([payload]);
 	});
 });
 

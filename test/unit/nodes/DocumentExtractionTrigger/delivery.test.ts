@@ -2,9 +2,15 @@ import type { IDataObject } from 'n8n-workflow';
 
 jest.mock('n8n-workflow', () => jest.requireActual('../../helpers/sleep').workflowWithFakeSleep());
 
-import { completedPayload, Host, signedDelivery, strictNock } from '../../helpers/triggerHost';
+import {
+	completedPayload,
+	Host,
+	nodeType,
+	signedDelivery,
+	strictNock,
+} from '../../helpers/triggerHost';
 
-/** The signed timestamp of a delivery, checked through the trigger's webhook. */
+/** The signed timestamp of a delivery, and the outcomes the trigger remembers, through its webhook. */
 
 const SECRET = 'whsec_' + 'ab'.repeat(32);
 const NOW = Date.parse('2026-03-10T12:00:00.000Z');
@@ -104,5 +110,55 @@ describe('the signed timestamp', () => {
 		expect(await answer(old, NOW, { timestampTolerance: -3 })).toBe('runs');
 		expect(await answer(undefined, NOW, { timestampTolerance: 0 })).toBe('runs');
 		expect(await answer('2001-01-01T00:00:00Z', NOW, { timestampTolerance: 0 })).toBe('runs');
+	});
+});
+
+describe("the task outcomes remembered (copies: the node's tests)", () => {
+	const HOUR = 60 * 60_000;
+	let now = NOW;
+	beforeEach(() => jest.spyOn(Date, 'now').mockImplementation(() => now));
+
+	// The timestamp check is off: the clock moves by hours.
+	const host = () =>
+		new Host({
+			useExistingRegistration: true,
+			webhookSecret: SECRET,
+			options: { timestampTolerance: 0 },
+		});
+	const delivery = (taskId: string) =>
+		signedDelivery(completedPayload({ task_id: taskId }), SECRET);
+	const runs = async (trigger: Host, taskId: string) =>
+		(await trigger.deliver(delivery(taskId))).result.workflowData !== undefined;
+
+	it('remembers a task outcome for an hour', async () => {
+		const trigger = host();
+		expect(await runs(trigger, 'window')).toBe(true);
+		now += HOUR - 1;
+		expect(await runs(trigger, 'window')).toBe(false);
+		now += 1;
+		expect(await runs(trigger, 'window')).toBe(true);
+		expect(await runs(trigger, 'window')).toBe(false);
+	});
+
+	it('remembers at most 10,000 outcomes, forgetting the oldest first', async () => {
+		const trigger = host();
+		const workflow = trigger.load();
+		for (let i = 0; i <= 10_000; i++) {
+			const { context, res } = trigger.webhook(workflow, delivery(`bound-${i}`));
+			await nodeType.webhook.call(context);
+			res.status(200).json({});
+		}
+		expect(await runs(trigger, 'bound-1')).toBe(false);
+		expect(await runs(trigger, 'bound-0')).toBe(true);
+	});
+
+	it('forgets a delivery n8n never answered within the hour', async () => {
+		const trigger = host();
+		await trigger.receive(delivery('unanswered'));
+		// a copy within the hour finds it still in flight and is asked to come again
+		expect((await trigger.deliver(delivery('unanswered'))).res.statusCode).toBe(503);
+		now += HOUR;
+		expect(await runs(trigger, 'another')).toBe(true);
+		expect(await runs(trigger, 'unanswered')).toBe(true);
 	});
 });

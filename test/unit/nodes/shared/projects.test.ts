@@ -8,7 +8,8 @@ import {
 	projectText,
 	resolveProjectId,
 } from '../../../../nodes/shared/projects';
-import { BASE_URL, createContext, useOfflineNock } from '../../helpers/context';
+import { searchProjects } from '../../../../nodes/shared/listSearch';
+import { BASE_URL, createContext, loadOptionsContext, useOfflineNock } from '../../helpers/context';
 import { IDENTITY, INVOICES, projects } from '../../helpers/fixtures';
 
 useOfflineNock();
@@ -68,5 +69,18 @@ describe('resolveProjectId', () => {
 	it('looks a name up case-insensitively', async () => {
 		nock(BASE_URL).get('/projects').reply(200, projects);
 		await expect(resolveProjectId.call(ctx(), 'INVOICES')).resolves.toBe(INVOICES);
+	});
+});
+
+describe('Project list search', () => {
+	it('lists projects with their document types and filters by name', async () => {
+		nock(BASE_URL).get('/projects').twice().reply(200, { projects });
+		const all = await searchProjects.call(loadOptionsContext());
+		expect(all.results).toEqual([
+			{ name: 'Invoices', value: INVOICES, description: 'Document types: invoice, receipt' },
+			{ name: 'Identity', value: IDENTITY, description: 'Document types: passport, id_card' },
+		]);
+		const filtered = await searchProjects.call(loadOptionsContext(), 'iden');
+		expect(filtered.results.map((r) => r.value)).toEqual([IDENTITY]);
 	});
 });

@@ -4,6 +4,7 @@ import { Readable } from 'node:stream';
 
 import nock from 'nock';
 import type { IExecuteFunctions, IHttpRequestOptions } from 'n8n-workflow';
+import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 jest.mock('n8n-workflow', () =>
 	jest.requireActual('../../../helpers/sleep').workflowWithFakeSleep(),
@@ -12,8 +13,17 @@ jest.mock('n8n-workflow', () =>
 import { sleeps } from '../../../helpers/sleep';
 
 import { MESSAGES } from '../../../../../nodes/DocumentExtraction/messages';
-import { explain } from '../../../../../nodes/shared/explain';
-import { failureKind, type ServiceError } from '../../../../../nodes/shared/transport/errors';
+import { explain, webhookRequest } from '../../../../../nodes/shared/explain';
+import {
+	asNodeError,
+	errorDetail,
+	failureKind,
+	mayPass,
+	nodeError,
+	ServiceError,
+} from '../../../../../nodes/shared/transport/errors';
+import { isTerminal, registerWebhook } from '../../../../../nodes/shared/transport/service';
+import { CancelledError } from '../../../../../nodes/shared/wait';
 import { networkErrorCode } from '../../../../../nodes/shared/transport/network';
 import { apiRequest, type ApiRequestOptions } from '../../../../../nodes/shared/transport/request';
 import {
@@ -24,7 +34,7 @@ import {
 	httpClientError,
 	useOfflineNock,
 } from '../../../helpers/context';
-import { TASK } from '../../../helpers/fixtures';
+import { INVOICES, TASK } from '../../../helpers/fixtures';
 
 /**
  * The transport: what each answer of the service becomes (a result, a retry, or a failure of its
@@ -409,4 +419,91 @@ it('sends nothing once the execution is stopped, even with a sleep that ignores 
 	const error = await worded(apiRequest.call(context, request));
 	expect(error.message).toBe('The execution was stopped');
 	expect(sent).toHaveLength(0);
+});
+
+describe('reading an error', () => {
+	const node = () => ctx().getNode();
+
+	it('a failure is the NodeApiError n8n shows, with its kind where n8n stores it', () => {
+		const error = new ServiceError(node(), { kind: 'not_found', status: 404, detail: 'gone' });
+		expect(error).toBeInstanceOf(NodeApiError);
+		expect(error.name).toBe('NodeApiError');
+		expect(JSON.parse(JSON.stringify(error)).context.kind).toBe('not_found');
+	});
+
+	it('only a 5xx, no answer, 429 or no time left may pass', () => {
+		const kinds = [
+			'refused',
+			'not_found',
+			'service_failed',
+			'no_answer',
+			'may_have_arrived',
+			'rate_limited',
+			'out_of_time',
+			'stopped',
+		] as const;
+		const passing = kinds.filter((kind) => mayPass(new ServiceError(node(), { kind })));
+		expect(passing).toEqual(['service_failed', 'no_answer', 'rate_limited', 'out_of_time']);
+		expect(mayPass(new NodeApiError(node(), { status: 503 }))).toBe(false);
+	});
+
+	it('failureKind reads the kind an error carries, and calls any other error unexpected', () => {
+		expect(failureKind(new Error('x'))).toBe('unexpected');
+		expect(failureKind(new NodeOperationError(node(), 'x'))).toBe('unexpected');
+		expect(failureKind(nodeError(ctx(), 'invalid_input', 'x'))).toBe('invalid_input');
+	});
+
+	it('errorDetail gives the status and the detail as the service sent them', () => {
+		const detail = [{ loc: ['body', 'project'], msg: 'field required' }];
+		const refused = new ServiceError(node(), { kind: 'refused', status: 422, detail });
+		refused.message = 'invalid';
+		expect(errorDetail(refused)).toEqual({
+			message: 'invalid',
+			kind: 'refused',
+			httpCode: 422,
+			detail,
+		});
+		const stopped = explain(new ServiceError(node(), { kind: 'stopped' }));
+		expect(errorDetail(stopped)).toEqual({ message: 'The execution was stopped', kind: 'stopped' });
+		expect(errorDetail(new Error('plain'))).toEqual({ message: 'plain', kind: 'unexpected' });
+	});
+
+	it('asNodeError keeps n8n errors, turns a stop into a stopped error and anything else into its message', () => {
+		const api = new NodeApiError(node(), { status: 500 });
+		expect(asNodeError(ctx(), api, 0)).toBe(api);
+		expect(failureKind(asNodeError(ctx(), new CancelledError(), 0))).toBe('stopped');
+		const other = asNodeError(ctx(), Object.assign(new Error('boom'), { config: 'secret' }), 2);
+		expect(other).toBeInstanceOf(NodeOperationError);
+		expect(other.message).toBe('boom');
+		expect(JSON.stringify(other)).not.toContain('secret');
+		expect(other.context.kind).toBe('unexpected');
+	});
+});
+
+describe('task statuses', () => {
+	it('ends a task only at complete or failed', () => {
+		expect(isTerminal('complete')).toBe(true);
+		expect(isTerminal('failed')).toBe(true);
+		for (const running of ['queued', 'processing', 'ocr_in_progress', undefined, null]) {
+			expect(isTerminal(running)).toBe(false);
+		}
+	});
+});
+
+describe('refusals carry their reason in the message', () => {
+	it('a refused webhook registration names the reason, the URL n8n gave, and WEBHOOK_URL', async () => {
+		const detail = [
+			{ loc: ['body', 'url'], msg: 'URL scheme should be https', type: 'value_error' },
+		];
+		nock(BASE_URL).post(`/projects/${INVOICES}/webhooks`).reply(422, { detail });
+		const url = 'http://user:pw@localhost:5678/webhook/abc/webhook?token=x';
+		const registration = { url, events: ['task.completed'], secret: 'whsec_x' };
+		const ctx = createContext({ params: {} });
+		const failure = await failureOf(registerWebhook.call(ctx, INVOICES, registration));
+		const error = explain(failure, webhookRequest(INVOICES, url));
+		expect(error.message).toBe(
+			"The Document Extraction Service refused the webhook registration as invalid (422): url: URL scheme should be https. n8n gave the webhook URL http://localhost:5678/webhook/abc/webhook. The service needs an https address it can reach: set n8n's public address with the WEBHOOK_URL environment variable (for example WEBHOOK_URL=https://n8n.example.com/), restart n8n and publish again.",
+		);
+		expect(error).toMatchObject({ kind: 'refused', status: 422, detail });
+	});
 });
