@@ -57,30 +57,29 @@ describe('the signed timestamp', () => {
 		expect(await answer(text, instant + MINUTE + 1, options)).toMatchObject({ status: 200 });
 	});
 
-	it.each([
-		'yesterday',
-		'2026-03-10',
-		'12:00:00',
-		'2026-02-30T12:00:00Z',
-		'2026-03-10T24:00:00Z',
-		'2026-03-10T12:60:00Z',
-		'2026-03-10T12:00:61Z',
-		'2026-03-10T12:00:00+25:00',
-		'2026-03-10T12:00:00 GMT',
-		'Tue, 10 Mar 2026 12:00:00 GMT',
-		'1773144000',
-		NOW,
-		{},
-		['2026-03-10T12:00:00Z'],
-	])('%p is refused with 400 as unreadable', async (timestamp) => {
+	it.each<[unknown, string?]>([
+		[undefined, 'missing'],
+		[null, 'missing'],
+		['', 'missing'],
+		['yesterday'],
+		['2026-03-10'],
+		['12:00:00'],
+		['2026-02-30T12:00:00Z'],
+		['2026-03-10T24:00:00Z'],
+		['2026-03-10T12:60:00Z'],
+		['2026-03-10T12:00:61Z'],
+		['2026-03-10T12:00:00+25:00'],
+		['2026-03-10T12:00:00 GMT'],
+		['Tue, 10 Mar 2026 12:00:00 GMT'],
+		['1773144000'],
+		[NOW],
+		[{}],
+		[['2026-03-10T12:00:00Z']],
+	])('%p is refused with 400', async (timestamp, reason = 'unreadable') => {
 		expect(await answer(timestamp)).toEqual({
 			status: 400,
-			error: 'timestamp unreadable: a delivery must carry its signed ISO 8601 timestamp',
+			error: `timestamp ${reason}: a delivery must carry its signed ISO 8601 timestamp`,
 		});
-	});
-
-	it.each([undefined, null, ''])('%p is refused with 400 as missing', async (timestamp) => {
-		expect(await answer(timestamp)).toMatchObject({ status: 400, error: /^timestamp missing:/ });
 	});
 
 	it.each([
