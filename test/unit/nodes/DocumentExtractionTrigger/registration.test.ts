@@ -131,32 +131,28 @@ describe('Register Again on Next Publish (a webhook deleted in the dashboard)', 
 });
 
 describe('publishing again', () => {
-	it.each([{}, { registerAgain: true }])(
-		'does not register again while the registration is stored (n8n restart), options %p',
-		async (options) => {
-			const sent = expectRegistration(PROJECT_ID);
-			const host = new Host({ project: fromList(PROJECT_ID), options });
-			await host.publish();
-			await host.publish();
-			expect(sent).toHaveLength(1);
-			expect(host.secret).toBe(sent[0].secret);
-		},
-	);
-
-	it('does not register again when n8n removes and adds the webhook (re-publish)', async () => {
+	it.each<[string, IDataObject, (host: Host) => Promise<void>]>([
+		['n8n restarts', {}, async (host) => await host.publish()],
+		[
+			'n8n restarts, Register Again on',
+			{ registerAgain: true },
+			async (host) => await host.publish(),
+		],
+		[
+			'n8n removes and adds the webhook (re-publish)',
+			{},
+			async (host) => {
+				await host.unpublish();
+				await host.publish();
+			},
+		],
+	])('does not register again when %s', async (_name, options, again) => {
 		const sent = expectRegistration(PROJECT_ID);
-		const host = new Host({ project: fromList(PROJECT_ID) });
+		const host = new Host({ project: fromList(PROJECT_ID), options });
 		await host.publish();
-
-		await host.unpublish();
-		expect(host.nodeData().registration).toBeUndefined();
-		const afterDelete = host.load();
-		expect(await methods.checkExists.call(host.hook(afterDelete))).toBe(false);
-
-		await host.publish();
+		await again(host);
 		expect(sent).toHaveLength(1);
 		expect(host.secret).toBe(sent[0].secret);
-
 		const { result } = await host.deliver(signedDelivery(completedPayload(), host.secret));
 		expect(result.workflowData?.[0]).toHaveLength(1);
 	});

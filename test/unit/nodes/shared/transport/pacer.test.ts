@@ -12,18 +12,13 @@ describe('Pacer', () => {
 		expect(p.earliest(0)).toBe(0);
 	});
 
-	it('after a 429 pauses for Retry-After and sends at 80 % of what the service accepted', () => {
+	it('after a 429 pauses for Retry-After and sends at 80 % of what the service accepted, cut once a second at most', () => {
 		const { pacer: p } = pacer();
 		for (const t of [100, 200, 300, 400, 500]) p.onAccepted(t);
 		p.onThrottled(1000, 600);
 		expect(p.rate).toBeCloseTo(4);
 		expect(p.earliest(600)).toBe(1600);
-	});
-
-	it('cuts the rate once a second at most: answers to requests already sent do not cut again', () => {
-		const { pacer: p } = pacer();
-		for (const t of [100, 200, 300, 400, 500]) p.onAccepted(t);
-		p.onThrottled(1000, 600);
+		// answers to requests already sent do not cut again
 		p.onThrottled(1000, 700);
 		p.onThrottled(1000, 900);
 		expect(p.rate).toBeCloseTo(4);
