@@ -3,7 +3,7 @@ import type { ICredentialDataDecryptedObject } from 'n8n-workflow';
 import { DocumentExtractionApi } from '../../../credentials/DocumentExtractionApi.credentials';
 import { API_KEY, BASE_URL } from '../helpers/context';
 
-/** The Base URL's checks are shared with the nodes (test/unit/nodes/shared/baseUrl.test.ts). */
+/** The Base URL's checks are shared with the nodes (test/unit/nodes/shared/credential.baseUrl.test.ts). */
 describe('Credential', () => {
 	const credential = new DocumentExtractionApi();
 	const authenticate = async (data: ICredentialDataDecryptedObject) =>

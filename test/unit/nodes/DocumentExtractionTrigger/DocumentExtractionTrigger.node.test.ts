@@ -47,9 +47,7 @@ function registeredHost(parameters: IDataObject = {}): Host {
 	return host;
 }
 
-strictNock(() => {
-	sleeps.length = 0;
-});
+strictNock(() => (sleeps.length = 0));
 
 function itemsOf(result: { workflowData?: Array<Array<{ json: IDataObject }>> }) {
 	return result.workflowData?.[0].map((item) => item.json);

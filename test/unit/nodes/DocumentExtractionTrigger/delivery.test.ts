@@ -38,7 +38,6 @@ describe('the signed timestamp', () => {
 	// that pins the instant it was read as.
 	it.each([
 		['2026-03-10T12:00:00Z', NOW],
-		['2026-03-10T12:00:00.000Z', NOW],
 		['2026-03-10T12:00:00.123456Z', NOW + 123],
 		['2026-03-10t12:00:00z', NOW],
 		['2026-03-10 12:00:00Z', NOW],

@@ -11,6 +11,7 @@ import {
 	BASE_URL,
 	completedPayload,
 	Host,
+	NODE_NAME,
 	nodeType,
 	OTHER_PROJECT_ID,
 	PRODUCTION_URL,
@@ -23,20 +24,13 @@ import {
 const SECRET_PATTERN = /^whsec_[0-9a-f]{64}$/;
 const methods = nodeType.webhookMethods.default;
 
-interface Registered {
-	url: string;
-	events: string[];
-	secret: string;
-}
+type Registered = { url: string; events: string[]; secret: string };
 
 /** Expects one POST /projects/{id}/webhooks and records what was sent. */
 function expectRegistration(projectId: string, reply: IDataObject = { id: 'wh_1' }) {
 	const sent: Registered[] = [];
 	nock(BASE_URL, { reqheaders: { authorization: `Bearer ${API_KEY}` } })
-		.post(`/projects/${projectId}/webhooks`, (body: Registered) => {
-			sent.push(body);
-			return true;
-		})
+		.post(`/projects/${projectId}/webhooks`, (body: Registered) => sent.push(body) > 0)
 		.reply(201, (_uri, body) => ({ ...reply, ...(body as IDataObject) }));
 	return sent;
 }
@@ -44,19 +38,14 @@ function expectRegistration(projectId: string, reply: IDataObject = { id: 'wh_1'
 const byId = (value: string) => ({ __rl: true, mode: 'id', value });
 const fromList = (value: string) => ({ __rl: true, mode: 'list', value });
 
-strictNock(() => {
-	sleeps.length = 0;
-});
+strictNock(() => (sleeps.length = 0));
 
 describe('create → checkExists → delete on one static-data object', () => {
 	it('registers task.completed with a fresh secret, finds it, then forgets it', async () => {
 		const host = new Host({ project: fromList(PROJECT_ID) });
 		const workflow = host.load();
 		const ctx = host.hook(workflow);
-		const staticData = workflow.getStaticData(
-			'node',
-			workflow.getNode('Document Extraction Trigger')!,
-		);
+		const staticData = workflow.getStaticData('node', workflow.getNode(NODE_NAME)!);
 
 		const sent = expectRegistration(PROJECT_ID, { id: 'wh_42', secret: 'echoed' });
 		expect(await methods.checkExists.call(ctx)).toBe(false);
@@ -240,11 +229,10 @@ describe('Use Existing Registration', () => {
 			useExistingRegistration: true,
 			webhookSecret: 'whsec_pasted',
 		});
-		const workflow = host.load();
-		const ctx = host.hook(workflow);
-		expect(await methods.checkExists.call(ctx)).toBe(true);
+		const ctx = host.hook(host.load());
 		expect(await methods.create.call(ctx)).toBe(true);
 		expect(await methods.delete.call(ctx)).toBe(true);
+		// publish: checkExists says true, so n8n never calls create
 		await host.publish();
 		await host.unpublish();
 		expect(host.nodeData().registration).toBeUndefined();
@@ -253,11 +241,7 @@ describe('Use Existing Registration', () => {
 });
 
 describe('test webhooks (Listen for test event)', () => {
-	/**
-	 * What n8n's TestWebhooks does: a Workflow with empty static data, checkExists/create,
-	 * the static data kept with the test registration and given to the webhook call
-	 * (setTestStaticData) and to delete.
-	 */
+	/** n8n's TestWebhooks: empty static data, kept with the listen for its webhook calls and delete. */
 	async function listen(host: Host) {
 		const workflow = host.load({});
 		const ctx = host.hook(workflow, TEST_URL);

@@ -62,11 +62,8 @@ describe('the rule that matches a Project', () => {
 describe('resolveProjectId', () => {
 	const ctx = () => createContext({ params: {} });
 
-	it('takes a UUID as it is, without a request', async () => {
+	it('takes a UUID as it is, without a request, and looks a name up ignoring case', async () => {
 		await expect(resolveProjectId.call(ctx(), ` ${IDENTITY} `)).resolves.toBe(IDENTITY);
-	});
-
-	it('looks a name up case-insensitively', async () => {
 		nock(BASE_URL).get('/projects').reply(200, projects);
 		await expect(resolveProjectId.call(ctx(), 'INVOICES')).resolves.toBe(INVOICES);
 	});

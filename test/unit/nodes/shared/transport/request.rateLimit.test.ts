@@ -28,9 +28,7 @@ const worded = async <E = Error & { description?: string | null; httpCode?: stri
 	promise: Promise<unknown>,
 ) => explain(await failureOf<E>(promise), MESSAGES.documentRequest(FIELDS));
 useFakeClock();
-afterEach(() => {
-	expect(nock.pendingMocks()).toEqual([]);
-});
+afterEach(() => expect(nock.pendingMocks()).toEqual([]));
 
 describe('429 Too Many Requests', () => {
 	it.each([

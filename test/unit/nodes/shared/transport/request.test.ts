@@ -36,15 +36,10 @@ import {
 } from '../../../helpers/context';
 import { INVOICES, TASK } from '../../../helpers/fixtures';
 
-/**
- * The transport: what each answer of the service becomes (a result, a retry, or a failure of its
- * kind), and the failure's words as the document operations give them (explain).
- */
+/** What each answer of the service becomes, and its failure's words (as documents get them). */
 
 useOfflineNock();
-beforeEach(() => {
-	sleeps.length = 0;
-});
+beforeEach(() => (sleeps.length = 0));
 afterEach(() => expect(nock.pendingMocks()).toEqual([]));
 
 const PATH = { GET: `/task_status/${TASK}`, POST: '/process_file' };
