@@ -13,7 +13,6 @@ const DELIVERY_FIELDS = [
 	'timestamp',
 ];
 
-/** The JSON object in the raw body, or undefined when the body is not a JSON object. */
 export function parseDeliveryBody(rawBody: Buffer): IDataObject | undefined {
 	let parsed: unknown;
 	try {
@@ -39,7 +38,6 @@ export function deliveryItem(payload: IDataObject): IDataObject {
 export const passesStatusFilter = (status: unknown, filter: unknown) =>
 	(filter !== 'complete' && filter !== 'failed') || status === filter;
 
-/** What identifies one outcome of one task, or undefined when the delivery names no task. */
 export function deliveryKey(payload: IDataObject): string | undefined {
 	const { task_id: taskId, status } = payload;
 	if (typeof taskId !== 'string' || taskId === '') return undefined;
@@ -76,7 +74,6 @@ function parseTimestamp(value: unknown): number | undefined {
 	return local - offset * 60_000;
 }
 
-/** A duration in words for answers and logs: seconds, minutes, hours or days. */
 function duration(ms: number): string {
 	const seconds = Math.round(Math.abs(ms) / 1000);
 	if (seconds < 120) return `${seconds} s`;

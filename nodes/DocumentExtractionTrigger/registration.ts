@@ -11,7 +11,6 @@ import {
 import { nodeError } from '../shared/transport/errors';
 import { MESSAGES } from './messages';
 
-/** How many earlier registrations are kept, so that publishing again can reuse them. */
 const MAX_RETIRED_REGISTRATIONS = 10;
 
 /** A webhook this node registered, as kept in the node's static data. */
@@ -86,7 +85,6 @@ function takeRetired(data: IDataObject, url: string, projectId: string): Registr
 	return match;
 }
 
-/** The webhook's id, under whichever name the service uses. */
 function webhookIdOf(response: unknown): string | undefined {
 	if (!response || typeof response !== 'object' || Array.isArray(response)) return undefined;
 	const body = response as IDataObject;

@@ -15,7 +15,6 @@ export type RestrictedAddressClass =
 
 type AddressClass = RestrictedAddressClass | 'public';
 
-/** How each class is named in messages. */
 export const ADDRESS_CLASS_NAMES: Record<RestrictedAddressClass, string> = {
 	loopback: 'a loopback address',
 	private: 'a private network address',
@@ -93,7 +92,6 @@ function classifyIpv6(groups: number[]): AddressClass {
 	return 'public';
 }
 
-/** The class of an IP address, or undefined when it is not one. */
 export function classifyIp(address: string): AddressClass | undefined {
 	const v4 = parseIpv4(address);
 	if (v4) return classifyIpv4(v4);

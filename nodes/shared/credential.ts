@@ -11,10 +11,8 @@ import { displayUrl, parseHttpUrl } from './urls';
 
 export const CREDENTIAL_TYPE = 'documentExtractionApi';
 
-/** The credential option that allows http:// for hosts other than loopback. */
 export const ALLOW_HTTP_OPTION = 'Allow Unencrypted HTTP';
 
-/** The text of a Base URL as the credential holds it, trimmed and without trailing slashes. */
 function trimBaseUrl(raw: unknown): string {
 	return typeof raw === 'string' ? raw.trim().replace(/\/+$/, '') : '';
 }
@@ -32,7 +30,6 @@ export function displayBaseUrl(raw: unknown): string {
 	}
 }
 
-/** The address requests are sent to: trailing slashes dropped, a path prefix such as /v1 kept. */
 function readBaseUrl(raw: unknown, allowUnencryptedHttp: boolean): string {
 	const value = trimBaseUrl(raw);
 	const url = /^https?:\/\//i.test(value) ? parseHttpUrl(value) : undefined;

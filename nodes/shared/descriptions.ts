@@ -1,6 +1,5 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-/** The Project field of both nodes: a list, or an ID or name. */
 export const projectLocator: INodeProperties = {
 	displayName: 'Project',
 	name: 'project',

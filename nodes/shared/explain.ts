@@ -39,11 +39,9 @@ const RETRY_LATER_ADVICE: RateLimitAdvice = {
 	timeRanOut: 'the time the request had ran out',
 };
 
-/** What to do before sending again a document the service may have received. */
 export const CHECK_BEFORE_RESENDING =
 	'Check the tasks of the project in the web dashboard, or wait for its task.completed webhook, before you send it again.';
 
-/** Why a document that may have arrived is not sent again. */
 export const SECOND_CHARGE = 'could create a second task and a second charge';
 
 /** A webhook registration: a refusal names the address n8n gave, and how to change it. */
@@ -66,7 +64,6 @@ const withDetail = (detail: unknown) => {
 
 type Words = { message: string; description?: string };
 
-/** The words of a request the service kept answering with 429 until its time ran out. */
 function rateLimited({ facts }: ServiceError, about: About): Words {
 	const advice = about.rateLimitAdvice ?? RETRY_LATER_ADVICE;
 	const { count, sinceMs, budgetEnded, budgetMs } = facts.throttled!;
@@ -102,7 +99,6 @@ const inMessage = (reason: string) =>
 		.replace(/\s*\((?:E[A-Z_]+|UND_ERR\w*)\)/g, '')
 		.replace(/\b(?:E[A-Z]{3,}(?:_[A-Z]+)*)\b/g, 'network error');
 
-/** The words of a request that got no answer, after its attempts (a GET, or a POST never sent). */
 function noAnswer(failure: ServiceError): Words {
 	const { attempts = 1, timedOutAfterMs, baseUrl } = failure.facts;
 	const reason = String(failure.detail);
@@ -116,7 +112,6 @@ function noAnswer(failure: ServiceError): Words {
 	};
 }
 
-/** The words of a POST that may have reached the service: what to check before sending it again. */
 function mayHaveArrived({ facts, status, detail }: ServiceError, about: About): Words {
 	const what = about.sending ?? 'the request';
 	const how = status
@@ -132,7 +127,6 @@ function mayHaveArrived({ facts, status, detail }: ServiceError, about: About): 
 
 const noTimeLeft = (to: string, wait: string) => `No time was left to ${to} before ${wait} ran out`;
 
-/** The words of work whose time ran out before it could start. */
 function outOfTime({ facts: { slots, download } }: ServiceError, about: About): Words {
 	if (download) {
 		const message = `${noTimeLeft('download the document', 'Max Wait')}. Raise Max Wait, or send fewer items per run`;
@@ -147,7 +141,6 @@ function outOfTime({ facts: { slots, download } }: ServiceError, about: About): 
 	};
 }
 
-/** The words of an answer with `status` (3xx, 4xx, 5xx). */
 function describeStatus({ status, facts, ...failure }: ServiceError, about: About): Words {
 	const detail = failure.detail ?? undefined;
 	const { subject } = about;
@@ -197,7 +190,6 @@ function describeStatus({ status, facts, ...failure }: ServiceError, about: Abou
 	};
 }
 
-/** The words of each kind; any other kind is an answer's status. */
 const WORDS: Partial<Record<FailureKind, (failure: ServiceError, about: About) => Words>> = {
 	rate_limited: rateLimited,
 	no_answer: noAnswer,

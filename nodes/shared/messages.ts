@@ -29,7 +29,6 @@ export const CREDENTIAL = {
 		'The API key of the Document Extraction API credential has the wrong format: keys look like vnd_… Copy the key from the web dashboard of the Document Extraction Service (or ask your account administrator for one) and paste it into the credential.',
 };
 
-/** An unknown name in the Project field, and the projects the account has. */
 export function noSuchProject(name: string, known: string) {
 	return {
 		message: `No project named "${name}"`,
@@ -42,7 +41,6 @@ export function noSuchProject(name: string, known: string) {
 /** How an error for an empty Project field starts; each node says what to pick. */
 export const NO_PROJECT_SELECTED = 'No project selected';
 
-/** Why no answer came, by the network error code. */
 export const NETWORK_REASONS: Record<string, string> = {
 	ECONNREFUSED: 'The connection was refused (ECONNREFUSED)',
 	ENOTFOUND: 'The host name was not found (ENOTFOUND)',
@@ -76,7 +74,6 @@ export function formatValidationDetail(detail: unknown): string {
 	return detail === undefined ? '' : String(detail);
 }
 
-/** The longest part of a message taken from the service's detail. */
 const MAX_DETAIL_IN_MESSAGE = 400;
 
 /** The service's detail on one line, for an error message: several lines joined by "; ". */

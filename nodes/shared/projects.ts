@@ -47,7 +47,6 @@ function documentTypeName(entry: unknown): string | undefined {
 	return undefined;
 }
 
-/** One project record, whatever it calls its fields. */
 function summarizeProject(record: unknown): ProjectSummary | undefined {
 	if (typeof record === 'string') return { id: record, name: record, documentTypes: [], raw: {} };
 	if (!record || typeof record !== 'object') return undefined;
@@ -96,7 +95,6 @@ export function matchProject(
 	return undefined;
 }
 
-/** The project a Project field names: the first that answers exactly, else ignoring case. */
 export function findProject(projects: ProjectSummary[], text: string): ProjectSummary | undefined {
 	return (
 		projects.find((p) => matchProject(p, text) === 'exact') ??
@@ -121,7 +119,6 @@ export async function resolveProjectId(
 	throw nodeError(this, 'not_found', message, { itemIndex, description });
 }
 
-/** The Project field's value (read with extractValue) as trimmed text. */
 export function projectText(value: unknown): string {
 	return String(value ?? '').trim();
 }

@@ -1,7 +1,6 @@
 /** API keys look like vnd_…; a part of an address that does is never shown. */
 const KEY_LIKE = /vnd_[^/?#\s]*/gi;
 
-/** `text` as an http(s) URL with a host (resolved against `base`), or undefined. */
 export function parseHttpUrl(text: string, base?: URL): URL | undefined {
 	let url: URL;
 	try {

@@ -4,7 +4,6 @@ import { ERRORS } from './messages';
 
 type SleepFn = (ms: number, signal?: AbortSignal) => Promise<void>;
 
-/** The execution was stopped while the node waited or was about to send a request. */
 export class CancelledError extends Error {
 	readonly kind = 'stopped';
 

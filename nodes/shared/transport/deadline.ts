@@ -3,7 +3,6 @@ import { type NodeContext, ServiceError } from './errors';
 /** No attempt starts with less time than this left before its deadline (epoch ms). */
 export const MIN_ATTEMPT_TIMEOUT_MS = 500;
 
-/** The last moment a request with `deadline` can still be started. */
 export function latestStart(deadline: number): number {
 	return deadline - MIN_ATTEMPT_TIMEOUT_MS;
 }

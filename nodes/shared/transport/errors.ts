@@ -23,7 +23,6 @@ export const FAILURE_KINDS = [
 
 export type FailureKind = (typeof FAILURE_KINDS)[number];
 
-/** Failures that may pass: asking again later may succeed. */
 const PASSING = new Set<FailureKind>([
 	'service_failed',
 	'no_answer',
@@ -39,21 +38,18 @@ export interface NodeContext {
 interface FailureFacts {
 	method?: string;
 	attempts?: number;
-	/** The Location of a redirect. */
 	location?: string;
 	/** 429 answers in a row (0: held back by the pace alone), since when, and their budget. */
 	throttled?: { count: number; sinceMs: number; budgetEnded: boolean; budgetMs: number };
 	/** The network error code and the HTTP client's message, when no answer came. */
 	code?: string;
 	networkMessage?: string;
-	/** The attempt's timeout, when it ran out. */
 	timedOutAfterMs?: number;
 	baseUrl?: string;
 	/** A download (not a request to the service) had no time left to start. */
 	download?: boolean;
 	/** The request slots of the run, when none came free in time. */
 	slots?: number;
-	/** An answer that lacks what was asked for. */
 	response?: unknown;
 }
 
@@ -102,7 +98,6 @@ export class ServiceError extends NodeApiError {
 	}
 }
 
-/** The failure of the transport an error is, or undefined for any other error. */
 export function failureOf(error: unknown): ServiceError | undefined {
 	const { kind, facts } = (error ?? {}) as Partial<ServiceError>;
 	return isFailureKind(kind) && facts && typeof facts === 'object'
@@ -122,7 +117,6 @@ function detailOf(body: unknown): unknown {
 	return undefined;
 }
 
-/** The kind of an answer that is not a success: 5xx failed, 404 finds nothing, else refused. */
 export function statusFailure(
 	{ statusCode: status, body, headers }: Answer,
 	attempts = 1,
@@ -152,14 +146,12 @@ function isFailureKind(value: unknown): value is FailureKind {
 	return (FAILURE_KINDS as readonly unknown[]).includes(value);
 }
 
-/** The kind of any error: the one it carries (a stop carries 'stopped'), else unexpected. */
 export function failureKind(error: unknown): FailureKind {
 	const { kind, context } = (error ?? {}) as { kind?: unknown; context?: IDataObject };
 	if (isFailureKind(kind)) return kind;
 	return isFailureKind(context?.kind) ? context.kind : 'unexpected';
 }
 
-/** Whether asking again later may succeed: a 5xx, no answer, 429, or no time left. */
 export function mayPass(error: unknown): boolean {
 	return PASSING.has(failureKind(error));
 }

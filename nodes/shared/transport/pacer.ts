@@ -31,7 +31,6 @@ export class Pacer {
 	/** Requests per second; Infinity while the service has not throttled. */
 	rate = Infinity;
 
-	/** The rate at which the service last throttled. */
 	private ceiling = Infinity;
 
 	private nextAt = 0;
@@ -42,7 +41,6 @@ export class Pacer {
 
 	private lastCutAt = -Infinity;
 
-	/** When the last accepted answers came, within the last second. */
 	private readonly accepted: number[] = [];
 
 	constructor(private readonly now: () => number = Date.now) {}
@@ -67,7 +65,6 @@ export class Pacer {
 		return true;
 	}
 
-	/** Any answer but 429. */
 	onAccepted(now = this.now()): void {
 		this.accepted.push(now);
 		this.prune(now);
@@ -81,7 +78,6 @@ export class Pacer {
 		}
 	}
 
-	/** The service answered 429: pause every request for `pauseMs`, and slow down. */
 	onThrottled(pauseMs: number, now = this.now()): void {
 		this.lastThrottleAt = now;
 		this.pausedUntil = Math.max(this.pausedUntil, now + pauseMs);
@@ -103,7 +99,6 @@ export class Pacer {
 
 const pacers = new Map<string, Pacer>();
 
-/** The pace of a credential (base URL and key) in this n8n process. */
 export function pacerFor(baseUrl: string, apiKey: unknown): Pacer {
 	const key = `${baseUrl}|${createHash('sha256')
 		.update(String(apiKey ?? ''))
@@ -120,7 +115,6 @@ export function pacerFor(baseUrl: string, apiKey: unknown): Pacer {
 /** A Retry-After longer than this is shortened to it, so a run never hangs on one header. */
 const MAX_RETRY_AFTER_MS = 60_000;
 
-/** Milliseconds asked for by a Retry-After header (seconds or an HTTP date), if any. */
 export function parseRetryAfter(header: unknown, now = Date.now()): number | undefined {
 	const value = Array.isArray(header) ? header[0] : header;
 	if (typeof value !== 'string' || value.trim() === '') return undefined;

@@ -21,7 +21,6 @@ const RETRY_DELAYS_MS = [1000, 2000, 4000];
 /** An attempt's wall-clock limit, connect to last byte: a trickling answer cannot stretch it. */
 const REQUEST_TIMEOUT_MS = 30_000;
 
-/** How long one request waits out 429 answers, unless its deadline says otherwise. */
 const MAX_THROTTLED_MS = 5 * 60_000;
 
 /** An upload gets one more second for every this many bytes of body. */
@@ -38,13 +37,10 @@ export type RequestBody = IDataObject | (() => Promise<RawBody> | RawBody);
 
 export interface ApiRequestOptions {
 	method: IHttpRequestMethods;
-	/** Path below the base URL, starting with a slash. */
 	path: string;
 	body?: RequestBody;
-	/** Size of the body in bytes, for the timeout of an upload. */
 	bodyBytes?: number;
 	itemIndex?: number;
-	/** The task the request is about, carried by its error. */
 	taskId?: string;
 	/** 4 (one and three retries) unless set. */
 	attempts?: number;
@@ -53,7 +49,6 @@ export interface ApiRequestOptions {
 	timeoutMs?: number;
 	/** How long 429 answers may be waited out (MAX_THROTTLED_MS unless set); within `deadline`. */
 	throttleBudgetMs?: number;
-	/** The execution's cancel signal. */
 	signal?: AbortSignal;
 }
 
@@ -68,7 +63,6 @@ export interface ApiRequestOptions {
  */
 const GATEWAY_STATUSES = [502, 504];
 
-/** Closes a streamed body once its attempt is over, however it ended. */
 function closeBody(body: unknown): void {
 	const stream = body as { destroy?: () => void; destroyed?: boolean } | undefined;
 	if (typeof stream?.destroy === 'function' && stream.destroyed !== true) stream.destroy();

@@ -10,10 +10,8 @@ import type { ApiContext } from './runCredential';
 /** The event the service delivers when a task finishes, with success or failure. */
 export const TASK_COMPLETED = 'task.completed';
 
-/** The events a webhook can subscribe to. */
 export const WEBHOOK_EVENTS: readonly string[] = [TASK_COMPLETED];
 
-/** Task statuses that end a task; any other means it is still running. */
 const TERMINAL_STATUSES = ['complete', 'failed'] as const;
 
 type TerminalStatus = (typeof TERMINAL_STATUSES)[number];
@@ -46,13 +44,11 @@ export function lookupLimits(now = Date.now()): RequestLimits {
 const isObject = (value: unknown): value is IDataObject =>
 	!!value && typeof value === 'object' && !Array.isArray(value);
 
-/** An answer that lacks what was asked for. */
 function unexpected(ctx: ApiContext, response: unknown, itemIndex?: number, taskId?: string) {
 	const failure = { kind: 'unexpected' as const, facts: { response }, itemIndex, taskId };
 	return new ServiceError(ctx.getNode(), failure);
 }
 
-/** GET /task_status/{task_id}, with its task_id. */
 export async function getTask(
 	this: ApiContext,
 	taskId: string,
@@ -80,7 +76,6 @@ export async function submitDocument(
 	return taskId;
 }
 
-/** GET /projects, in whatever shape the service sends them. */
 export async function listProjects(
 	this: ApiContext,
 	itemIndex?: number,
@@ -89,7 +84,6 @@ export async function listProjects(
 	return await apiRequest.call(this, { method: 'GET', path: '/projects', itemIndex, signal });
 }
 
-/** POST /projects/{project_id}/webhooks. */
 export async function registerWebhook(
 	this: ApiContext,
 	projectId: string,

@@ -68,7 +68,6 @@ export class RequestSlots {
 		timer.addEventListener('abort', () => this.expire(at), { once: true });
 	}
 
-	/** Gives up the waiters whose deadline has passed; arms the timer for the next one. */
 	private expire(at: number): void {
 		if (at !== this.timerAt) return; // an earlier deadline re-armed the timer
 		this.timerAt = Infinity;
