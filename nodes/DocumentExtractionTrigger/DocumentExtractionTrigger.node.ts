@@ -172,7 +172,6 @@ export class DocumentExtractionTrigger implements INodeType {
 				return await createRegistration.call(this);
 			},
 			async delete(this: IHookFunctions): Promise<boolean> {
-				// The service cannot remove a webhook: forget it here, keeping it for a later create.
 				retireRegistration(this.getWorkflowStaticData('node'));
 				return true;
 			},
@@ -182,6 +181,7 @@ export class DocumentExtractionTrigger implements INodeType {
 	async webhook(this: IWebhookFunctions): Promise<IWebhookResponseData> {
 		const req = this.getRequestObject();
 		const res = this.getResponseObject();
+		const ignore = (why: string) => reply(res, 200, { received: true, ignored: why });
 
 		// The signature is checked over the raw bytes before anything looks at the body; n8n reads
 		// them only for the content types it parses.
@@ -202,12 +202,9 @@ export class DocumentExtractionTrigger implements INodeType {
 		const stale = refuseByTimestamp.call(this, payload, options);
 		if (stale) return reply(res, stale.status, stale.body);
 
-		if (payload.event !== TASK_COMPLETED) {
-			return reply(res, 200, { received: true, ignored: MESSAGES.answers.otherEvent });
-		}
-
+		if (payload.event !== TASK_COMPLETED) return ignore(MESSAGES.answers.otherEvent);
 		if (!passesStatusFilter(payload.status, options.statusFilter)) {
-			return reply(res, 200, { received: true, ignored: MESSAGES.answers.filteredOut });
+			return ignore(MESSAGES.answers.filteredOut);
 		}
 
 		// The service retries a delivery it thinks failed: each task outcome starts one run.
@@ -215,12 +212,8 @@ export class DocumentExtractionTrigger implements INodeType {
 		if (outcomeKey !== undefined) {
 			const key = scopedKey.call(this, outcomeKey);
 			const claim = await claimDelivery(key);
-			if (claim === 'duplicate') {
-				return reply(res, 200, { received: true, ignored: MESSAGES.answers.duplicate });
-			}
-			if (claim === 'busy') {
-				return reply(res, 503, { error: MESSAGES.answers.busy });
-			}
+			if (claim === 'duplicate') return ignore(MESSAGES.answers.duplicate);
+			if (claim === 'busy') return reply(res, 503, { error: MESSAGES.answers.busy });
 			settleWhenAnswered(res, key);
 		}
 

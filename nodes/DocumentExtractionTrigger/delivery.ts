@@ -25,7 +25,7 @@ export function parseDeliveryBody(rawBody: Buffer): IDataObject | undefined {
 		: undefined;
 }
 
-/** The output item: the documented fields as delivered, then any further fields the service sent. */
+/** The output item: the documented fields first, then any others the service sent. */
 export function deliveryItem(payload: IDataObject): IDataObject {
 	const item: IDataObject = {};
 	for (const field of [...DELIVERY_FIELDS, ...Object.keys(payload)]) {
@@ -34,7 +34,7 @@ export function deliveryItem(payload: IDataObject): IDataObject {
 	return item;
 }
 
-/** Whether the Status option ('both', 'complete' or 'failed') lets the delivery's status through. */
+/** The Status option: 'both', 'complete' or 'failed'. */
 export const passesStatusFilter = (status: unknown, filter: unknown) =>
 	(filter !== 'complete' && filter !== 'failed') || status === filter;
 
@@ -44,11 +44,7 @@ export function deliveryKey(payload: IDataObject): string | undefined {
 	return `${taskId}|${typeof status === 'string' ? status : ''}`;
 }
 
-/**
- * How far a delivery's signed timestamp may lie from n8n's clock, by default: the hour the
- * trigger remembers accepted deliveries, so a replay is either a duplicate or too old. It covers
- * the service's retries (the last about 21 s after the first, plus up to 10 s per attempt).
- */
+/** The hour deliveries are remembered: a replay is a duplicate or too old; retries fit easily. */
 export const DEFAULT_TIMESTAMP_TOLERANCE_MINUTES = 60;
 
 /** ISO 8601 date and time, with or without seconds, fraction and zone (Z or ±hh:mm / ±hhmm). */
@@ -65,7 +61,7 @@ function parseTimestamp(value: unknown): number | undefined {
 	const fraction = match[7] ? Math.floor(Number(`0${match[7]}`) * 1000) : 0;
 	const local = Date.UTC(year, month - 1, day, hour, minute, second, fraction);
 	const date = new Date(local);
-	// Date.UTC rolls impossible dates and times over (February 30th, 24:61); they are not timestamps
+	// Date.UTC rolls impossible dates and times over (February 30th, 24:61)
 	const rolledOver =
 		date.getUTCFullYear() !== year || date.getUTCMonth() !== month - 1 || date.getUTCDate() !== day;
 	if (rolledOver || hour > 23 || minute > 59 || second > 59) return undefined;
@@ -83,9 +79,8 @@ function duration(ms: number): string {
 }
 
 /**
- * The answer that refuses a verified delivery whose signed timestamp is missing or unreadable
- * (400), or outside the tolerance either way (200 with `ignored`: the service retries any other
- * status, and the same signed bytes would only be refused again); undefined when it passes.
+ * The answer to a delivery whose signed timestamp is missing or unreadable (400), or outside the
+ * tolerance (200 with `ignored`: the service would retry any other status, to be refused again).
  */
 function timestampAnswer(
 	timestamp: unknown,
@@ -114,7 +109,7 @@ function timestampAnswer(
 	return { status: 200, body: { received: true, ignored } };
 }
 
-/** timestampAnswer, with the refusal logged (without the body). */
+/** The refusal is logged, without the body. */
 export function refuseByTimestamp(
 	this: IWebhookFunctions,
 	payload: IDataObject,

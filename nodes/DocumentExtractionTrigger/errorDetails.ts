@@ -2,13 +2,10 @@ import type { IDataObject, IWebhookFunctions } from 'n8n-workflow';
 
 import { explain } from '../shared/explain';
 import { failureKind, failureOf } from '../shared/transport/errors';
-import { getTask, lookupLimits } from '../shared/transport/service';
+import { getTask } from '../shared/transport/service';
 import { MESSAGES } from './messages';
 
-/**
- * Adds the error message of a failed task from GET /task_status; never loses the delivery. The
- * lookup's own deadline (lookupLimits) ends it whatever the service answers, so the run starts.
- */
+/** Adds a failed task's error from GET /task_status; never loses the delivery. */
 export async function addErrorDetails(this: IWebhookFunctions, item: IDataObject): Promise<void> {
 	const taskId = item.task_id;
 	if (typeof taskId !== 'string' || taskId === '') {
@@ -17,7 +14,9 @@ export async function addErrorDetails(this: IWebhookFunctions, item: IDataObject
 	}
 	let task: IDataObject | undefined;
 	try {
-		task = await getTask.call(this, taskId, undefined, lookupLimits());
+		// Two attempts of 5 s, 15 s in all (429 waits included): the run starts in time.
+		const limits = { attempts: 2, timeoutMs: 5_000, deadline: Date.now() + 15_000 };
+		task = await getTask.call(this, taskId, undefined, limits);
 	} catch (error) {
 		// an answer without a task says no more than a task without an error
 		if (failureKind(error) !== 'unexpected') {

@@ -2,25 +2,20 @@ import type { IWebhookFunctions } from 'n8n-workflow';
 import { sleep } from 'n8n-workflow';
 
 /**
- * The deliveries this n8n process accepted lately, so that the service's retries and copies of
- * one delivery start one run. Kept in memory, not in static data: n8n saves static data a webhook
- * changed by writing it all back after the run was created (a database write per delivery, not
- * atomic, and able to overwrite a registration a publish stored meanwhile). The service retries
- * within about a minute; an hour's window covers every retry.
- *
- * A claim is in flight until n8n has answered the delivery; copies arriving meanwhile wait for
- * that answer. When n8n could not start the run, the key is forgotten and a waiting copy takes
- * over, so a failure to start a run never swallows a retry.
+ * The deliveries this process accepted in the last hour, so that retries and copies start one run.
+ * In memory, not static data: n8n writes a webhook's static data back whole after the run was
+ * created (a write per delivery, not atomic, able to overwrite a registration stored meanwhile).
+ * Copies wait for the first one's answer; when n8n could not start its run, a copy takes over.
  */
 
 const WINDOW_MS = 60 * 60_000;
 const MAX_ENTRIES = 10_000;
 
-/** How long a copy waits for an earlier copy's answer before it gets 503: below the service's 10 s. */
+/** How long a copy waits for the first one's answer before a 503: below the service's 10 s. */
 const COPY_WAIT_MS = 5_000;
 
 interface Entry {
-	/** When the key stops counting as seen (an entry in flight does not expire before it settles). */
+	/** When the key stops counting as seen (not before it settles, while in flight). */
 	expires: number;
 	/** Set while the claim is in flight: resolves true once it started a run, false when not. */
 	pending?: { promise: Promise<boolean>; resolve: (started: boolean) => void };
@@ -65,10 +60,7 @@ function settle(key: string, started: boolean): void {
 
 export type WebhookResponse = ReturnType<IWebhookFunctions['getResponseObject']>;
 
-/**
- * Claims a delivery for this process: 'claimed' when no earlier copy started a run, 'duplicate'
- * when one did, 'busy' when an earlier copy is still being answered after COPY_WAIT_MS.
- */
+/** 'busy': an earlier copy is still being answered after COPY_WAIT_MS. */
 export async function claimDelivery(key: string): Promise<'claimed' | 'duplicate' | 'busy'> {
 	const deadline = Date.now() + COPY_WAIT_MS;
 	for (;;) {
@@ -87,10 +79,7 @@ export async function claimDelivery(key: string): Promise<'claimed' | 'duplicate
 	}
 }
 
-/**
- * Settles the claim once n8n has answered the delivery: a 2xx means the run was created. A
- * connection closed before the answer counts as started: n8n creates the run all the same.
- */
+/** A 2xx means the run was created; so does a closed connection: n8n creates it all the same. */
 export function settleWhenAnswered(res: WebhookResponse, key: string): void {
 	const response = res as unknown as {
 		once?: (event: string, listener: () => void) => unknown;

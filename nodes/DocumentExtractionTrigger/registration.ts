@@ -47,10 +47,7 @@ function sameTarget(a: Registration, url: string, projectId: string): boolean {
 	return a.url === url && a.projectId === projectId;
 }
 
-/**
- * Takes the current registration out of use. The service cannot remove a webhook, so it keeps
- * delivering: it is remembered, so that a later `create` for its URL and project takes it up again.
- */
+/** The service cannot remove a webhook: it is kept, for a later `create` to take up again. */
 export function retireRegistration(data: IDataObject): void {
 	const current = getRegistration(data);
 	if ('registration' in data) delete data.registration;
@@ -62,10 +59,7 @@ export function retireRegistration(data: IDataObject): void {
 	data.retiredRegistrations = [...others, current].slice(-MAX_RETIRED_REGISTRATIONS);
 }
 
-/**
- * The retired registration `create` would take up again for this URL and Project field. Between
- * the `delete` and `create` of publishing again, deliveries signed with its secret still count.
- */
+/** Between the `delete` and `create` of a re-publish, deliveries signed with its secret count. */
 export function retiredRegistrationFor(
 	data: IDataObject,
 	url: string | undefined,
@@ -108,10 +102,7 @@ function withoutSecrets(value: unknown): IDataObject | undefined {
 	return copy;
 }
 
-/**
- * Whether the static data holds a registration for the current webhook URL and project; the
- * project is looked up by name only when the field reads otherwise than at registration.
- */
+/** A name is looked up only when the field reads otherwise than at registration. */
 export async function registrationExists(this: IHookFunctions): Promise<boolean> {
 	const current = getRegistration(this.getWorkflowStaticData('node'));
 	if (!current) return false;
@@ -124,10 +115,9 @@ export async function registrationExists(this: IHookFunctions): Promise<boolean>
 }
 
 /**
- * Registers the node's webhook URL at the project with a fresh secret, or takes up the one this
- * node made earlier for the same URL and project. With "Register Again on Next Publish" on, an
- * earlier one is replaced once: later publishes with the option on take up the new one, and a
- * publish with it off clears the mark, so that turning it on again registers anew.
+ * Registers the webhook URL with a fresh secret, or takes up this node's earlier registration.
+ * "Register Again on Next Publish" replaces that once: the new one is marked, and a publish with
+ * the option off clears the mark, so that turning it on again registers anew.
  */
 export async function createRegistration(this: IHookFunctions): Promise<boolean> {
 	const data = this.getWorkflowStaticData('node');

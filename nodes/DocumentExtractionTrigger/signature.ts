@@ -4,10 +4,7 @@ export const SIGNATURE_HEADER = 'x-service-signature';
 
 const LOWERCASE_HEX_SHA256 = /^[0-9a-f]{64}$/;
 
-/**
- * True only for a lowercase hex HMAC-SHA256 of exactly these bytes keyed with `secret` (as the
- * service sends it), compared in constant time; an empty body or secret is never signed.
- */
+/** The service signs the raw bytes with a lowercase hex HMAC-SHA256; compared in constant time. */
 export function verifySignature(
 	rawBody: Buffer | undefined,
 	header: unknown,

@@ -1,8 +1,6 @@
 /**
- * The kind of network a URL host or an IP address reaches, without network access. Input is what
- * the WHATWG URL parser leaves in `URL.hostname` (every IPv4 notation it accepts, such as
- * `2130706433`, `0177.0.0.1` or `127.1`, already dotted decimal; IPv6 compressed, in brackets),
- * or a raw address from a name lookup.
+ * The network a URL host or IP address reaches. The URL parser has already turned every IPv4
+ * notation (`2130706433`, `0177.0.0.1`, `127.1`) into dotted decimal in `URL.hostname`.
  */
 
 /** The kinds of address a download refuses unless private addresses are allowed. */
@@ -100,7 +98,7 @@ export function classifyIp(address: string): AddressClass | undefined {
 	return undefined;
 }
 
-/** The class of a URL host; `localhost`, `*.localhost` are loopback (RFC 6761), other names unknown. */
+/** `localhost` and `*.localhost` are loopback (RFC 6761); other names are unknown. */
 export function classifyHost(hostname: string): AddressClass | undefined {
 	const ip = classifyIp(hostname);
 	if (ip) return ip;

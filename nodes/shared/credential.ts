@@ -3,10 +3,8 @@ import { CREDENTIAL } from './messages';
 import { displayUrl, parseHttpUrl } from './urls';
 
 /**
- * The Document Extraction API credential as the nodes and the credential itself read it: the
- * key's format and the Base URL are checked the same way before any request is sent, and no
- * message ever repeats the key, or the Base URL's user info, query or fragment (where a key
- * pasted by mistake ends up).
+ * The credential as the nodes and the credential test read it. No message repeats the key, nor
+ * the Base URL's user info, query or fragment (where a key pasted by mistake ends up).
  */
 
 export const CREDENTIAL_TYPE = 'documentExtractionApi';

@@ -3,10 +3,8 @@ import { type FailureKind, failureOf, type ServiceError } from './transport/erro
 import { displayUrl, parseHttpUrl } from './urls';
 
 /**
- * The words of a request's failures: `explain`, called where a node calls the service, gives the
- * transport's failure (kind and facts) its message and description from what the request was
- * `About`. n8n shows only the message in places (a failed publication, an error workflow, an MCP
- * tool error), so each message carries the cause and the fix.
+ * The words of a request's failures, from their kind and facts and what the request was `About`.
+ * n8n shows only the message in places (an error workflow, an MCP tool): it says cause and fix.
  */
 
 export interface About {

@@ -1,9 +1,6 @@
 import type { IDataObject } from 'n8n-workflow';
 
-/**
- * What the shared code tells the user, each sentence written once; explain.ts words them into a
- * request's failures. Each node's own messages are in its messages module.
- */
+/** What the shared code tells the user, each sentence written once. */
 
 export const ERRORS = {
 	stopped: 'The execution was stopped',

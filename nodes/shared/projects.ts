@@ -78,10 +78,7 @@ export async function fetchProjects(
 		.filter((p): p is ProjectSummary => p !== undefined);
 }
 
-/**
- * The one rule by which a project answers to a text (the Project field, or a search in its
- * list): by its ID or its name, exactly, then ignoring case, then as a part (any to '').
- */
+/** The one rule by which a project answers to the Project field or a search in its list. */
 export function matchProject(
 	project: ProjectSummary,
 	text: string,

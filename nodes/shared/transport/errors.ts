@@ -156,10 +156,7 @@ export function mayPass(error: unknown): boolean {
 	return PASSING.has(failureKind(error));
 }
 
-/**
- * The error as n8n wants it thrown, with its kind in its context: anything but an n8n error or a
- * stop becomes a NodeOperationError with its message only (the original may hold the API key).
- */
+/** Anything but an n8n error becomes one with its message only: the original may hold the key. */
 export function asNodeError(
 	ctx: NodeContext,
 	error: unknown,

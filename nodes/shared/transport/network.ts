@@ -3,10 +3,7 @@ import type { IDataObject } from 'n8n-workflow';
 const isNetworkCode = (value: unknown): value is string =>
 	typeof value === 'string' && /^E[A-Z_]+$|^UND_ERR/.test(value);
 
-/**
- * The network error code (ECONNREFUSED, ...) of an HTTP client error, if any. n8n 2.x keeps the
- * client's error as the cause of its own; n8n 1.x keeps only the code, as `httpCode`.
- */
+/** n8n 2.x keeps the client's error (with its code) as the cause; n8n 1.x the code as httpCode. */
 export function networkErrorCode(error: unknown): string | undefined {
 	const seen = new Set<unknown>();
 	const queue: unknown[] = [error];

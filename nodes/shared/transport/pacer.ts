@@ -3,15 +3,10 @@ import { createHash } from 'crypto';
 import { wait } from '../wait';
 
 /**
- * One pace for the requests of one credential in one n8n process. The service's rate limit is
- * not stated, so it is learnt from its 429s, like the AWS SDK's adaptive retry mode, with
- * Octokit's rule that a Retry-After holds back every request:
- * - Until the first 429 nothing is paced.
- * - A 429 pauses every request for its Retry-After (or a back-off with jitter), and sets the rate
- *   to 80 % of what the service accepted in the last second; at most one cut a second.
- * - Each accepted request raises the rate: quickly to 95 % of where the service throttled, then
- *   by 1 % a request, so that a raised limit is found again.
- * - After a minute without a 429 the pace is dropped.
+ * One pace for the requests of a credential in one process. The service's limit is not stated:
+ * it is learnt from 429s as the AWS SDK's adaptive mode does, and a Retry-After holds back every
+ * request (Octokit). A 429 cuts the rate to 80 % of what was accepted in the last second; each
+ * accepted request raises it again, to 95 % of the throttled rate, then by 1 % to find a new limit.
  */
 
 const MIN_RATE_PER_S = 0.25;
@@ -32,15 +27,10 @@ export class Pacer {
 	rate = Infinity;
 
 	private ceiling = Infinity;
-
 	private nextAt = 0;
-
 	private pausedUntil = 0;
-
 	private lastThrottleAt = -Infinity;
-
 	private lastCutAt = -Infinity;
-
 	private readonly accepted: number[] = [];
 
 	constructor(private readonly now: () => number = Date.now) {}
@@ -50,7 +40,7 @@ export class Pacer {
 		return Math.max(now, this.pausedUntil, this.nextAt);
 	}
 
-	/** Waits until a request may start, and takes its place; false at once when after `deadline`. */
+	/** Waits until a request may start and takes its place; false at once if after `deadline`. */
 	async acquire(signal?: AbortSignal, deadline = Infinity): Promise<boolean> {
 		let now = this.now();
 		for (;;) {

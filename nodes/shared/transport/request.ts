@@ -53,13 +53,9 @@ export interface ApiRequestOptions {
 }
 
 /**
- * What is sent again:
- * - 429: always, also an upload (the service did not take it), after Retry-After or a back-off,
- *   and every request of the credential slows down (pacer.ts). 429s do not use up attempts.
- * - Other 5xx the service itself sends: after 1, 2 and 4 s (or Retry-After), as the spec says.
- * - 502, 504 (a gateway: the service may have the request) and no answer: a GET like a 5xx; an
- *   upload never, as a second task could mean a second charge, unless it provably never left.
- * - Any other 4xx: never; the answer says what to fix.
+ * What is sent again: a 429 always (the service took nothing), without using up attempts; a 5xx
+ * of the service itself after 1, 2, 4 s, as the spec says. After a gateway's 502 or 504, or no
+ * answer, a GET likewise, an upload never (a second task, a second charge) unless it never left.
  */
 const GATEWAY_STATUSES = [502, 504];
 
@@ -69,11 +65,9 @@ function closeBody(body: unknown): void {
 }
 
 /**
- * Sends one request to the service: the only place that does. It uses n8n's plain request
- * helper with the key of the run's credential (runCredential.ts): the authenticated helper would
- * decrypt the credential for every request, and replaces the request's abort signal with the
- * execution's, undoing the attempt's wall-clock timeout. Every failure is decided here and thrown
- * as a ServiceError of its kind, with facts and never the request (with the API key) sent.
+ * The only place that sends a request to the service. n8n's authenticated helper would decrypt
+ * the credential for every request, and replace the abort signal with the execution's, undoing
+ * the attempt's timeout: the plain one is used. No failure keeps the request (with the key).
  */
 export async function apiRequest<T = unknown>(
 	this: ApiContext,

@@ -14,19 +14,15 @@ export type ApiContext =
 	| IHookFunctions
 	| IWebhookFunctions;
 
-interface RunCredential {
-	baseUrl: string;
-	authorization: string;
-	pacer: Pacer;
-}
+type RunCredential = { baseUrl: string; authorization: string; pacer: Pacer } | { refused: string };
 
 /**
  * The credential of each run (node context), read once: each read is a database read and a
  * decryption in n8n. One that fails the checks is kept as its message, for every item's error.
  */
-const runCredentials = new WeakMap<object, Promise<RunCredential | { refused: string }>>();
+const runCredentials = new WeakMap<object, Promise<RunCredential>>();
 
-async function checkedCredential(ctx: ApiContext): Promise<RunCredential | { refused: string }> {
+async function checkedCredential(ctx: ApiContext): Promise<RunCredential> {
 	const credentials = await ctx.getCredentials(CREDENTIAL_TYPE);
 	try {
 		const { apiKey, baseUrl } = readCredential(credentials);
@@ -40,11 +36,7 @@ async function checkedCredential(ctx: ApiContext): Promise<RunCredential | { ref
 	}
 }
 
-export async function runCredential(ctx: ApiContext): Promise<RunCredential | { refused: string }> {
-	let credential = runCredentials.get(ctx);
-	if (!credential) {
-		credential = checkedCredential(ctx);
-		runCredentials.set(ctx, credential);
-	}
-	return await credential;
+export async function runCredential(ctx: ApiContext): Promise<RunCredential> {
+	if (!runCredentials.has(ctx)) runCredentials.set(ctx, checkedCredential(ctx));
+	return await runCredentials.get(ctx)!;
 }

@@ -12,12 +12,8 @@ export const TASK_COMPLETED = 'task.completed';
 
 export const WEBHOOK_EVENTS: readonly string[] = [TASK_COMPLETED];
 
-const TERMINAL_STATUSES = ['complete', 'failed'] as const;
-
-type TerminalStatus = (typeof TERMINAL_STATUSES)[number];
-
-export function isTerminal(status: unknown): status is TerminalStatus {
-	return (TERMINAL_STATUSES as readonly unknown[]).includes(status);
+export function isTerminal(status: unknown): status is 'complete' | 'failed' {
+	return status === 'complete' || status === 'failed';
 }
 
 /** A strong signing secret for a webhook: whsec_ followed by 32 random bytes in hex. */
@@ -35,11 +31,6 @@ type RequestLimits = Pick<
 	ApiRequestOptions,
 	'attempts' | 'deadline' | 'timeoutMs' | 'throttleBudgetMs' | 'signal'
 >;
-
-/** A lookup after a webhook delivery: two attempts of 5 s, 15 s in all, 429 waits included. */
-export function lookupLimits(now = Date.now()): RequestLimits {
-	return { attempts: 2, timeoutMs: 5_000, deadline: now + 15_000 };
-}
 
 const isObject = (value: unknown): value is IDataObject =>
 	!!value && typeof value === 'object' && !Array.isArray(value);

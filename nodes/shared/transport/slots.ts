@@ -20,16 +20,12 @@ interface Waiter {
 }
 
 /**
- * The request slots of one run (Max Concurrent Requests). A free slot goes to the oldest 'high'
- * waiter, else the oldest 'normal' one, so status checks are never starved by uploads. The pool
- * listens once on the cancel signal and keeps one timer, for the earliest waiter's deadline; it
- * follows the real clock (a timer signal, not the host's sleep, which tests make return at once).
+ * The request slots of a run (Max Concurrent Requests). One timer, for the earliest deadline,
+ * on the real clock (not the host's sleep, which tests make return at once).
  */
 export class RequestSlots {
 	private active = 0;
-
 	private readonly waiting: Record<SlotPriority, Waiter[]> = { high: [], normal: [] };
-
 	private timerAt = Infinity;
 
 	constructor(
