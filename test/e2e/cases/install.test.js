@@ -1,9 +1,10 @@
 'use strict';
 
 /**
- * The README's install section, run as written: its install commands (the block after
- * `<!-- install-from-tarball -->`) in a shell whose HOME is a fresh, empty folder, with the
- * tarball `npm pack` made; then n8n started on that folder finds both nodes and the credential.
+ * The README's install commands (the block after `<!-- install-from-tarball -->`), run as written
+ * with the tarball `npm pack` made, in a shell whose HOME is a fresh folder, offline; then an n8n
+ * started on that folder serves both nodes and the credential to its editor. On n8n 2.41.1 the
+ * browser suite runs the same commands and uses the nodes (test/ui/ownMailbox.js): 1.x only here.
  */
 
 const assert = require('node:assert/strict');
@@ -35,9 +36,6 @@ const {
 const PACKAGE = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8'));
 const TARBALL = `${PACKAGE.name}-${PACKAGE.version}.tgz`;
 
-/** The README's install commands, as written. */
-const readmeInstallCommands = () => readmeBlock(MARKER);
-
 /** The node types (or credential types) n8n serves to its editor, by name. */
 async function served(baseUrl, cookie, file) {
 	const res = await fetch(`${baseUrl}/types/${file}`, { headers: { cookie } });
@@ -45,14 +43,12 @@ async function served(baseUrl, cookie, file) {
 	return new Set((await res.json()).map((type) => type.name));
 }
 
-// On n8n 2.41.1 the browser suite's fresh-n8n scenario runs the same README commands and then uses
-// both nodes and the credential (test/ui/ownMailbox.js); this case keeps the install checked on 1.x.
 const onThisVersion = IS_N8N_1 ? test : () => {};
 
 onThisVersion(
 	'Install from the packed tarball as the README says: a fresh n8n finds both nodes',
 	async (t) => {
-		const commands = readmeInstallCommands();
+		const commands = readmeBlock(MARKER);
 		assert.ok(commands.includes(`/path/to/${TARBALL}`), `the README installs /path/to/${TARBALL}`);
 		assert.ok(
 			state.tarball && path.basename(state.tarball) === TARBALL,
@@ -62,7 +58,6 @@ onThisVersion(
 		const home = path.join(state.tmp, 'readme-install');
 		fs.mkdirSync(home);
 		const started = Date.now();
-		// no traffic beyond this machine: the tarball and its (absent) dependencies are local
 		runReadmeInstall({ commands, tarball: state.tarball, home, npmCache: path.join(home, '.npm') });
 		const installSeconds = (Date.now() - started) / 1000;
 		const nodesDir = path.join(home, '.n8n', 'nodes', 'node_modules');

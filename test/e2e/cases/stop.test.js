@@ -1,10 +1,9 @@
 'use strict';
 
 /**
- * Stopping a running execution in the n8n server (what the editor's Stop button calls): a
- * Submit and Wait started by a production webhook, whose status request hangs, is stopped at
- * once: the request in flight is aborted (not left to its 30 s timeout), nothing more is sent,
- * and n8n records the execution as canceled.
+ * The editor's Stop on a Submit and Wait started by a production webhook whose status request
+ * hangs: the request in flight is aborted at once (not left to its 30 s timeout), nothing more is
+ * sent, and n8n records the execution as canceled.
  */
 
 const assert = require('node:assert/strict');

@@ -1,9 +1,6 @@
 'use strict';
 
-/**
- * The check the Retry On Fail cases share (e2e and queue): a run of the four documents of
- * RETRY_FILES, with n8n's Retry On Fail, creates one task and makes one upload per document.
- */
+/** A run of the four documents of RETRY_FILES, with retries, makes one task and one upload each. */
 
 const assert = require('node:assert/strict');
 

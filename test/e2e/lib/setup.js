@@ -1,15 +1,13 @@
 'use strict';
 
 /**
- * Suite setup and teardown, shared by every case file: a work folder with an n8n user
- * folder, the packed package installed in it as a community package, the emulator on a
- * free port, the credentials and workflows imported. The n8n server itself is started by
- * the cases that need it (lib/n8n.js startN8n) and stopped by teardown.
- *
- * Each case file calls useSuite(); setup runs once per process and teardown once at its end.
+ * The setup every case file shares (useSuite: once per process): a work folder with an n8n user
+ * folder, the packed package installed in it as a community package, the emulator on a free port,
+ * the credentials and workflows imported. Cases start the n8n server when they need it.
  */
 
 const assert = require('node:assert/strict');
+const crypto = require('node:crypto');
 const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
@@ -17,7 +15,7 @@ const { before, after } = require('node:test');
 
 const { installPackage, waitReady } = require('../../../scripts/n8n-local.js');
 const { localExample } = require('../../../scripts/local-examples.js');
-const { CRED, GOOD_KEY, intakeKeyCredential } = require('../../../harness/fixtures.js');
+const { ACTION, CRED, GOOD_KEY, intakeKeyCredential } = require('../../../harness/fixtures.js');
 const {
 	ROOT,
 	N8N_BIN,
@@ -30,12 +28,13 @@ const {
 	n8nCliOk,
 } = require('../../../harness/n8n.js');
 const { packPackage } = require('../../../harness/pack.js');
-const { buildWorkflows } = require('../../../harness/workflows.js');
-const { buildLimitWorkflows } = require('./limits-workflows.js');
+const { buildWorkflows, node, project, workflow } = require('../../../harness/workflows.js');
 const state = require('../../../harness/state.js');
 
 const PROCESSING_MS = Number(process.env.E2E_PROCESSING_MS || 1500);
 const KEEP = process.env.E2E_KEEP === '1';
+/** A trigger alone, for the publication the service refuses (cases/trigger-refusal.test.js). */
+const HTTPS_ONLY_TRIGGER = 'E2eHttpsOnlyTrg1';
 
 /** Packs the package and installs the tarball as Settings > Community Nodes does. */
 function installPacked(nodesDir) {
@@ -82,9 +81,19 @@ async function importCredentials() {
 async function importWorkflows() {
 	const workflowsDir = path.join(state.tmp, 'workflows');
 	fs.mkdirSync(workflowsDir);
+	const trigger = node(
+		'Document Extraction Trigger',
+		`${ACTION}Trigger`,
+		1.1,
+		{ project: project('Invoices'), options: {} },
+		{ credentials: CRED, webhookId: crypto.randomUUID() },
+	);
 	for (const wf of [
 		...buildWorkflows({ emulatorUrl: state.emulatorUrl }),
-		...buildLimitWorkflows(),
+		workflow(HTTPS_ONLY_TRIGGER, 'e2e: trigger published while the service wants https', [
+			trigger,
+			node('Done', 'n8n-nodes-base.noOp', 1, {}),
+		]),
 	])
 		fs.writeFileSync(path.join(workflowsDir, `${wf.id}.json`), JSON.stringify(wf, null, 2));
 	// the examples as `npm start` imports them (the emulator's address, the local settings)
@@ -118,7 +127,6 @@ async function setup() {
 
 	await importCredentials();
 	await importWorkflows();
-	// node:test counts this hook in the duration of the first case
 	console.log(`# setup took ${((Date.now() - started) / 1000).toFixed(1)} s`);
 }
 
@@ -139,4 +147,8 @@ function useSuite() {
 	after(() => (tearingDown ??= teardown()));
 }
 
-module.exports = { useSuite, teardown: () => (tearingDown ??= teardown()) };
+module.exports = {
+	HTTPS_ONLY_TRIGGER,
+	useSuite,
+	teardown: () => (tearingDown ??= teardown()),
+};

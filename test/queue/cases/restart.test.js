@@ -1,16 +1,15 @@
 'use strict';
 
 /**
- * Restarting a worker in the middle of a run loses no task id: SIGTERM makes the worker drain
- * (it takes no new job and waits for its running ones), so the run completes on that worker with
- * every task id, and the worker comes back.
+ * SIGTERM to a worker in the middle of a run: it drains (takes no new job, waits for its running
+ * ones), so the run completes there with every task id, and the worker comes back.
  */
 
 const assert = require('node:assert/strict');
 const { test } = require('node:test');
 
 const { waitFor } = require('../../../harness/n8n.js');
-const state = require('../../../harness/state.js');
+const { emulatorTasks } = require('../../e2e/lib/emulator-client.js');
 const { useQueueSuite, queue } = require('../../../harness/queue/setup.js');
 const { QWF, PATHS } = require('../../../harness/queue/workflows.js');
 const {
@@ -23,10 +22,6 @@ const {
 useQueueSuite();
 
 const ITEMS = Number(process.env.QUEUE_ITEMS || 20);
-
-async function emulatorTasks() {
-	return (await (await fetch(`${state.emulatorUrl}/_emulator/tasks`)).json()).tasks;
-}
 
 test('Restart: SIGTERM to a worker in the middle of a run drains it; the run completes with every task id', async (t) => {
 	const { stack } = queue;
@@ -69,17 +64,14 @@ test('Restart: SIGTERM to a worker in the middle of a run drains it; the run com
 	assert.equal(execution.status, 'success', `execution ${executionId} is ${execution.status}`);
 	const items = await submitAndWaitOutput(executionId);
 	assert.equal(items.length, ITEMS);
-	const submitted = (await emulatorTasks())
-		.filter((task) => !knownTasks.has(task.task_id))
-		.map((task) => task.task_id);
-	const output = items.map((item) => item.json.task_id);
 	assert.ok(
 		items.every((item) => item.json.status === 'complete'),
 		'an item is not complete',
 	);
+	const submitted = (await emulatorTasks()).filter((task) => !knownTasks.has(task.task_id));
 	assert.deepEqual(
-		[...output].sort(),
-		[...submitted].sort(),
+		items.map((item) => item.json.task_id).sort(),
+		submitted.map((task) => task.task_id).sort(),
 		'the task ids in the output differ from the tasks submitted',
 	);
 	await stack.startProcess(worker);
