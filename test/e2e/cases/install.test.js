@@ -36,11 +36,11 @@ const {
 const PACKAGE = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8'));
 const TARBALL = `${PACKAGE.name}-${PACKAGE.version}.tgz`;
 
-/** The node types (or credential types) n8n serves to its editor, by name. */
+/** The names of the node or credential types n8n serves to its editor (`file`: nodes.json, …). */
 async function served(baseUrl, cookie, file) {
 	const res = await fetch(`${baseUrl}/types/${file}`, { headers: { cookie } });
 	assert.equal(res.status, 200, `GET /types/${file}: HTTP ${res.status}`);
-	return new Set((await res.json()).map((type) => type.name));
+	return (await res.json()).map((type) => type.name);
 }
 
 const onThisVersion = IS_N8N_1 ? test : () => {};
@@ -61,25 +61,16 @@ onThisVersion(
 		runReadmeInstall({ commands, tarball: state.tarball, home, npmCache: path.join(home, '.npm') });
 		const installSeconds = (Date.now() - started) / 1000;
 		const nodesDir = path.join(home, '.n8n', 'nodes', 'node_modules');
-		assert.ok(
-			fs.existsSync(path.join(nodesDir, PACKAGE.name, 'package.json')),
-			`not installed in ${nodesDir}`,
-		);
+		const has = (name) => fs.existsSync(path.join(nodesDir, name));
+		assert.ok(has(`${PACKAGE.name}/package.json`), `not installed in ${nodesDir}`);
 		// n8n-workflow must come from n8n itself: a second copy next to the package would shadow it
-		assert.ok(
-			!fs.existsSync(path.join(nodesDir, 'n8n-workflow')),
-			'npm installed a second n8n-workflow',
-		);
+		assert.ok(!has('n8n-workflow'), 'npm installed a second n8n-workflow');
 
 		const port = await freePort();
 		const baseUrl = `http://127.0.0.1:${port}`;
 		const env = await n8nProcessEnv(path.join(home), { N8N_PORT: String(port) });
-		const n8n = startProcess(
-			NODE24,
-			[N8N_BIN, 'start'],
-			env,
-			path.join(state.tmp, 'readme-install-n8n.log'),
-		);
+		const log = path.join(state.tmp, 'readme-install-n8n.log');
+		const n8n = startProcess(NODE24, [N8N_BIN, 'start'], env, log);
 		try {
 			await waitReady(`${baseUrl}/healthz/readiness`, 120000, () => n8n.alive);
 			await waitReady(`${baseUrl}/rest/settings`, 60000, () => n8n.alive);
@@ -87,12 +78,9 @@ onThisVersion(
 			const cookie = await login(baseUrl, owner);
 			const nodes = await served(baseUrl, cookie, 'nodes.json');
 			for (const name of ['documentExtraction', 'documentExtractionTrigger'])
-				assert.ok(
-					nodes.has(`${PACKAGE.name}.${name}`),
-					`n8n does not offer ${PACKAGE.name}.${name}`,
-				);
+				assert.ok(nodes.includes(`${PACKAGE.name}.${name}`), `n8n does not offer ${name}`);
 			const credentials = await served(baseUrl, cookie, 'credentials.json');
-			assert.ok(credentials.has('documentExtractionApi'), 'n8n does not offer the credential');
+			assert.ok(credentials.includes('documentExtractionApi'), 'n8n does not offer the credential');
 		} finally {
 			await stopProcess(n8n);
 		}

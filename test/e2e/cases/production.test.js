@@ -137,9 +137,10 @@ test('Production: an outage longer than the service’s retries loses nothing; t
 
 	// n8n goes down before the tasks finish; every delivery fails all its attempts
 	await stopN8n();
+	const stopS = (Date.now() - submittedAt) / 1000;
 	assert.ok(
-		Date.now() - submittedAt < OUTAGE_PROCESSING_MS,
-		'n8n took longer to stop than the tasks to finish; raise OUTAGE_PROCESSING_MS',
+		stopS < OUTAGE_PROCESSING_MS / 1000,
+		'n8n stopped too late: raise OUTAGE_PROCESSING_MS',
 	);
 	let failed = [];
 	await waitFor(
@@ -151,10 +152,8 @@ test('Production: an outage longer than the service’s retries loses nothing; t
 		60000,
 		500,
 	);
-	assert.ok(
-		failed.every((d) => d.attempts === 4),
-		'a delivery failed before its last retry',
-	);
+	const early = failed.filter((d) => d.attempts !== 4);
+	assert.deepEqual(early, [], 'a delivery failed before its last retry');
 	await forgetTask(forgotten);
 	await emulatorSettings({ processing_ms: PROCESSING_MS, time_scale: 1 });
 
@@ -197,22 +196,15 @@ test('Production: a document the service refused (not_sent) is sent when it is p
 	assert.equal(again.state, 'accepted', JSON.stringify(again));
 	assert.match(String(again.task_id), /^[0-9a-f-]{36}$/);
 	const mine = async () => (await sinkCalls()).filter((c) => c.body?.file_name === doc.file_name);
-	await waitFor(
-		'the document to reach the downstream step',
-		async () => (await mine()).length,
-		60000,
-	);
+	const reached = async () => (await mine()).length > 0;
+	await waitFor('the document to reach the downstream step', reached, 60000);
 	await sleep(2000);
 	const calls = await mine();
 	const rows = (await tableRows(prod.table)).filter((r) => r.document_key === doc.key);
 	const figures = `first post ${first.reason}; rows ${rows.map((r) => r.status)}; downstream ${calls.length}`;
 	t.diagnostic(figures);
 	assert.equal(calls.length, 1, figures);
-	assert.deepEqual(
-		rows.map((r) => r.status),
-		['done'],
-		figures,
-	);
+	assert.equal(rows.map((r) => r.status).join(), 'done', figures);
 });
 
 for (const { name, run } of Object.values(promises)) test(`Production: ${name}`, run);
@@ -243,10 +235,7 @@ test('Production, scrambled canvas (every node moved, every fan-out’s targets 
 	);
 	prod.table = await findTable();
 	assert.ok(prod.table, 'the first post did not create the table');
-	await callsUntil(
-		'the 3 tasks',
-		answer.map((e) => e.task_id),
-		(calls) => calls.length >= 3,
-	);
+	const ids = answer.map((e) => e.task_id);
+	await callsUntil('the 3 tasks', ids, (calls) => calls.length >= 3);
 	for (const { run } of casesOn('scrambled')) await run(t);
 });

@@ -24,9 +24,6 @@ const state = require('../../../harness/state.js');
 
 useSuite();
 
-const execution = async (id) =>
-	(await executionsOf(WF.cancel)).find((e) => String(e.id) === String(id));
-
 test('Stop: stopping a running Submit and Wait aborts its request in flight at once and sends nothing more', async (t) => {
 	if (!state.n8n?.alive) await startN8n();
 	await publish(WF.cancel);
@@ -48,18 +45,14 @@ test('Stop: stopping a running Submit and Wait aborts its request in flight at o
 
 		const stopped = Date.now();
 		await rest('POST', `/executions/${running.id}/stop`);
-		await waitFor(
-			'the status request to be aborted',
-			async () => (await emulatorStats()).in_flight === 0,
-			10000,
-			100,
-		);
+		const aborted = async () => (await emulatorStats()).in_flight === 0;
+		await waitFor('the status request to be aborted', aborted, 10000, 100);
 		const abortedMs = Date.now() - stopped;
 		const ended = await waitFor(
 			'the execution to end',
 			async () => {
-				const e = await execution(running.id);
-				return e && !['new', 'running', 'waiting'].includes(e.status) ? e : undefined;
+				const e = (await executionsOf(WF.cancel)).find((x) => x.id === running.id);
+				return ['new', 'running', 'waiting'].includes(e?.status) ? undefined : e;
 			},
 			10000,
 			200,

@@ -38,16 +38,16 @@ const alertsFor = async (names) =>
 	(await alerts()).filter((c) => names.includes(c.body?.file_name));
 const minutesAgo = (m) => new Date(Date.now() - m * 60000).toISOString();
 
-/** Waits for the rows of `names` to satisfy `check` (their rows as an array). */
-async function rowsUntil(what, names, check, timeoutMs = 90000) {
+/** Waits for every row of `names` to have `status`; returns the rows. */
+async function rowsAre(names, status) {
 	let rows = [];
 	await waitFor(
-		() => `${what} (${JSON.stringify(rows.map((r) => [r.file_name, r.status]))})`,
+		() => `the rows to be ${status} (${JSON.stringify(rows.map((r) => [r.file_name, r.status]))})`,
 		async () => {
 			rows = await rowsOf(names);
-			return rows.length === names.length && check(rows);
+			return rows.length === names.length && rows.every((r) => r.status === status);
 		},
-		timeoutMs,
+		90000,
 		500,
 	);
 	return rows;
@@ -128,7 +128,7 @@ const promises = {
 			const fault = { endpoint: 'process_file', status: 502, count: 10 };
 			const [answer] = await withFault(fault, post);
 			assert.deepEqual([answer.state, answer.status], ['accepted', 'possibly_sent']);
-			await rowsUntil('the row to be possibly_sent', names, (r) => r[0].status === 'possibly_sent');
+			await rowsAre(names, 'possibly_sent');
 			await waitFor('the row to be reported', async () => (await alertsFor(names)).length > 0);
 			await catchUp();
 			const told = await alertsFor(names);
@@ -140,11 +140,7 @@ const promises = {
 			const unmatched = (await tableRows(prod.table)).filter((r) => r.status === 'unmatched');
 			assert.deepEqual(unmatched, [], 'an unmatched row appeared');
 			await updateRow(prod.table, (await rowsOf(names))[0].id, { status: null });
-			const [done] = await rowsUntil(
-				'the cleared row to be done',
-				names,
-				(r) => r[0].status === 'done',
-			);
+			const [done] = await rowsAre(names, 'done');
 			t.diagnostic(
 				`reported once; cleared as the message says: ${done.status}, task ${done.task_id}`,
 			);
@@ -169,11 +165,7 @@ const promises = {
 				await updateRow(prod.table, (await rowsOf(names))[0].id, {
 					status_changed_at: minutesAgo(31),
 				});
-				const [row] = await rowsUntil(
-					'the row to be overdue',
-					names,
-					(r) => r[0].status === 'overdue',
-				);
+				const [row] = await rowsAre(names, 'overdue');
 				assert.match(String(row.note), /^refused: /, row.note);
 				await waitFor('the row to be reported', async () => (await alertsFor(names)).length > 0);
 				const asked = await polls();
@@ -195,15 +187,13 @@ const promises = {
 		name: 'a repeat post with less context is answered already_known and changes nothing: the downstream step gets the first post’s customer and file name',
 		async run(t) {
 			const docs = intakeDocuments(4, 'CONTEXT');
+			const lessContext = docs.map(({ key, url }) => ({ key, url }));
 			await emulatorSettings({ processing_ms: 6000 });
 			let first;
 			let again;
 			try {
 				first = await intake(n8nBase(), docs);
-				again = await intake(
-					n8nBase(),
-					docs.map(({ key, url }) => ({ key, url })),
-				);
+				again = await intake(n8nBase(), lessContext);
 			} finally {
 				await emulatorSettings({ processing_ms: PROCESSING_MS });
 			}
@@ -263,9 +253,7 @@ const promises = {
 			// the remedy the message gives: no record downstream, so each row is set back to pending
 			for (const row of await rowsOf(names))
 				await updateRow(prod.table, row.id, { status: 'pending' });
-			await rowsUntil('the rows set back to pending to be done', names, (r) =>
-				r.every((row) => row.status === 'done'),
-			);
+			await rowsAre(names, 'done');
 			await sleep(2000);
 			const perTask = callsPerTask(await callsOf(ids));
 			t.diagnostic(
@@ -294,22 +282,15 @@ const promises = {
 					return await posting;
 				},
 			);
-			assert.ok(
-				sawPossiblySent,
-				'the catch-up did not flag the slow upload (the case proves nothing)',
-			);
-			const [row] = await rowsUntil('the row to be done', names, (r) => r[0].status === 'done');
+			assert.ok(sawPossiblySent, 'the slow upload was never flagged: the case proves nothing');
+			const [row] = await rowsAre(names, 'done');
 			const tasks = await newTasks();
 			const calls = (await sinkCalls()).filter((c) => c.body?.file_name === names[0]);
 			t.diagnostic(
 				`answer ${answer.state} / ${answer.status}; row ${row.status}; tasks ${tasks.length}; downstream ${calls.length}`,
 			);
 			assert.equal(tasks.length, 1);
-			assert.equal(
-				row.task_id,
-				tasks[0].task_id,
-				'the row does not hold the task the upload returned',
-			);
+			assert.equal(row.task_id, tasks[0].task_id, 'the row holds another task');
 			assert.equal(calls.length, 1);
 		},
 	},

@@ -103,12 +103,9 @@ function scrambled(workflow) {
 		if (JSON.stringify(now) !== JSON.stringify(canvasOrder(shipped, targets).reverse()))
 			throw new Error(`scrambled: the targets of ${from} are not reversed (${now.join(', ')})`);
 	}
-	for (const node of wf.nodes)
-		if (
-			JSON.stringify(node.position) ===
-			JSON.stringify(nodeOf({ nodes: shipped }, node.name).position)
-		)
-			throw new Error(`scrambled: ${node.name} did not move`);
+	const at = Object.fromEntries(shipped.map((n) => [n.name, JSON.stringify(n.position)]));
+	const still = wf.nodes.filter((n) => JSON.stringify(n.position) === at[n.name]);
+	if (still.length) throw new Error(`scrambled: ${still.map((n) => n.name)} did not move`);
 	return wf;
 }
 
@@ -121,7 +118,6 @@ function productionWorkflow({
 	layout = 'shipped',
 	sinkUrl,
 	catchUpSeconds = 10,
-	pendingMinutes = 0.1,
 	stuckMinutes = 10,
 	batchSize,
 	tableId,
@@ -154,7 +150,7 @@ function productionWorkflow({
 	if (batchSize !== undefined) nodeOf(wf, 'Loop Over Documents').parameters.batchSize = batchSize;
 	const schedule = wf.nodes.find((n) => n.type === 'n8n-nodes-base.scheduleTrigger');
 	schedule.parameters.rule = { interval: [{ field: 'seconds', secondsInterval: catchUpSeconds }] };
-	settingOf(wf, 'pending_minutes').value = pendingMinutes;
+	settingOf(wf, 'pending_minutes').value = 0.1;
 	settingOf(wf, 'stuck_minutes').value = stuckMinutes;
 	return wf;
 }

@@ -36,14 +36,6 @@ const KEEP = process.env.E2E_KEEP === '1';
 /** A trigger alone, for the publication the service refuses (cases/trigger-refusal.test.js). */
 const HTTPS_ONLY_TRIGGER = 'E2eHttpsOnlyTrg1';
 
-/** Packs the package and installs the tarball as Settings > Community Nodes does. */
-function installPacked(nodesDir) {
-	const tarball = packPackage(state.tmp);
-	state.tarball = tarball;
-	const installed = installPackage(tarball, nodesDir);
-	console.log(`# installed ${installed.name}@${installed.version} from ${path.basename(tarball)}`);
-}
-
 async function startEmulator() {
 	const emulatorPort = await freePort();
 	state.emulatorUrl = `http://127.0.0.1:${emulatorPort}`;
@@ -60,27 +52,17 @@ async function startEmulator() {
 	await waitReady(`${state.emulatorUrl}/_emulator/health`, 30000, () => state.emulator.alive);
 }
 
-/** The credentials with fixed ids (the service's, the production Intake's), imported with the n8n CLI. */
-async function importCredentials() {
-	const credFile = path.join(state.tmp, 'credentials.json');
+/** The credentials with fixed ids, the workflows of the cases and the examples as `npm start` imports them. */
+async function importCredentialsAndWorkflows() {
 	const c = CRED.documentExtractionApi;
 	const credentials = [
-		{
-			id: c.id,
-			name: c.name,
-			type: 'documentExtractionApi',
-			data: { apiKey: GOOD_KEY, baseUrl: state.emulatorUrl },
-		},
+		{ ...c, type: 'documentExtractionApi', data: { apiKey: GOOD_KEY, baseUrl: state.emulatorUrl } },
 		intakeKeyCredential(),
 	];
-	fs.writeFileSync(credFile, JSON.stringify(credentials, null, 2));
-	await n8nCliOk(['import:credentials', `--input=${credFile}`]);
-}
-
-/** The workflows of the cases and the examples. */
-async function importWorkflows() {
-	const workflowsDir = path.join(state.tmp, 'workflows');
-	fs.mkdirSync(workflowsDir);
+	fs.writeFileSync(path.join(state.tmp, 'credentials.json'), JSON.stringify(credentials));
+	await n8nCliOk(['import:credentials', `--input=${path.join(state.tmp, 'credentials.json')}`]);
+	const dir = path.join(state.tmp, 'workflows');
+	fs.mkdirSync(dir);
 	const trigger = node(
 		'Document Extraction Trigger',
 		`${ACTION}Trigger`,
@@ -88,49 +70,45 @@ async function importWorkflows() {
 		{ project: project('Invoices'), options: {} },
 		{ credentials: CRED, webhookId: crypto.randomUUID() },
 	);
-	for (const wf of [
+	const workflows = [
 		...buildWorkflows({ emulatorUrl: state.emulatorUrl }),
 		workflow(HTTPS_ONLY_TRIGGER, 'e2e: trigger published while the service wants https', [
 			trigger,
 			node('Done', 'n8n-nodes-base.noOp', 1, {}),
 		]),
-	])
-		fs.writeFileSync(path.join(workflowsDir, `${wf.id}.json`), JSON.stringify(wf, null, 2));
-	// the examples as `npm start` imports them (the emulator's address, the local settings)
-	for (const example of ['submit-and-wait.json', 'trigger-to-crm.json', 'mcp-server.json']) {
-		const workflow = JSON.parse(fs.readFileSync(path.join(ROOT, 'examples', example), 'utf8'));
-		fs.writeFileSync(
-			path.join(workflowsDir, example),
-			JSON.stringify(localExample(workflow, state.emulatorUrl), null, 2),
-		);
-	}
-	await n8nCliOk(['import:workflow', '--separate', `--input=${workflowsDir}`]);
+		...['submit-and-wait.json', 'trigger-to-crm.json', 'mcp-server.json'].map((example) => {
+			const file = JSON.parse(fs.readFileSync(path.join(ROOT, 'examples', example), 'utf8'));
+			return localExample(file, state.emulatorUrl);
+		}),
+	];
+	for (const wf of workflows)
+		fs.writeFileSync(path.join(dir, `${wf.id}.json`), JSON.stringify(wf, null, 2));
+	await n8nCliOk(['import:workflow', '--separate', `--input=${dir}`]);
 }
 
 async function setup() {
 	const started = Date.now();
 	assert.ok(N8N_BIN && fs.existsSync(N8N_BIN), 'N8N_BIN is not set; run test/e2e/run.sh');
 	assert.ok(N8N_DIR, 'N8N_DIR is not set; run test/e2e/run.sh');
-	assert.ok(
-		fs.existsSync(path.join(ROOT, 'dist/nodes/DocumentExtraction/DocumentExtraction.node.js')),
-		'dist/ missing: npm run build',
-	);
+	const built = path.join(ROOT, 'dist/nodes/DocumentExtraction/DocumentExtraction.node.js');
+	assert.ok(fs.existsSync(built), 'dist/ missing: npm run build');
 	state.tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'docex-e2e-'));
 	state.userFolder = path.join(state.tmp, 'home');
 	const nodesDir = path.join(state.userFolder, '.n8n', 'nodes');
 	fs.mkdirSync(nodesDir, { recursive: true });
 	console.log(`# n8n ${N8N_VERSION}, work folder ${state.tmp}`);
 
-	installPacked(nodesDir);
+	// the tarball installed as Settings > Community Nodes installs it
+	state.tarball = packPackage(state.tmp);
+	const installed = installPackage(state.tarball, nodesDir);
+	console.log(`# installed ${installed.name}@${installed.version}`);
 	await startEmulator();
 	state.n8nPort = await freePort();
-
-	await importCredentials();
-	await importWorkflows();
+	await importCredentialsAndWorkflows();
 	console.log(`# setup took ${((Date.now() - started) / 1000).toFixed(1)} s`);
 }
 
-/** Stops the n8n server and the emulator, removes the work folder (kept with E2E_KEEP=1). Never throws. */
+/** Stops n8n and the emulator, removes the work folder (unless E2E_KEEP=1). Never throws. */
 async function teardown() {
 	await stopN8n().catch(() => {});
 	await stopProcess(state.emulator).catch(() => {});
@@ -141,7 +119,7 @@ async function teardown() {
 let settingUp;
 let tearingDown;
 
-/** Registers the shared setup and teardown hooks (each runs once however many files call this). */
+/** The shared setup and teardown hooks, each run once however many files call this. */
 function useSuite() {
 	before(() => (settingUp ??= setup()));
 	after(() => (tearingDown ??= teardown()));

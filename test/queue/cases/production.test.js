@@ -165,11 +165,8 @@ test('Production: 200 deliveries, each twice 1 s apart, through nginx to two web
 		for (const { body } of calls)
 			assert.equal(body.customer, documents[taskIds.indexOf(body.task_id)].customer);
 		const byTask = Object.fromEntries((await tableRows(table)).map((r) => [r.task_id, r]));
-		assert.deepEqual(
-			taskIds.filter((id) => byTask[id]?.status !== 'done'),
-			[],
-			'rows not marked done',
-		);
+		const notDone = taskIds.filter((id) => byTask[id]?.status !== 'done');
+		assert.deepEqual(notDone, [], 'rows not marked done');
 		t.diagnostic(
 			`Intake: ${DELIVERIES} documents in ${intakeS.toFixed(0)} s; ${DELIVERIES * 2} copies, per webhook process ${JSON.stringify(where.perProcess)}, ${where.split} deliveries on both; ${runs} runs, ${calls.length} downstream; ${retried} copies answered 200 only on a retry`,
 		);

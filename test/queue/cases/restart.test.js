@@ -46,27 +46,18 @@ test('Restart: SIGTERM to a worker in the middle of a run drains it; the run com
 		200,
 	);
 	assert.match(worker, /^worker\d$/);
-	assert.doesNotMatch(
-		stack.log(worker),
-		new RegExp(`Worker finished execution ${executionId} `),
-		'the run ended before the restart',
-	);
+	const finished = new RegExp(`Worker finished execution ${executionId} `);
+	assert.doesNotMatch(stack.log(worker), finished, 'the run ended before the restart');
 	const stopped = Date.now();
 	await stack.stopProcess(worker);
 	const drainSeconds = (Date.now() - stopped) / 1000;
-	const log = stack.log(worker);
-	assert.match(
-		log,
-		new RegExp(`Worker finished execution ${executionId} `),
-		`${worker} did not finish the run before exiting`,
-	);
+	assert.match(stack.log(worker), finished, `${worker} did not finish the run before exiting`);
 	const [execution] = await waitNewExecutions(QWF.many, known, 1);
 	assert.equal(execution.status, 'success', `execution ${executionId} is ${execution.status}`);
 	const items = await submitAndWaitOutput(executionId);
-	assert.equal(items.length, ITEMS);
-	assert.ok(
-		items.every((item) => item.json.status === 'complete'),
-		'an item is not complete',
+	assert.deepEqual(
+		items.map((item) => item.json.status),
+		Array(ITEMS).fill('complete'),
 	);
 	const submitted = (await emulatorTasks()).filter((task) => !knownTasks.has(task.task_id));
 	assert.deepEqual(

@@ -9,8 +9,10 @@
 const assert = require('node:assert/strict');
 const { test } = require('node:test');
 
+const { sha256 } = require('../../../harness/fixtures.js');
 const { rest } = require('../../../harness/n8n.js');
-const { oneTaskPerDocument } = require('../../e2e/lib/retry.js');
+const { RETRY_FILES } = require('../../../harness/workflows.js');
+const { requestCount, tasksCreatedDuring } = require('../../e2e/lib/emulator-client.js');
 const { useQueueSuite, queue } = require('../../../harness/queue/setup.js');
 const { QWF, PATHS } = require('../../../harness/queue/workflows.js');
 const { webhookRun, runDataOf, assertRanOnWorker } = require('../lib/runs.js');
@@ -22,7 +24,8 @@ test('Retry from the list on another worker: 4 documents (1 failing), the first 
 	let first;
 	let retried;
 	let stoppedWorker;
-	const { created, uploads } = await oneTaskPerDocument(async () => {
+	const uploadsBefore = await requestCount('process_file');
+	const created = await tasksCreatedDuring(async () => {
 		first = await webhookRun(stack, QWF.retryList, PATHS.retryList);
 		assert.equal(first.status, 'error', `execution ${first.id} is ${first.status}`);
 		stoppedWorker = assertRanOnWorker(stack, first.id);
@@ -33,6 +36,13 @@ test('Retry from the list on another worker: 4 documents (1 failing), the first 
 			await stack.startProcess(stoppedWorker);
 		}
 	});
+	const uploads = (await requestCount('process_file')) - uploadsBefore;
+	assert.deepEqual(
+		created.map((task) => task.file_sha256).sort(),
+		RETRY_FILES.map((f) => sha256(f.bytes)).sort(),
+		'one task per document',
+	);
+	assert.equal(uploads, RETRY_FILES.length, 'one upload per document');
 	assert.equal(retried.status, 'error', `retry ${retried.id} is ${retried.status}`);
 	const worker = assertRanOnWorker(stack, retried.id);
 	assert.notEqual(worker, stoppedWorker, 'the retry ran on the stopped worker');
