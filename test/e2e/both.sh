@@ -1,9 +1,7 @@
 #!/usr/bin/env bash
-# npm test's end-to-end step: the e2e suite on n8n 2.41.1 and on 1.123.81, side by side (each
-# suite is mostly one n8n process at a time, and the machine has two cores). The package is
-# built once, before both; each suite then ensures its own n8n, packs the package and runs its
-# cases in a work folder of its own, on ports of its own. Each suite's lines are prefixed with
-# its version; the exit status is the first failing suite's, 0 when both pass.
+# npm test's end-to-end step: the e2e suite on n8n 2.41.1 and 1.123.81 side by side, built once,
+# each on ports and in a work folder of its own; lines prefixed with the version; exits with the
+# first failing suite's status.
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
@@ -13,7 +11,6 @@ cd "$ROOT"
 source "$ROOT/test/lib/prepare.sh"
 # shellcheck source=../lib/counts.sh
 source "$ROOT/test/lib/counts.sh"
-# dependencies and the build, once for both suites
 prepare_suite e2e --npm-install-fallback
 export E2E_BUILT=1
 
@@ -33,7 +30,6 @@ second=$!
 status=0
 wait "$first" || status=$?
 wait "$second" || { rc=$?; [ "$status" -ne 0 ] || status=$rc; }
-# one closing line for both suites
 echo "e2e: both versions"
 sum_counts "$logs"/*.log
 exit "$status"

@@ -1,9 +1,6 @@
 #!/usr/bin/env bash
-# npm run test:queue: the package in n8n's queue mode (PostgreSQL, Redis, main, two workers, one
-# webhook process) against the emulator. Ensures the runtime (cached in ~/.cache), builds, then
-# runs test/queue/suite.js (node:test cases in test/queue/cases/).
-#   QUEUE_KEEP=1          keep the work folder and logs
-#   QUEUE_ONLY=<regexp>   run only the cases whose name matches
+# npm run test:queue: ensures the runtime (cached in ~/.cache), builds, runs test/queue/suite.js.
+#   QUEUE_KEEP=1 keeps the work folder; QUEUE_ONLY=<regexp> runs the cases whose name matches
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"

@@ -2,16 +2,10 @@
 'use strict';
 
 /**
- * Queue-mode suite: the packed package in n8n's queue mode (PostgreSQL, Redis, main, two workers,
- * one webhook process, and for the production case a second one behind nginx; harness/queue/stack.js) against the emulator. Cases are node:test files in
- * cases/, run in this order in this one process. Prints PASS/FAIL per case and, last,
- * "N passed, N failed"; exits non-zero on any failure. Everything started is stopped at the end,
- * also on failure or a signal, and the suite fails if a process is left behind.
- *
- *   NODE24=… N8N_BIN=… N8N_DIR=… node test/queue/suite.js   (normally via test/queue/run.sh)
- *   QUEUE_KEEP=1          keep the work folder (user folders, logs)
- *   QUEUE_ONLY=<regexp>   run only the cases whose name matches (case-insensitive)
- *   QUEUE_PROCESSING_MS   emulator processing time (default 4000)
+ * The queue-mode suite: the packed package in n8n's queue mode (harness/queue/stack.js) against
+ * the emulator; the node:test files of cases/ in this order (../e2e/lib/runner.js). Fails if a
+ * process it started is left running. Normally run by run.sh.   QUEUE_KEEP=1: keep the work
+ * folder.   QUEUE_ONLY=<regexp>: some cases.   QUEUE_PROCESSING_MS: the emulator's (4000).
  */
 
 const path = require('node:path');
@@ -33,7 +27,7 @@ runSuite({
 	timeoutMs: 20 * 60 * 1000,
 	killAll: killEverything,
 	teardown,
-	// teardown returns what is still running: a case of its own
+	// teardown returns what is still running
 	afterTeardown(counts, left) {
 		left ??= [];
 		if (left.length) {

@@ -1,9 +1,8 @@
 'use strict';
 
 /**
- * Submit and Wait under n8n's binary data modes, default (in memory) and filesystem: the bytes
- * sent are the bytes n8n holds, and the output keeps the input's binary. (The database mode is
- * queue mode's default, proven there: test/queue/cases/binary-modes.test.js.)
+ * Submit and Wait under n8n's binary data modes, default and filesystem: the bytes sent are the
+ * bytes n8n holds, and the output keeps the input's binary (database mode: test/queue).
  */
 
 const assert = require('node:assert/strict');

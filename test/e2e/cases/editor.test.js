@@ -1,12 +1,9 @@
 'use strict';
 
 /**
- * What n8n's editor gets from the node beyond its items. Before a run: the output schemas,
- * which n8n serves to the editor from the installed package's __schema__ folder. After a run:
- * the execution hints the node adds (shown above the output panel), read from the run n8n
- * stores for the node: one case, an error item under "On Error → Continue" (which hint each
- * outcome gets is unit-tested, test/unit/nodes/DocumentExtraction/actions/common/hints.test.ts;
- * this shows n8n keeping the node's hints with the run it stores).
+ * What n8n's editor gets from the node beyond its items: the output schemas n8n serves from the
+ * installed package's __schema__ folder, and the execution hints n8n keeps in the run it stores
+ * (which hint each outcome gets: test/unit/nodes/DocumentExtraction/actions/common/hints.test.ts).
  */
 
 const assert = require('node:assert/strict');
@@ -55,8 +52,7 @@ test("Schema: n8n serves each operation's output schema to the editor, as the ed
 		);
 		served.push(`${route}: ${Object.keys(schema.properties).length} fields`);
 	}
-	// Submit and Wait and Get Status output the project's fields: no schema, so the editor lists
-	// none rather than fields the output lacks
+	// these output the project's fields: no schema, rather than fields the output lacks
 	for (const route of ['document/submitAndWait', 'document/getStatus', 'document/nothing']) {
 		const missing = await fetch(
 			`http://127.0.0.1:${state.n8nPort}/schemas/n8n-nodes-document-extraction.documentExtraction/1.0.0/${route}.json`,

@@ -1,9 +1,10 @@
 'use strict';
 
 /**
- * The README's install section, run as written: its install commands (the block after
- * `<!-- install-from-tarball -->`) in a shell whose HOME is a fresh, empty folder, with the
- * tarball `npm pack` made; then n8n started on that folder finds both nodes and the credential.
+ * The README's install commands (the block after `<!-- install-from-tarball -->`), run as written
+ * with the tarball `npm pack` made, in a shell whose HOME is a fresh folder, offline; then an n8n
+ * started on that folder serves both nodes and the credential to its editor. On n8n 2.41.1 the
+ * browser suite runs the same commands and uses the nodes (test/ui/ownMailbox.js): 1.x only here.
  */
 
 const assert = require('node:assert/strict');
@@ -35,24 +36,19 @@ const {
 const PACKAGE = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8'));
 const TARBALL = `${PACKAGE.name}-${PACKAGE.version}.tgz`;
 
-/** The README's install commands, as written. */
-const readmeInstallCommands = () => readmeBlock(MARKER);
-
-/** The node types (or credential types) n8n serves to its editor, by name. */
+/** The names of the node or credential types n8n serves to its editor (`file`: nodes.json, …). */
 async function served(baseUrl, cookie, file) {
 	const res = await fetch(`${baseUrl}/types/${file}`, { headers: { cookie } });
 	assert.equal(res.status, 200, `GET /types/${file}: HTTP ${res.status}`);
-	return new Set((await res.json()).map((type) => type.name));
+	return (await res.json()).map((type) => type.name);
 }
 
-// On n8n 2.41.1 the browser suite's fresh-n8n scenario runs the same README commands and then uses
-// both nodes and the credential (test/ui/ownMailbox.js); this case keeps the install checked on 1.x.
 const onThisVersion = IS_N8N_1 ? test : () => {};
 
 onThisVersion(
 	'Install from the packed tarball as the README says: a fresh n8n finds both nodes',
 	async (t) => {
-		const commands = readmeInstallCommands();
+		const commands = readmeBlock(MARKER);
 		assert.ok(commands.includes(`/path/to/${TARBALL}`), `the README installs /path/to/${TARBALL}`);
 		assert.ok(
 			state.tarball && path.basename(state.tarball) === TARBALL,
@@ -62,29 +58,19 @@ onThisVersion(
 		const home = path.join(state.tmp, 'readme-install');
 		fs.mkdirSync(home);
 		const started = Date.now();
-		// no traffic beyond this machine: the tarball and its (absent) dependencies are local
 		runReadmeInstall({ commands, tarball: state.tarball, home, npmCache: path.join(home, '.npm') });
 		const installSeconds = (Date.now() - started) / 1000;
 		const nodesDir = path.join(home, '.n8n', 'nodes', 'node_modules');
-		assert.ok(
-			fs.existsSync(path.join(nodesDir, PACKAGE.name, 'package.json')),
-			`not installed in ${nodesDir}`,
-		);
+		const has = (name) => fs.existsSync(path.join(nodesDir, name));
+		assert.ok(has(`${PACKAGE.name}/package.json`), `not installed in ${nodesDir}`);
 		// n8n-workflow must come from n8n itself: a second copy next to the package would shadow it
-		assert.ok(
-			!fs.existsSync(path.join(nodesDir, 'n8n-workflow')),
-			'npm installed a second n8n-workflow',
-		);
+		assert.ok(!has('n8n-workflow'), 'npm installed a second n8n-workflow');
 
 		const port = await freePort();
 		const baseUrl = `http://127.0.0.1:${port}`;
 		const env = await n8nProcessEnv(path.join(home), { N8N_PORT: String(port) });
-		const n8n = startProcess(
-			NODE24,
-			[N8N_BIN, 'start'],
-			env,
-			path.join(state.tmp, 'readme-install-n8n.log'),
-		);
+		const log = path.join(state.tmp, 'readme-install-n8n.log');
+		const n8n = startProcess(NODE24, [N8N_BIN, 'start'], env, log);
 		try {
 			await waitReady(`${baseUrl}/healthz/readiness`, 120000, () => n8n.alive);
 			await waitReady(`${baseUrl}/rest/settings`, 60000, () => n8n.alive);
@@ -92,12 +78,9 @@ onThisVersion(
 			const cookie = await login(baseUrl, owner);
 			const nodes = await served(baseUrl, cookie, 'nodes.json');
 			for (const name of ['documentExtraction', 'documentExtractionTrigger'])
-				assert.ok(
-					nodes.has(`${PACKAGE.name}.${name}`),
-					`n8n does not offer ${PACKAGE.name}.${name}`,
-				);
+				assert.ok(nodes.includes(`${PACKAGE.name}.${name}`), `n8n does not offer ${name}`);
 			const credentials = await served(baseUrl, cookie, 'credentials.json');
-			assert.ok(credentials.has('documentExtractionApi'), 'n8n does not offer the credential');
+			assert.ok(credentials.includes('documentExtractionApi'), 'n8n does not offer the credential');
 		} finally {
 			await stopProcess(n8n);
 		}

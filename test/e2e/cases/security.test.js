@@ -1,14 +1,10 @@
 'use strict';
 
 /**
- * What the nodes let in and out, in a real n8n: URL input refuses a loopback address unless
- * Allow Private Addresses is on, by its IP and by a name that resolves to it, and n8n's own SSRF
- * protection still applies with the option on; a key pasted into the Base URL appears nowhere in
- * the execution data or n8n's output (n8n, not the node, writes the execution data and its log: a
- * unit test cannot see them). How each address is classified (127.0.0.2, ::1, decimal forms, …)
- * and how the credential test and the nodes read the Base URL are unit-tested
- * (test/unit/nodes/shared/addresses.test.ts, baseUrl.test.ts, test/unit/credentials/).
- * The documents come from the emulator's file server, on 127.0.0.1.
+ * What the nodes let in and out of a real n8n: URL input refuses a loopback address (by IP and by
+ * name) unless Allow Private Addresses is on, n8n's own SSRF protection still applies with it on,
+ * and a key pasted into the Base URL appears nowhere in the execution data or output n8n writes.
+ * How each address is classified is unit-tested (test/unit/nodes/shared/addresses.test.ts).
  */
 
 const assert = require('node:assert/strict');
@@ -42,10 +38,14 @@ const WF = {
 	pasted: 'E2eSecPastedKey1',
 };
 
-const CREDS = {
-	query: { id: 'DocExtrPastedQry', name: 'Base URL with a key in the query' },
-	userinfo: { id: 'DocExtrPastedUsr', name: 'Base URL with a key as user info' },
-	path: { id: 'DocExtrPastedPth', name: 'Base URL with a key in the path' },
+/** Credentials whose Base URL holds the pasted key, and the error each gets. */
+const PASTED_INTO = {
+	'Key in the query': [(emu) => `${emu}/?api_key=${PASTED}`, /must not contain a query/],
+	'Key as user info': [
+		(emu) => emu.replace('//', `//${PASTED}@`),
+		/must not contain a user name or password/,
+	],
+	'Key in the path': [(emu) => `${emu}/${PASTED}/`, /^Not found \(404\)/],
 };
 
 /** The emulator's file by its IP, and by a name that resolves to it. */
@@ -75,43 +75,35 @@ function urlWorkflow(id, name, cases, options) {
 	]);
 }
 
-const listProjects = (name, cred) =>
-	docex(
-		name,
-		{ resource: 'project', operation: 'list' },
-		{ credentials: { documentExtractionApi: cred }, continueOnFail: true },
-	);
-
 let imported = false;
 
 /** Imports this file's credentials and workflows once, with the n8n CLI. */
 async function importOnce() {
 	if (imported) return;
-	const emulatorPort = new URL(state.emulatorUrl).port;
 	const dir = path.join(state.tmp, 'security');
 	fs.mkdirSync(path.join(dir, 'workflows'), { recursive: true });
-	const credentials = [
-		[CREDS.query, `${state.emulatorUrl}/?api_key=${PASTED}`],
-		[CREDS.userinfo, `http://${PASTED}@127.0.0.1:${emulatorPort}`],
-		[CREDS.path, `${state.emulatorUrl}/${PASTED}/`],
-	].map(([c, baseUrl]) => ({
-		id: c.id,
-		name: c.name,
+	const names = Object.keys(PASTED_INTO);
+	const credentials = names.map((name, i) => ({
+		id: `DocExtrPasted${i}00`,
+		name,
 		type: 'documentExtractionApi',
-		data: { apiKey: 'vnd_test_key', baseUrl },
+		data: { apiKey: 'vnd_test_key', baseUrl: PASTED_INTO[name][0](state.emulatorUrl) },
 	}));
 	fs.writeFileSync(path.join(dir, 'credentials.json'), JSON.stringify(credentials));
 	await n8nCliOk(['import:credentials', `--input=${path.join(dir, 'credentials.json')}`]);
+	const allowed = { allowPrivateAddresses: true };
 	const workflows = [
 		urlWorkflow(WF.refused, 'e2e: URL input from loopback, default options', urlCases(), {}),
-		urlWorkflow(WF.allowed, `e2e: URL input from loopback, ${ALLOW} on`, urlCases().slice(0, 1), {
-			allowPrivateAddresses: true,
-		}),
+		urlWorkflow(WF.allowed, `e2e: URL input, ${ALLOW} on`, urlCases().slice(0, 1), allowed),
 		workflow(WF.pasted, 'e2e: a key pasted into the Base URL', [
 			manual(),
-			listProjects('Key in the query', CREDS.query),
-			listProjects('Key as user info', CREDS.userinfo),
-			listProjects('Key in the path', CREDS.path),
+			...credentials.map(({ id, name }) =>
+				docex(
+					name,
+					{ resource: 'project', operation: 'list' },
+					{ credentials: { documentExtractionApi: { id, name } }, continueOnFail: true },
+				),
+			),
 		]),
 	];
 	for (const wf of workflows)
@@ -122,37 +114,33 @@ async function importOnce() {
 
 const servedCount = async () => (await servedFiles()).filter((f) => f.name === FILE).length;
 
-test('Security: URL input refuses 127.0.0.1 and localhost by default, at once, naming the option', async (t) => {
+/** Runs a URL workflow: the Submit node's items, how often the file was downloaded, the result. */
+async function runUrlWorkflow(workflowId, env) {
 	await importOnce();
 	const before = await servedCount();
-	const res = await execute(WF.refused);
+	const res = await execute(workflowId, env);
 	expectSuccess(res);
-	const items = nodeItems(res.run, 'Submit');
-	const cases = urlCases();
-	assert.equal(items.length, cases.length);
-	items.forEach((item, i) => {
-		assert.match(
-			String(item.json.error),
-			new RegExp(
-				`^The document URL points to .*: a loopback address\\. Downloads from such addresses are refused unless "${ALLOW}" is on$`,
-			),
-			cases[i].case,
-		);
-		assert.equal(item.json.task_id, undefined);
-	});
-	assert.equal(await servedCount(), before, 'the node downloaded a refused URL');
+	return { items: nodeItems(res.run, 'Submit'), downloads: (await servedCount()) - before, res };
+}
+
+test('Security: URL input refuses 127.0.0.1 and localhost by default, at once, naming the option', async (t) => {
+	const { items, downloads } = await runUrlWorkflow(WF.refused);
+	const refused = `^The document URL points to .*: a loopback address\\. Downloads from such addresses are refused unless "${ALLOW}" is on$`;
+	assert.equal(items.length, urlCases().length);
+	for (const { json } of items) {
+		assert.match(String(json.error), new RegExp(refused));
+		assert.equal(json.task_id, undefined);
+	}
+	assert.equal(downloads, 0, 'the node downloaded a refused URL');
 	t.diagnostic(items.map((item) => item.json.error.replace(/ Downloads.*/, '')).join(' | '));
 });
 
 test(`Security: with ${ALLOW} on, the same URL is downloaded and submitted`, async (t) => {
-	await importOnce();
-	const before = await servedCount();
-	const res = await execute(WF.allowed);
-	expectSuccess(res);
-	const [item] = nodeItems(res.run, 'Submit');
+	const { items, downloads } = await runUrlWorkflow(WF.allowed);
+	const [item] = items;
 	assert.equal(item.json.error, undefined, String(item.json.error));
 	assert.match(String(item.json.task_id), /^[0-9a-f-]{36}$/);
-	assert.equal(await servedCount(), before + 1, 'the document was not downloaded once');
+	assert.equal(downloads, 1, 'the document was not downloaded once');
 	t.diagnostic(`task ${item.json.task_id}`);
 });
 
@@ -160,15 +148,13 @@ test(
 	"Security: n8n's own SSRF protection (N8N_SSRF_PROTECTION_ENABLED) still blocks it with the option on",
 	skipOnN8n1('n8n 1.x has no SSRF protection settings'),
 	async (t) => {
-		await importOnce();
-		const before = await servedCount();
-		// n8n 2.41.1's CLI with SSRF protection on sometimes crashes while exiting (SIGSEGV, SIGABRT),
-		// after the run has finished and been printed: the run is what is judged (lib/judge.js)
-		const res = await execute(WF.allowed, { N8N_SSRF_PROTECTION_ENABLED: 'true' });
-		expectSuccess(res);
-		const [item] = nodeItems(res.run, 'Submit');
+		// n8n 2.41.1's CLI with SSRF protection on sometimes crashes while exiting, after printing
+		// the finished run: the run is what is judged (lib/judge.js)
+		const env = { N8N_SSRF_PROTECTION_ENABLED: 'true' };
+		const { items, downloads, res } = await runUrlWorkflow(WF.allowed, env);
+		const [item] = items;
 		assert.match(String(item.json.error), /^n8n's SSRF protection blocked the download from /);
-		assert.equal(await servedCount(), before, 'n8n connected despite its SSRF protection');
+		assert.equal(downloads, 0, 'n8n connected despite its SSRF protection');
 		t.diagnostic(`${item.json.error} (n8n execute: ${exitOf(res)})`);
 	},
 );
@@ -178,18 +164,12 @@ test('Security: a key pasted into the Base URL appears nowhere in the execution 
 	const res = await execute(WF.pasted);
 	expectSuccess(res);
 	const errors = {};
-	for (const name of ['Key in the query', 'Key as user info', 'Key in the path']) {
-		const [item] = nodeItems(res.run, name);
-		errors[name] = String(item.json.error);
+	for (const [name, [, error]] of Object.entries(PASTED_INTO)) {
+		errors[name] = String(nodeItems(res.run, name)[0].json.error);
+		assert.match(errors[name], error);
 	}
-	assert.match(errors['Key in the query'], /must not contain a query/);
-	assert.match(errors['Key as user info'], /must not contain a user name or password/);
-	assert.match(errors['Key in the path'], /^Not found \(404\)/);
 	const everything = `${JSON.stringify(res.run)}\n${res.output}`;
 	assert.ok(everything.includes('Key in the query'), 'the run is not in the output');
-	assert.ok(
-		!everything.includes('PASTED'),
-		'the pasted key appears in the execution data or the output',
-	);
+	assert.ok(!everything.includes('PASTED'), 'the pasted key appears in the run or the output');
 	t.diagnostic(JSON.stringify(errors));
 });

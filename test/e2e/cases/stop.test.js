@@ -1,10 +1,9 @@
 'use strict';
 
 /**
- * Stopping a running execution in the n8n server (what the editor's Stop button calls): a
- * Submit and Wait started by a production webhook, whose status request hangs, is stopped at
- * once: the request in flight is aborted (not left to its 30 s timeout), nothing more is sent,
- * and n8n records the execution as canceled.
+ * The editor's Stop on a Submit and Wait started by a production webhook whose status request
+ * hangs: the request in flight is aborted at once (not left to its 30 s timeout), nothing more is
+ * sent, and n8n records the execution as canceled.
  */
 
 const assert = require('node:assert/strict');
@@ -24,9 +23,6 @@ const { useSuite } = require('../lib/setup.js');
 const state = require('../../../harness/state.js');
 
 useSuite();
-
-const execution = async (id) =>
-	(await executionsOf(WF.cancel)).find((e) => String(e.id) === String(id));
 
 test('Stop: stopping a running Submit and Wait aborts its request in flight at once and sends nothing more', async (t) => {
 	if (!state.n8n?.alive) await startN8n();
@@ -49,18 +45,14 @@ test('Stop: stopping a running Submit and Wait aborts its request in flight at o
 
 		const stopped = Date.now();
 		await rest('POST', `/executions/${running.id}/stop`);
-		await waitFor(
-			'the status request to be aborted',
-			async () => (await emulatorStats()).in_flight === 0,
-			10000,
-			100,
-		);
+		const aborted = async () => (await emulatorStats()).in_flight === 0;
+		await waitFor('the status request to be aborted', aborted, 10000, 100);
 		const abortedMs = Date.now() - stopped;
 		const ended = await waitFor(
 			'the execution to end',
 			async () => {
-				const e = await execution(running.id);
-				return e && !['new', 'running', 'waiting'].includes(e.status) ? e : undefined;
+				const e = (await executionsOf(WF.cancel)).find((x) => x.id === running.id);
+				return ['new', 'running', 'waiting'].includes(e?.status) ? undefined : e;
 			},
 			10000,
 			200,

@@ -11,8 +11,7 @@ const { test } = require('node:test');
 
 const { IS_N8N_1, startN8n, rest, waitFor } = require('../../../harness/n8n.js');
 const { emulatorAdmin, registeredWebhooks } = require('../lib/emulator-client.js');
-const { LIMITS_WF } = require('../lib/limits-workflows.js');
-const { useSuite } = require('../lib/setup.js');
+const { HTTPS_ONLY_TRIGGER: WF, useSuite } = require('../lib/setup.js');
 const state = require('../../../harness/state.js');
 
 useSuite();
@@ -29,8 +28,7 @@ async function publishAndReadError(workflowId) {
 		try {
 			await rest('POST', `/workflows/${workflowId}/activate`, { versionId: wf.versionId });
 		} catch (error) {
-			// "n8n POST …: HTTP 400 {"code":400,"message":"…"}" (the body cut at 500 characters):
-			// the message n8n answered with, its line breaks unescaped
+			// "n8n POST …: HTTP 400 {"code":400,"message":"…"}": the message, line breaks unescaped
 			return error.message.slice(error.message.indexOf('{')).replace(/\\n/g, '\n');
 		}
 		assert.fail('the activation should have failed');
@@ -49,9 +47,9 @@ test('Trigger refused: publishing while the service wants https fails with the r
 	let message;
 	await emulatorAdmin('POST', '/webhook_policy', { https_only: true });
 	try {
-		message = await publishAndReadError(LIMITS_WF.httpsOnlyTrigger);
+		message = await publishAndReadError(WF);
 	} finally {
-		await rest('POST', `/workflows/${LIMITS_WF.httpsOnlyTrigger}/deactivate`, {}).catch(() => {});
+		await rest('POST', `/workflows/${WF}/deactivate`, {}).catch(() => {});
 		await emulatorAdmin('POST', '/webhook_policy', { https_only: false });
 	}
 	assert.match(message, REASON);

@@ -1,11 +1,9 @@
 'use strict';
 
-/**
- * Signed task.completed deliveries sent straight to a trigger URL, as the service sends them,
- * and counting the runs they start (shared by the regular and the queue-mode suites).
- */
+/** Signed task.completed deliveries sent as the service sends them, and the runs they start. */
 
 const crypto = require('node:crypto');
+const http = require('node:http');
 
 const { rest, waitFor } = require('../../../harness/n8n.js');
 const { INVOICES_ID, TRIGGER_NODE, sleep } = require('../../../harness/fixtures.js');
@@ -47,12 +45,8 @@ async function post(url, body, secret, timeoutMs = 10000, contentType = 'applica
 	}
 }
 
-/**
- * A signed POST whose sender hangs up `afterMs` after the body was sent, before n8n answers (as
- * the service does at its 10 s limit). Resolves once the connection is closed.
- */
+/** A signed POST whose sender hangs up `afterMs` after sending the body, before n8n answers. */
 function postAndHangUp(url, body, secret, afterMs) {
-	const http = require('node:http');
 	return new Promise((resolve) => {
 		const req = http.request(url, {
 			method: 'POST',
@@ -70,19 +64,10 @@ function postAndHangUp(url, body, secret, afterMs) {
 	});
 }
 
-/**
- * A delivery as the service makes it: retried after 1, 4 and 16 s while the answer is not a
- * 2xx within 10 s (`timeoutMs`). Resolves to the statuses of its attempts.
- */
-async function deliverWithRetries(
-	url,
-	body,
-	secret,
-	delaysMs = [1000, 4000, 16000],
-	timeoutMs = 10000,
-) {
+/** A delivery retried after 1, 4 and 16 s while not answered 2xx in time; the attempts' statuses. */
+async function deliverWithRetries(url, body, secret, timeoutMs = 10000) {
 	const statuses = [await post(url, body, secret, timeoutMs)];
-	for (const delay of delaysMs) {
+	for (const delay of [1000, 4000, 16000]) {
 		if (statuses.at(-1) >= 200 && statuses.at(-1) < 300) break;
 		await sleep(delay);
 		statuses.push(await post(url, body, secret, timeoutMs));
@@ -104,7 +89,7 @@ async function inPool(items, limit, fn) {
 	return results;
 }
 
-/** The signing secret of the trigger's registration, from the workflow's stored static data. */
+/** The trigger's stored static data (its registration and secret). */
 async function registrationOf(workflowId, nodeName = TRIGGER_NODE) {
 	const workflow = await rest('GET', `/workflows/${workflowId}`);
 	return { nodeData: workflow.staticData?.[`node:${nodeName}`] ?? {}, workflow };
@@ -113,7 +98,7 @@ async function registrationOf(workflowId, nodeName = TRIGGER_NODE) {
 const FINISHED = ['success', 'error', 'crashed', 'canceled'];
 const UNFINISHED = ['new', 'running', 'waiting', 'queued'];
 
-/** How many executions the workflow has (with one of `statuses`, or in all), from the list's count. */
+/** How many executions the workflow has (with one of `statuses`, or in all). */
 async function executionTotal(workflowId, statuses) {
 	const filter = encodeURIComponent(
 		JSON.stringify(statuses ? { workflowId, status: statuses } : { workflowId }),
@@ -125,8 +110,8 @@ async function executionTotal(workflowId, statuses) {
 }
 
 /**
- * Waits until the workflow has at least `expected` finished executions and none unfinished,
- * then `settleMs` more (so that a late extra run is counted); resolves to the final total.
+ * Waits until the workflow has at least `expected` finished executions and none unfinished, then
+ * `settleMs` more (so that a late extra run is counted); resolves to the total.
  */
 async function settledExecutionTotal(
 	workflowId,
@@ -151,8 +136,8 @@ async function settledExecutionTotal(
 }
 
 module.exports = {
+	UNFINISHED,
 	deliveryBody,
-	sign,
 	post,
 	postAndHangUp,
 	deliverWithRetries,

@@ -1,6 +1,6 @@
 'use strict';
 
-/** Calls to the emulator the suite runs: the service API and the /_emulator/ admin API. */
+/** Calls to the emulator: the service API and the /_emulator/ admin API (shared with test/queue). */
 
 const { GOOD_KEY } = require('../../../harness/fixtures.js');
 const { waitFor } = require('../../../harness/n8n.js');
@@ -20,112 +20,74 @@ async function emuJson(method, urlPath, body, key) {
 	return JSON.parse(text);
 }
 
+/** The admin API under /_emulator/ (no key): `emulatorAdmin('POST', '/faults', {...})`. */
+const emulatorAdmin = (method, adminPath, body) => emuJson(method, `/_emulator${adminPath}`, body);
+const emulatorStats = () => emulatorAdmin('GET', '/stats');
+const requestCount = async (endpoint) => (await emulatorStats()).requests[endpoint];
+const addFault = (fault) => emulatorAdmin('POST', '/faults', fault);
+const clearFaults = () => emulatorAdmin('DELETE', '/faults');
+/** The files served by URL since the last reset: [{name, size, sha256, at}]. */
+const servedFiles = async () => (await emulatorAdmin('GET', '/files')).files;
+/** All tasks, oldest first. */
+const emulatorTasks = async () => (await emulatorAdmin('GET', '/tasks')).tasks;
+const registeredWebhooks = async () => (await emulatorAdmin('GET', '/webhooks')).webhooks;
+
 /** Submits a file to the Invoices project directly (not through n8n); returns the task id. */
-async function submitDirect(file, documentType = 'invoice') {
+async function submitDirect(file) {
 	const body = {
 		file_base64: file.bytes.toString('base64'),
 		project: 'Invoices',
-		document_type: documentType,
+		document_type: 'invoice',
 	};
-	const { task_id: taskId } = await emuJson('POST', '/process_file', body, GOOD_KEY);
-	return taskId;
+	return (await emuJson('POST', '/process_file', body, GOOD_KEY)).task_id;
 }
 
 /** Polls task_status until the task is complete or failed. */
-async function waitTask(taskId, timeoutMs = 30000) {
+async function waitTask(taskId) {
 	let task;
 	return await waitFor(
 		() => `task ${taskId} (still ${task?.status})`,
 		async () => {
 			task = await emuJson('GET', `/task_status/${taskId}`, undefined, GOOD_KEY);
-			return task.status === 'complete' || task.status === 'failed' ? task : undefined;
+			return ['complete', 'failed'].includes(task.status) ? task : undefined;
 		},
-		timeoutMs,
+		30000,
 		250,
 	);
 }
 
-async function requestCount(endpoint) {
-	return (await emuJson('GET', '/_emulator/stats')).requests[endpoint];
-}
-
-async function addFault(fault) {
-	return await emuJson('POST', '/_emulator/faults', fault);
-}
-
-/** The files the emulator served by URL since its last reset: [{name, size, sha256, at}]. */
-async function servedFiles() {
-	return (await emuJson('GET', '/_emulator/files')).files;
-}
-
-async function clearFaults() {
-	return await emuJson('DELETE', '/_emulator/faults');
-}
-
-async function emulatorStats() {
-	return await emuJson('GET', '/_emulator/stats');
-}
-
-/** All tasks the emulator holds, oldest first. */
-async function emulatorTasks() {
-	return (await emuJson('GET', '/_emulator/tasks')).tasks;
-}
-
-async function registeredWebhooks() {
-	return (await emuJson('GET', '/_emulator/webhooks')).webhooks;
-}
-
 /** The webhooks registered for the suite's n8n server. */
 async function triggerRegistrations() {
-	return (await registeredWebhooks()).filter((w) =>
-		w.url.startsWith(`http://127.0.0.1:${state.n8nPort}/`),
-	);
+	const prefix = `http://127.0.0.1:${state.n8nPort}/`;
+	return (await registeredWebhooks()).filter((w) => w.url.startsWith(prefix));
 }
 
-/** One raw POST through /_emulator/deliver; returns {status_code, body, error, …}. */
-async function deliverRaw(request) {
-	return await emuJson('POST', '/_emulator/deliver', request);
-}
-
-/** Waits until every delivery of the task is delivered or failed. */
-async function waitDelivered(taskId, timeoutMs = 30000) {
+/** Waits until every delivery of the task is delivered or failed: {deliveries, attempts}. */
+async function waitDelivered(taskId) {
 	let found;
 	return await waitFor(
 		() => `the delivery of ${taskId} (still pending: ${JSON.stringify(found?.deliveries)})`,
 		async () => {
-			found = await emuJson('GET', `/_emulator/deliveries?task_id=${taskId}`);
+			found = await emulatorAdmin('GET', `/deliveries?task_id=${taskId}`);
 			const { deliveries } = found;
-			return deliveries.length && deliveries.every((d) => d.state !== 'pending')
-				? found
-				: undefined;
+			return deliveries.length && deliveries.every((d) => d.state !== 'pending') ? found : null;
 		},
-		timeoutMs,
+		30000,
 		300,
 	);
 }
 
-/** A badly signed probe: n8n answers 404 until it serves the trigger's webhook (then 401). Starts nothing. */
+/** A badly signed probe: n8n answers 404 until it serves the trigger's webhook (then 401). */
 async function probeWebhook(url) {
-	const res = await deliverRaw({ url, body: '{"probe":true}', signature: '0'.repeat(64) });
-	return res.status_code;
+	const probe = { url, body: '{"probe":true}', signature: '0'.repeat(64) };
+	return (await emulatorAdmin('POST', '/deliver', probe)).status_code;
 }
 
 async function waitWebhookLive(url) {
-	await waitFor(`${url} to be served`, async () => {
-		const code = await probeWebhook(url);
-		return code !== null && code !== 404;
-	});
+	await waitFor(`${url} to be served`, async () => ![null, 404].includes(await probeWebhook(url)));
 }
 
-/** The emulator's admin API under /_emulator/ (no key): `emulatorAdmin('POST', '/rate_limit', {...})`. */
-async function emulatorAdmin(method, adminPath, body) {
-	return await emuJson(method, `/_emulator${adminPath}`, body);
-}
-
-/**
- * Runs `body` and returns the tasks the emulator created meanwhile. Every fault and limit switch
- * is lifted afterwards, however `body` ends.
- */
+/** Runs `body`; returns the tasks created meanwhile. Faults and limits are lifted however it ends. */
 async function tasksCreatedDuring(body) {
 	const before = new Set((await emulatorTasks()).map((task) => task.task_id));
 	try {
@@ -150,7 +112,6 @@ module.exports = {
 	emulatorTasks,
 	registeredWebhooks,
 	triggerRegistrations,
-	deliverRaw,
 	waitDelivered,
 	probeWebhook,
 	waitWebhookLive,

@@ -1,10 +1,8 @@
 'use strict';
 
 /**
- * The production-setup examples (examples/production-*.json) as the suites run them: Intake,
- * Completion, Catch-up and the shared delivery workflow, with the downstream step pointed at the
- * emulator's sink and the catch-up's timing shortened. Also the Data Table rows and the sink's
- * calls, read back for the checks (shared by the e2e and queue suites).
+ * examples/production.json as the e2e and queue suites import it (the downstream and alert steps
+ * pointed at the emulator's sink, the catch-up shortened), and its Data Table and sink read back.
  */
 
 const fs = require('node:fs');
@@ -12,36 +10,23 @@ const path = require('node:path');
 
 const { IS_N8N_1, rest, waitFor } = require('../../../harness/n8n.js');
 const state = require('../../../harness/state.js');
-const { emulatorTasks, servedFiles } = require('./emulator-client.js');
+const { emulatorAdmin, emulatorTasks, servedFiles } = require('./emulator-client.js');
 const { sleep, INTAKE_KEY } = require('../../../harness/fixtures.js');
 const { DEFAULT_PROJECTS } = require('../../../emulator/lib/fixtures.js');
 
+const EXAMPLES = path.resolve(__dirname, '../../../examples');
 /** n8n 1.x imports the variant in examples/n8n1 (Data table node version 1). */
-const EXAMPLES = path.resolve(__dirname, '../../../examples', IS_N8N_1 ? 'n8n1' : '');
-const FILE = 'production.json';
+const FILE = path.join(EXAMPLES, IS_N8N_1 ? 'n8n1' : '', 'production.json');
 
-/** The one production workflow: intake, completion and catch-up. */
 const PROD = { id: 'DocExtrProduct01' };
-
 const TABLE = 'document_extraction_tasks';
 const INTAKE_PATH = 'document-extraction-intake';
 const TRIGGER = 'Document Extraction Trigger';
-const SINK_NAME = 'crm';
-/** The emulator's project and document type, picked as a user picks theirs after the import. */
-const INVOICES = DEFAULT_PROJECTS.find((p) => p.name === 'Invoices');
-const PROJECT = {
-	__rl: true,
-	mode: 'list',
-	value: INVOICES.project_id,
-	cachedResultName: INVOICES.name,
-};
-const DOCUMENT_TYPE = INVOICES.document_types[0];
-/** The sink the example's "Tell Someone" node calls instead of email or chat. */
+/** The sink the example's "Tell Someone" node posts to instead of email or chat. */
 const ALERTS = 'alerts';
+const INVOICES = DEFAULT_PROJECTS.find((p) => p.name === 'Invoices');
 
-function readExample() {
-	return JSON.parse(fs.readFileSync(path.join(EXAMPLES, FILE), 'utf8'));
-}
+const readExample = (file = FILE) => JSON.parse(fs.readFileSync(file, 'utf8'));
 
 function nodeOf(workflow, name) {
 	const found = workflow.nodes.find((n) => n.name === name);
@@ -49,11 +34,7 @@ function nodeOf(workflow, name) {
 	return found;
 }
 
-/**
- * Puts an HTTP Request node that posts each item to `url` after the node `name`, in its place in
- * the chain: what the user's own node does where the example has a placeholder that only shows
- * what it gets.
- */
+/** An HTTP Request node posting each item to `url`, put after `name`: the user's own node there. */
 function postAfter(workflow, name, url, settings = {}) {
 	const from = nodeOf(workflow, name);
 	const post = {
@@ -85,76 +66,59 @@ function settingOf(workflow, name) {
 	return found;
 }
 
-/** Every output of the workflow that leads to more than one node: [{from, output, targets}]. */
+/** The targets of every output that leads to more than one node: [{from, targets}]. */
 function fanOuts(workflow) {
 	const found = [];
 	for (const [from, byType] of Object.entries(workflow.connections))
-		for (const [output, targets] of (byType.main ?? []).entries())
-			if ((targets ?? []).length > 1)
-				found.push({ from, output, targets: targets.map((c) => c.node) });
+		for (const targets of byType.main ?? [])
+			if ((targets ?? []).length > 1) found.push({ from, targets: targets.map((c) => c.node) });
 	return found;
 }
 
-/** The order n8n's execution order v1 gives a fan-out's targets: top to bottom, then left to right. */
-function canvasOrder(workflow, names) {
-	const at = (name) => nodeOf(workflow, name).position;
+/** The order execution order v1 gives a fan-out's targets: top to bottom, then left to right. */
+function canvasOrder(nodes, names) {
+	const at = (name) => nodes.find((n) => n.name === name).position;
 	return [...names].sort((a, b) => at(a)[1] - at(b)[1] || at(a)[0] - at(b)[0]);
 }
 
 /**
- * A copy of the workflow with its canvas scrambled as a user's hands (a drag, n8n's Tidy up) may
- * leave it: every node moved, and every fan-out's targets in the reverse of their order top to
- * bottom. Only positions change; fails if it cannot reverse every fan-out.
+ * The canvas as a drag or n8n's Tidy up may leave it: every node moved, every fan-out's targets
+ * in the reverse of their shipped order top to bottom. Fails if it cannot reverse a fan-out.
  */
 function scrambled(workflow) {
-	const wf = JSON.parse(JSON.stringify(workflow));
-	const original = Object.fromEntries(wf.nodes.map((n) => [n.name, [...n.position]]));
-	// every node moved: stretched and shifted, by an offset of its own
+	const wf = structuredClone(workflow);
+	const shipped = structuredClone(workflow.nodes);
 	for (const [i, node] of wf.nodes.entries())
 		node.position = [
 			Math.round(node.position[0] * 1.25 + 40 + ((i * 71) % 160)),
 			Math.round(node.position[1] * 1.5 + 30 + ((i * 53) % 110)),
 		];
-	// every fan-out's targets reversed: the positions they now have, handed out in reverse order
 	for (const { targets } of fanOuts(wf)) {
-		const before = canvasOrder(
-			{ nodes: wf.nodes.map((n) => ({ ...n, position: original[n.name] })) },
-			targets,
-		);
-		const slots = canvasOrder(wf, targets).map((name) => [...nodeOf(wf, name).position]);
-		for (const [i, name] of [...before].reverse().entries()) nodeOf(wf, name).position = slots[i];
+		const slots = canvasOrder(wf.nodes, targets).map((name) => nodeOf(wf, name).position);
+		for (const [i, name] of canvasOrder(shipped, targets).reverse().entries())
+			nodeOf(wf, name).position = [...slots[i]];
 	}
-	const shipped = { nodes: wf.nodes.map((n) => ({ ...n, position: original[n.name] })) };
 	for (const { from, targets } of fanOuts(wf)) {
-		const now = canvasOrder(wf, targets);
+		const now = canvasOrder(wf.nodes, targets);
 		if (JSON.stringify(now) !== JSON.stringify(canvasOrder(shipped, targets).reverse()))
 			throw new Error(`scrambled: the targets of ${from} are not reversed (${now.join(', ')})`);
 	}
-	for (const node of wf.nodes)
-		if (JSON.stringify(node.position) === JSON.stringify(original[node.name]))
-			throw new Error(`scrambled: ${node.name} did not move`);
+	const at = Object.fromEntries(shipped.map((n) => [n.name, JSON.stringify(n.position)]));
+	const still = wf.nodes.filter((n) => JSON.stringify(n.position) === at[n.name]);
+	if (still.length) throw new Error(`scrambled: ${still.map((n) => n.name)} did not move`);
 	return wf;
 }
 
 /**
- * The production workflow as the suites import it:
- *   sinkUrl            the downstream step's URL (the emulator's sink)
- *   catchUpSeconds     the catch-up's schedule, in seconds
- *   pendingMinutes     how old a pending row must be before the catch-up asks for it
- *   stuckMinutes       how long a row may stay processing or sending before it is reported
- *   claim              false: the control without de-duplication (the row is looked up by
- *                      task_id and the downstream step runs for every copy)
- *   batchSize          documents per Intake loop (the example's 5 when absent)
- *   tableId            n8n 1.x: the Data Table's ID, pasted into the Settings node
- *   layout             'scrambled': the canvas scrambled (see scrambled()), else as shipped
+ * The production workflow as the suites import it. sinkUrl: the downstream step's URL (the
+ * emulator's sink); batchSize: documents per Intake loop (the example's 5 when absent); tableId:
+ * n8n 1.x, the Data Table's ID pasted into Settings; layout 'scrambled': see scrambled().
  */
 function productionWorkflow({
 	layout = 'shipped',
 	sinkUrl,
 	catchUpSeconds = 10,
-	pendingMinutes = 0.1,
 	stuckMinutes = 10,
-	claim = true,
 	batchSize,
 	tableId,
 }) {
@@ -163,17 +127,20 @@ function productionWorkflow({
 		if (!tableId) throw new Error('n8n 1.x: the workflow needs the Data Table ID (tableId)');
 		settingOf(wf, 'data_table_id').value = tableId;
 	}
-	// the user's picks after the import: the Intake Key credential, the emulator's project and
-	// document type
+	// the user's picks after the import: the Intake Key credential, the project, the document type
 	nodeOf(wf, 'Receive Documents').credentials = {
 		httpHeaderAuth: { id: INTAKE_KEY.id, name: INTAKE_KEY.name },
 	};
-	nodeOf(wf, TRIGGER).parameters.project = { ...PROJECT };
+	nodeOf(wf, TRIGGER).parameters.project = {
+		__rl: true,
+		mode: 'list',
+		value: INVOICES.project_id,
+		cachedResultName: INVOICES.name,
+	};
 	const submit = nodeOf(wf, 'Submit');
-	submit.parameters.documentType = DOCUMENT_TYPE;
+	submit.parameters.documentType = INVOICES.document_types[0];
 	// the test documents are served by the emulator, on 127.0.0.1
 	submit.parameters.options = { ...submit.parameters.options, allowPrivateAddresses: true };
-	// the user's own CRM and alert nodes after the two placeholders: the emulator's sink
 	postAfter(wf, 'Downstream Step', sinkUrl, {
 		retryOnFail: true,
 		maxTries: 3,
@@ -181,56 +148,15 @@ function productionWorkflow({
 	});
 	postAfter(wf, 'Tell Someone', sinkUrl.replace(/\/sink\/[^/]*$/, `/sink/${ALERTS}`));
 	if (batchSize !== undefined) nodeOf(wf, 'Loop Over Documents').parameters.batchSize = batchSize;
-	if (!claim) {
-		const lookup = nodeOf(wf, 'Claim the Pending Row');
-		lookup.parameters = {
-			resource: 'row',
-			operation: 'get',
-			dataTableId: lookup.parameters.dataTableId,
-			matchType: 'allConditions',
-			filters: {
-				conditions: [{ keyName: 'task_id', condition: 'eq', keyValue: '={{ $json.task_id }}' }],
-			},
-			returnAll: true,
-		};
-	}
 	const schedule = wf.nodes.find((n) => n.type === 'n8n-nodes-base.scheduleTrigger');
 	schedule.parameters.rule = { interval: [{ field: 'seconds', secondsInterval: catchUpSeconds }] };
-	settingOf(wf, 'pending_minutes').value = pendingMinutes;
+	settingOf(wf, 'pending_minutes').value = 0.1;
 	settingOf(wf, 'stuck_minutes').value = stuckMinutes;
 	return wf;
 }
 
-/**
- * A copy of the workflow for the control without de-duplication: an id, trigger webhook id and
- * intake path of its own; the row is looked up by task_id, whatever its status, and the
- * downstream step runs for every copy that starts a run.
- */
-function controlWorkflow(options) {
-	const wf = productionWorkflow({ ...options, claim: false });
-	wf.id = `${PROD.id.slice(0, -1)}C`;
-	wf.name = `${wf.name} (control, no de-duplication)`;
-	const trigger = nodeOf(wf, TRIGGER);
-	trigger.webhookId = `${trigger.webhookId.slice(0, -1)}c`;
-	const receive = nodeOf(wf, 'Receive Documents');
-	receive.webhookId = `${receive.webhookId.slice(0, -1)}c`;
-	receive.parameters.path = `${INTAKE_PATH}-control`;
-	return wf;
-}
-
-/** Writes the workflows into a folder of their own under the work folder; returns it. */
-function writeWorkflows(workflows, folderName = 'production-workflows') {
-	const dir = path.join(state.tmp, folderName);
-	fs.mkdirSync(dir, { recursive: true });
-	for (const wf of workflows)
-		fs.writeFileSync(path.join(dir, `${wf.id}.json`), JSON.stringify(wf, null, 2));
-	return dir;
-}
-
-/** The webhook id of the workflow's Document Extraction Trigger (its registration URL contains it). */
-function completionWebhookId() {
-	return nodeOf(readExample(), TRIGGER).webhookId;
-}
+/** The webhook id of the workflow's Document Extraction Trigger (its registration URL holds it). */
+const completionWebhookId = () => nodeOf(readExample(), TRIGGER).webhookId;
 
 /** The Data Table, once it exists: {id, projectId, name}. */
 async function findTable() {
@@ -241,34 +167,32 @@ async function findTable() {
 
 /**
  * Creates the table as a user does under Overview → Data tables (n8n 1.x's Data table node has no
- * table operations; on n8n 2.x a first post creates it too), with the columns of the 2.x Intake's
- * "Create the Table If Missing", unless it exists.
+ * table operations), with the columns of the 2.x "Create the Table If Missing", unless it exists.
  */
 async function createTable() {
 	const found = await findTable();
 	if (found) return found;
-	const source = path.resolve(__dirname, '../../../examples', FILE);
-	const create = nodeOf(JSON.parse(fs.readFileSync(source, 'utf8')), 'Create the Table If Missing');
+	const create = nodeOf(
+		readExample(path.join(EXAMPLES, 'production.json')),
+		'Create the Table If Missing',
+	);
 	const { id: projectId } = await rest('GET', '/projects/personal');
 	const columns = create.parameters.columns.column.map(({ name, type }) => ({ name, type }));
 	await rest('POST', `/projects/${projectId}/data-tables`, { name: TABLE, columns });
 	return await waitFor(`the Data Table ${TABLE} to be created`, findTable, 60000);
 }
 
-/** Deletes the Data Table, as its menu under Overview → Data tables does. */
 async function deleteTable(table) {
 	await rest('DELETE', `/projects/${table.projectId}/data-tables/${table.id}`);
 	await waitFor(`the Data Table ${TABLE} to be deleted`, async () => !(await findTable()), 30000);
 }
 
-/** Every row of the Data Table. */
+const rowsPath = (table) => `/projects/${table.projectId}/data-tables/${table.id}/rows`;
+
 async function tableRows(table) {
 	const rows = [];
 	for (;;) {
-		const data = await rest(
-			'GET',
-			`/projects/${table.projectId}/data-tables/${table.id}/rows?take=250&skip=${rows.length}`,
-		);
+		const data = await rest('GET', `${rowsPath(table)}?take=250&skip=${rows.length}`);
 		rows.push(...data.data);
 		if (data.data.length === 0 || rows.length >= data.count) return rows;
 	}
@@ -279,55 +203,43 @@ const byId = (rowId) => ({
 	filters: [{ columnName: 'id', condition: 'eq', value: rowId }],
 });
 
-/** Changes one row through the REST API, as the editor's table view does: {column: value}. */
+/** Changes one row as the editor's table view does: {column: value}. */
 async function updateRow(table, rowId, data) {
-	await rest('PATCH', `/projects/${table.projectId}/data-tables/${table.id}/rows`, {
-		filter: byId(rowId),
-		data,
-	});
+	await rest('PATCH', rowsPath(table), { filter: byId(rowId), data });
 }
 
-/** Deletes one row through the REST API, as the editor's table view does. */
 async function deleteRow(table, rowId) {
 	const filter = encodeURIComponent(JSON.stringify(byId(rowId)));
-	await rest(
-		'DELETE',
-		`/projects/${table.projectId}/data-tables/${table.id}/rows?filter=${filter}`,
-	);
+	await rest('DELETE', `${rowsPath(table)}?filter=${filter}`);
 }
 
-async function emulatorAdmin(method, urlPath, body) {
-	const res = await fetch(`${state.emulatorUrl}/_emulator${urlPath}`, {
-		method,
-		headers: { 'content-type': 'application/json' },
-		body: body === undefined ? undefined : JSON.stringify(body),
-	});
-	const text = await res.text();
-	if (res.status >= 300)
-		throw new Error(`emulator ${method} ${urlPath}: HTTP ${res.status} ${text}`);
-	return JSON.parse(text);
-}
-
-/** The calls the downstream step made to the emulator's sink (`/_emulator/sink/<name>`). */
-async function sinkCalls(name = SINK_NAME) {
+/** The calls to the emulator's sink `/_emulator/sink/<name>`. */
+async function sinkCalls(name = 'crm') {
 	return (await emulatorAdmin('GET', '/sink')).calls.filter((c) => c.name === name);
 }
 
-/** How many calls reached the sink per task_id: {taskId: n}. */
-function callsPerTask(calls) {
+/** How many times each value of `keyOf(item)` occurs: {key: n}. */
+function countBy(items, keyOf) {
 	const counts = {};
-	for (const c of calls) counts[c.body?.task_id] = (counts[c.body?.task_id] ?? 0) + 1;
+	for (const item of items) counts[keyOf(item)] = (counts[keyOf(item)] ?? 0) + 1;
 	return counts;
 }
+
+/** {key: 1} for each of `keys`: what countBy gives when each occurs once. */
+const eachOnce = (keys) => Object.fromEntries(keys.map((key) => [key, 1]));
+
+/** How many calls reached the sink per task_id: {taskId: n}. */
+const callsPerTask = (calls) => countBy(calls, (c) => c.body?.task_id);
 
 const emulatorSettings = (settings) => emulatorAdmin('POST', '/settings', settings);
 const forgetTask = (taskId) => emulatorAdmin('POST', '/forget', { task_id: taskId });
 
-/** The documents Intake receives: file name, a URL the emulator serves, and a customer of the user's own. */
+/** Documents for Intake: file name, a URL the emulator serves, a customer, and key = file name. */
 function intakeDocuments(count, tag) {
 	return Array.from({ length: count }, (_, i) => {
 		const fileName = `${tag}-${String(i + 1).padStart(3, '0')}.pdf`;
 		return {
+			key: fileName,
 			file_name: fileName,
 			url: `${state.emulatorUrl}/_emulator/files/${fileName}`,
 			customer: `CUST-${tag}-${i + 1}`,
@@ -335,23 +247,17 @@ function intakeDocuments(count, tag) {
 	});
 }
 
-/**
- * POSTs documents to the Intake's production webhook at `baseUrl` (`intakePath`, the example's
- * when absent); returns its answer: one entry per document ({key, file_name, state, status,
- * task_id, reason}).
- * While the webhook is not registered yet (404: n8n 1.x activates workflows after it reports
- * ready, and starts no run for such a request), the POST is repeated for up to 60 s.
- */
+/** POSTs documents to Intake at `baseUrl`; returns its answer, one entry per document. */
 async function intake(baseUrl, documents, intakePath = INTAKE_PATH) {
 	const { status, text } = await postIntake(baseUrl, { documents }, { intakePath });
 	if (status !== 200) throw new Error(`Intake answered ${status}: ${text.slice(0, 500)}`);
-	const answer = JSON.parse(text);
-	return Array.isArray(answer) ? answer : [answer];
+	return [].concat(JSON.parse(text));
 }
 
 /**
- * POSTs `body` (any JSON) to Intake with the Intake Key's header (`key`: another value, or null for
- * none); returns {status, text}. Repeats the post while n8n has not registered the webhook yet.
+ * POSTs `body` to Intake with the Intake Key's header (`key`: another value, or null for none):
+ * {status, text}. Repeats the post for up to 60 s while n8n answers that the webhook is not
+ * registered (n8n 1.x activates workflows after it reports ready; it starts no run then).
  */
 async function postIntake(
 	baseUrl,
@@ -375,34 +281,24 @@ async function postIntake(
 	}
 }
 
-/**
- * The downstream calls whose task the service made from another document than the call's
- * file_name names (the served file's SHA-256 against the task's): [] when each is right.
- */
+/** The SHA-256 of the document a task was made from. */
+const taskSha = (task) => task.result?.file_sha256 ?? task.file_sha256;
+
+/** The downstream calls whose task was made from another document than file_name names: []. */
 async function wrongDocuments(calls) {
 	const shaOf = Object.fromEntries((await servedFiles()).map((f) => [f.name, f.sha256]));
-	const taskSha = Object.fromEntries(
-		(await emulatorTasks()).map((x) => [x.task_id, x.result?.file_sha256 ?? x.file_sha256]),
-	);
+	const shaOfTask = Object.fromEntries((await emulatorTasks()).map((x) => [x.task_id, taskSha(x)]));
 	return calls
-		.filter((c) => taskSha[c.body.task_id] !== shaOf[c.body.file_name])
+		.filter((c) => shaOfTask[c.body.task_id] !== shaOf[c.body.file_name])
 		.map((c) => `${c.body.file_name} (task ${c.body.task_id})`);
 }
 
 module.exports = {
-	wrongDocuments,
-	fanOuts,
-	canvasOrder,
-	scrambled,
-	readExample,
 	ALERTS,
 	PROD,
-	TABLE,
 	TRIGGER,
-	INTAKE_PATH,
+	readExample,
 	productionWorkflow,
-	controlWorkflow,
-	writeWorkflows,
 	completionWebhookId,
 	findTable,
 	createTable,
@@ -411,10 +307,14 @@ module.exports = {
 	updateRow,
 	deleteRow,
 	sinkCalls,
+	countBy,
+	eachOnce,
 	callsPerTask,
 	emulatorSettings,
 	forgetTask,
 	intakeDocuments,
 	intake,
 	postIntake,
+	taskSha,
+	wrongDocuments,
 };

@@ -1,9 +1,6 @@
 'use strict';
 
-/**
- * Editing, publishing and unpublishing workflows through n8n's REST API, as the editor does, and
- * starting a published workflow through its production webhook.
- */
+/** Publishing as the editor does (REST API), and starting a workflow by its production webhook. */
 
 const assert = require('node:assert/strict');
 
@@ -12,11 +9,7 @@ const { rest, waitFor, waitPublished } = require('../../../harness/n8n.js');
 const { probeWebhook } = require('./emulator-client.js');
 const state = require('../../../harness/state.js');
 
-/**
- * Saves the trigger with `options` merged into its Options as a new version and publishes that
- * version: n8n deactivates the old one (the node's delete) and activates the new one
- * (checkExists, create). Remembers and returns the new versionId.
- */
+/** Saves the trigger with `options` merged into its Options as a new version, and publishes it. */
 async function editTriggerAndPublish(options) {
 	const wf = await rest('GET', `/workflows/${EXAMPLE_TRIGGER_ID}`);
 	const nodes = wf.nodes.map((n) =>

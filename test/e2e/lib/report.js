@@ -1,6 +1,6 @@
 'use strict';
 
-/** The suites' output: PASS/FAIL/SKIP per node:test case (with its diagnostic or reason as note) and the counts. */
+/** The suites' output: PASS/FAIL/SKIP per node:test case, with its diagnostics, and the counts. */
 
 const seconds = (ms) => `${(ms / 1000).toFixed(1)} s`;
 const indent = (text) => text.split('\n').join('\n      ');
@@ -14,7 +14,6 @@ function failureText(error) {
 	return error.message || String(error);
 }
 
-/** Prints PASS/FAIL lines (with the case's diagnostic as note) and counts them. */
 async function report(stream) {
 	const counts = { passed: 0, failed: 0 };
 	let pending; // the last PASS/FAIL line, printed once its notes are known

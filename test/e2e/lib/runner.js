@@ -1,22 +1,11 @@
 'use strict';
 
 /**
- * The suite runner of test/e2e/suite.js and test/queue/suite.js: runs node:test case files in
- * this one process, in the given order, and prints PASS/FAIL per case (lib/report.js) and, last,
- * "N passed, N failed"; exits 1 on any failure, 2 when the whole suite times out, 130 on SIGINT
- * or SIGTERM. Whatever the suite started is killed on a timeout, a signal, a crash and at exit.
- *
- *   runSuite({
- *     cases,         the case files (absolute paths), run in this order
- *     only,          a regexp source (E2E_ONLY, QUEUE_ONLY): only the cases whose name matches,
- *                    case-insensitive; all when empty
- *     timeoutMs,     the whole suite's time limit
- *     killAll,       synchronous: kills every process the suite started
- *     teardown,      async, never throws: stops what the cases started (normally done by their
- *                    after hook already); run also when the cases throw
- *     afterTeardown, (counts, what teardown returned): may add to counts and print lines before
- *                    the summary
- *   })
+ * Runs node:test case files in this process, in order (test/e2e/suite.js, test/queue/suite.js):
+ * prints PASS/FAIL per case and, last, "N passed, N failed"; exits 1 on a failure, 2 on the time
+ * limit, 130 on SIGINT or SIGTERM. `killAll` (synchronous) kills what the suite started, on a
+ * timeout, a signal and at exit; `teardown` (async, never throws) runs also when the cases throw;
+ * `afterTeardown(counts, what teardown returned)` may add to the counts.
  */
 
 const { run } = require('node:test');

@@ -1,15 +1,13 @@
 'use strict';
 
 /**
- * Suite setup and teardown, shared by every case file: a work folder with an n8n user
- * folder, the packed package installed in it as a community package, the emulator on a
- * free port, the credentials and workflows imported. The n8n server itself is started by
- * the cases that need it (lib/n8n.js startN8n) and stopped by teardown.
- *
- * Each case file calls useSuite(); setup runs once per process and teardown once at its end.
+ * The setup every case file shares (useSuite: once per process): a work folder with an n8n user
+ * folder, the packed package installed in it as a community package, the emulator on a free port,
+ * the credentials and workflows imported. Cases start the n8n server when they need it.
  */
 
 const assert = require('node:assert/strict');
+const crypto = require('node:crypto');
 const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
@@ -17,7 +15,7 @@ const { before, after } = require('node:test');
 
 const { installPackage, waitReady } = require('../../../scripts/n8n-local.js');
 const { localExample } = require('../../../scripts/local-examples.js');
-const { CRED, GOOD_KEY, intakeKeyCredential } = require('../../../harness/fixtures.js');
+const { ACTION, CRED, GOOD_KEY, intakeKeyCredential } = require('../../../harness/fixtures.js');
 const {
 	ROOT,
 	N8N_BIN,
@@ -30,20 +28,13 @@ const {
 	n8nCliOk,
 } = require('../../../harness/n8n.js');
 const { packPackage } = require('../../../harness/pack.js');
-const { buildWorkflows } = require('../../../harness/workflows.js');
-const { buildLimitWorkflows } = require('./limits-workflows.js');
+const { buildWorkflows, node, project, workflow } = require('../../../harness/workflows.js');
 const state = require('../../../harness/state.js');
 
 const PROCESSING_MS = Number(process.env.E2E_PROCESSING_MS || 1500);
 const KEEP = process.env.E2E_KEEP === '1';
-
-/** Packs the package and installs the tarball as Settings > Community Nodes does. */
-function installPacked(nodesDir) {
-	const tarball = packPackage(state.tmp);
-	state.tarball = tarball;
-	const installed = installPackage(tarball, nodesDir);
-	console.log(`# installed ${installed.name}@${installed.version} from ${path.basename(tarball)}`);
-}
+/** A trigger alone, for the publication the service refuses (cases/trigger-refusal.test.js). */
+const HTTPS_ONLY_TRIGGER = 'E2eHttpsOnlyTrg1';
 
 async function startEmulator() {
 	const emulatorPort = await freePort();
@@ -61,68 +52,63 @@ async function startEmulator() {
 	await waitReady(`${state.emulatorUrl}/_emulator/health`, 30000, () => state.emulator.alive);
 }
 
-/** The credentials with fixed ids (the service's, the production Intake's), imported with the n8n CLI. */
-async function importCredentials() {
-	const credFile = path.join(state.tmp, 'credentials.json');
+/** The credentials with fixed ids, the workflows of the cases and the examples as `npm start` imports them. */
+async function importCredentialsAndWorkflows() {
 	const c = CRED.documentExtractionApi;
 	const credentials = [
-		{
-			id: c.id,
-			name: c.name,
-			type: 'documentExtractionApi',
-			data: { apiKey: GOOD_KEY, baseUrl: state.emulatorUrl },
-		},
+		{ ...c, type: 'documentExtractionApi', data: { apiKey: GOOD_KEY, baseUrl: state.emulatorUrl } },
 		intakeKeyCredential(),
 	];
-	fs.writeFileSync(credFile, JSON.stringify(credentials, null, 2));
-	await n8nCliOk(['import:credentials', `--input=${credFile}`]);
-}
-
-/** The workflows of the cases and the examples. */
-async function importWorkflows() {
-	const workflowsDir = path.join(state.tmp, 'workflows');
-	fs.mkdirSync(workflowsDir);
-	for (const wf of [
+	fs.writeFileSync(path.join(state.tmp, 'credentials.json'), JSON.stringify(credentials));
+	await n8nCliOk(['import:credentials', `--input=${path.join(state.tmp, 'credentials.json')}`]);
+	const dir = path.join(state.tmp, 'workflows');
+	fs.mkdirSync(dir);
+	const trigger = node(
+		'Document Extraction Trigger',
+		`${ACTION}Trigger`,
+		1.1,
+		{ project: project('Invoices'), options: {} },
+		{ credentials: CRED, webhookId: crypto.randomUUID() },
+	);
+	const workflows = [
 		...buildWorkflows({ emulatorUrl: state.emulatorUrl }),
-		...buildLimitWorkflows(),
-	])
-		fs.writeFileSync(path.join(workflowsDir, `${wf.id}.json`), JSON.stringify(wf, null, 2));
-	// the examples as `npm start` imports them (the emulator's address, the local settings)
-	for (const example of ['submit-and-wait.json', 'trigger-to-crm.json', 'mcp-server.json']) {
-		const workflow = JSON.parse(fs.readFileSync(path.join(ROOT, 'examples', example), 'utf8'));
-		fs.writeFileSync(
-			path.join(workflowsDir, example),
-			JSON.stringify(localExample(workflow, state.emulatorUrl), null, 2),
-		);
-	}
-	await n8nCliOk(['import:workflow', '--separate', `--input=${workflowsDir}`]);
+		workflow(HTTPS_ONLY_TRIGGER, 'e2e: trigger published while the service wants https', [
+			trigger,
+			node('Done', 'n8n-nodes-base.noOp', 1, {}),
+		]),
+		...['submit-and-wait.json', 'trigger-to-crm.json', 'mcp-server.json'].map((example) => {
+			const file = JSON.parse(fs.readFileSync(path.join(ROOT, 'examples', example), 'utf8'));
+			return localExample(file, state.emulatorUrl);
+		}),
+	];
+	for (const wf of workflows)
+		fs.writeFileSync(path.join(dir, `${wf.id}.json`), JSON.stringify(wf, null, 2));
+	await n8nCliOk(['import:workflow', '--separate', `--input=${dir}`]);
 }
 
 async function setup() {
 	const started = Date.now();
 	assert.ok(N8N_BIN && fs.existsSync(N8N_BIN), 'N8N_BIN is not set; run test/e2e/run.sh');
 	assert.ok(N8N_DIR, 'N8N_DIR is not set; run test/e2e/run.sh');
-	assert.ok(
-		fs.existsSync(path.join(ROOT, 'dist/nodes/DocumentExtraction/DocumentExtraction.node.js')),
-		'dist/ missing: npm run build',
-	);
+	const built = path.join(ROOT, 'dist/nodes/DocumentExtraction/DocumentExtraction.node.js');
+	assert.ok(fs.existsSync(built), 'dist/ missing: npm run build');
 	state.tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'docex-e2e-'));
 	state.userFolder = path.join(state.tmp, 'home');
 	const nodesDir = path.join(state.userFolder, '.n8n', 'nodes');
 	fs.mkdirSync(nodesDir, { recursive: true });
 	console.log(`# n8n ${N8N_VERSION}, work folder ${state.tmp}`);
 
-	installPacked(nodesDir);
+	// the tarball installed as Settings > Community Nodes installs it
+	state.tarball = packPackage(state.tmp);
+	const installed = installPackage(state.tarball, nodesDir);
+	console.log(`# installed ${installed.name}@${installed.version}`);
 	await startEmulator();
 	state.n8nPort = await freePort();
-
-	await importCredentials();
-	await importWorkflows();
-	// node:test counts this hook in the duration of the first case
+	await importCredentialsAndWorkflows();
 	console.log(`# setup took ${((Date.now() - started) / 1000).toFixed(1)} s`);
 }
 
-/** Stops the n8n server and the emulator, removes the work folder (kept with E2E_KEEP=1). Never throws. */
+/** Stops n8n and the emulator, removes the work folder (unless E2E_KEEP=1). Never throws. */
 async function teardown() {
 	await stopN8n().catch(() => {});
 	await stopProcess(state.emulator).catch(() => {});
@@ -133,10 +119,14 @@ async function teardown() {
 let settingUp;
 let tearingDown;
 
-/** Registers the shared setup and teardown hooks (each runs once however many files call this). */
+/** The shared setup and teardown hooks, each run once however many files call this. */
 function useSuite() {
 	before(() => (settingUp ??= setup()));
 	after(() => (tearingDown ??= teardown()));
 }
 
-module.exports = { useSuite, teardown: () => (tearingDown ??= teardown()) };
+module.exports = {
+	HTTPS_ONLY_TRIGGER,
+	useSuite,
+	teardown: () => (tearingDown ??= teardown()),
+};

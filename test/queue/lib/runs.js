@@ -5,9 +5,7 @@
 const assert = require('node:assert/strict');
 
 const { executionsOf, executionData, waitFor } = require('../../../harness/n8n.js');
-const { sleep } = require('../../../harness/fixtures.js');
-
-const FINISHED = (e) => !['new', 'running', 'waiting', 'queued'].includes(e.status);
+const { UNFINISHED } = require('../../e2e/lib/deliveries.js');
 
 /** POST to a production webhook of the webhook process. */
 async function callWebhook(stack, path, { body = '{}', contentType = 'application/json' } = {}) {
@@ -19,20 +17,18 @@ async function callWebhook(stack, path, { body = '{}', contentType = 'applicatio
 	return { status: res.status, text: await res.text() };
 }
 
-/** Ids of the workflow's executions. */
 async function executionIds(workflowId) {
 	return new Set((await executionsOf(workflowId)).map((e) => String(e.id)));
 }
 
-/** Waits for executions of the workflow not in `known` until `count` of them finished; returns them. */
+/** Waits until `count` executions of the workflow not in `known` finished; returns the new ones. */
 async function waitNewExecutions(workflowId, known, count, timeoutMs = 120000) {
 	let fresh = [];
 	await waitFor(
-		() =>
-			`${count} new finished executions of ${workflowId} (${fresh.length} so far: ${JSON.stringify(fresh.map((e) => [e.id, e.status]))})`,
+		() => `${count} new finished executions of ${workflowId} (${JSON.stringify(fresh)})`,
 		async () => {
 			fresh = (await executionsOf(workflowId)).filter((e) => !known.has(String(e.id)));
-			return fresh.filter(FINISHED).length >= count;
+			return fresh.filter((e) => !UNFINISHED.includes(e.status)).length >= count;
 		},
 		timeoutMs,
 		500,
@@ -40,24 +36,12 @@ async function waitNewExecutions(workflowId, known, count, timeoutMs = 120000) {
 	return fresh;
 }
 
-/**
- * Starts `runs` runs of the workflow at once through its production webhook (`request` as for
- * callWebhook), checks that each call is answered 200, and waits until as many new executions
- * finished; returns them.
- */
-async function webhookRuns(stack, workflowId, path, { runs = 1, timeoutMs, ...request } = {}) {
+/** One run through the workflow's production webhook (answered 200), once finished. */
+async function webhookRun(stack, workflowId, path, request) {
 	const known = await executionIds(workflowId);
-	const answers = await Promise.all(
-		Array.from({ length: runs }, () => callWebhook(stack, path, request)),
-	);
-	for (const a of answers) assert.equal(a.status, 200, `webhook answered ${a.status} ${a.text}`);
-	return await waitNewExecutions(workflowId, known, runs, timeoutMs);
-}
-
-/** New executions of the workflow after `settleMs` (to see that no extra run arrives). */
-async function newExecutionsAfter(workflowId, known, settleMs) {
-	await sleep(settleMs);
-	return (await executionsOf(workflowId)).filter((e) => !known.has(String(e.id)));
+	const answer = await callWebhook(stack, path, request);
+	assert.equal(answer.status, 200, `webhook answered ${answer.status} ${answer.text}`);
+	return (await waitNewExecutions(workflowId, known, 1))[0];
 }
 
 /** The run data of a stored execution. */
@@ -67,6 +51,7 @@ async function runDataOf(executionId) {
 	return { execution, runData: data.resultData.runData, error: data.resultData.error };
 }
 
+/** The output items of a node that ran without error. */
 function outputItems(runData, nodeName) {
 	const runs = runData[nodeName];
 	assert.ok(runs?.length, `node "${nodeName}" did not run`);
@@ -74,11 +59,8 @@ function outputItems(runData, nodeName) {
 	return runs[0].data.main[0];
 }
 
-/** The output items of the workflows' "Submit and Wait" node in a stored execution. */
-async function submitAndWaitOutput(executionId) {
-	const { runData } = await runDataOf(executionId);
-	return outputItems(runData, 'Submit and Wait');
-}
+const submitAndWaitOutput = async (executionId) =>
+	outputItems((await runDataOf(executionId)).runData, 'Submit and Wait');
 
 /** The execution ran on exactly one worker and nowhere else; returns that worker's name. */
 function assertRanOnWorker(stack, executionId) {
@@ -92,10 +74,8 @@ module.exports = {
 	callWebhook,
 	executionIds,
 	waitNewExecutions,
-	webhookRuns,
-	newExecutionsAfter,
+	webhookRun,
 	runDataOf,
-	outputItems,
 	submitAndWaitOutput,
 	assertRanOnWorker,
 };
