@@ -2,10 +2,13 @@ import type { IBinaryKeyData } from 'n8n-workflow';
 
 import { DEFAULT_FILE_TYPES } from '../../../../../nodes/DocumentExtraction/constants';
 import {
-	FileSelectionError,
 	selectFiles,
 	type FileSelection,
 } from '../../../../../nodes/DocumentExtraction/input/inputFiles';
+import { failureKind } from '../../../../../nodes/shared/transport/errors';
+import { node } from '../../../helpers/context';
+
+const ctx = { getNode: () => node };
 
 const file = (fileName: string | undefined, mimeType: string) => ({
 	data: 'JVBERi0xLjQK',
@@ -29,17 +32,17 @@ const list = (names: string, fileTypes?: string): FileSelection => ({
 });
 
 const fields = (binary: IBinaryKeyData | undefined, selection: FileSelection) => {
-	const { files, skipped } = selectFiles(binary, selection, 0);
+	const { files, skipped } = selectFiles(ctx, binary, selection, 0);
 	return { files: files.map((f) => f.field), skipped: skipped.map((f) => f.field) };
 };
 
-/** The error selectFiles throws, with its message and description. */
+/** The invalid_input error selectFiles throws. */
 function selectionError(binary: IBinaryKeyData | undefined, selection: FileSelection, item = 0) {
 	try {
-		selectFiles(binary, selection, item);
+		selectFiles(ctx, binary, selection, item);
 	} catch (error) {
-		expect(error).toBeInstanceOf(FileSelectionError);
-		return error as FileSelectionError;
+		expect(failureKind(error)).toBe('invalid_input');
+		return error as Error & { description: string };
 	}
 	throw new Error('selectFiles did not throw');
 }
@@ -69,7 +72,7 @@ describe('Files to Send: All Binary Fields', () => {
 	});
 
 	it('keeps file names and types of what it selects and skips', () => {
-		const { files, skipped } = selectFiles(EMAIL, all, 0);
+		const { files, skipped } = selectFiles(ctx, EMAIL, all, 0);
 		expect(files[1]).toEqual({
 			field: 'attachment_1',
 			fileName: 'invoice-2.pdf',
