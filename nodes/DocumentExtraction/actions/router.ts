@@ -3,7 +3,6 @@ import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import { addOutputHints } from './common/hints';
 import { NodeRun } from './common/itemRunner';
 import * as document from './document/Document.resource';
-import type { NodeMap } from './node.type';
 import * as project from './project/Project.resource';
 import { nodeError } from '../../shared/transport/errors';
 import { MESSAGES } from '../messages';
@@ -12,8 +11,7 @@ interface Operation {
 	execute(this: IExecuteFunctions, run: NodeRun): Promise<INodeExecutionData[]>;
 }
 
-/** One handler per resource and operation of NodeMap: a missing or extra one does not compile. */
-const operations: { [R in keyof NodeMap]: { [O in NodeMap[R]]: Operation } } = {
+const operations = {
 	document: {
 		submit: document.submit,
 		getStatus: document.getStatus,
@@ -40,7 +38,7 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 		throw nodeError(this, 'invalid_input', message, { description });
 	}
 	const byOperation: Record<string, Operation> | undefined = own(operations, resource)
-		? operations[resource as keyof NodeMap]
+		? operations[resource as keyof typeof operations]
 		: undefined;
 	if (!byOperation || !own(byOperation, operation)) {
 		throw nodeError(this, 'invalid_input', MESSAGES.unsupported(operation, resource));

@@ -23,16 +23,9 @@ async function documentSourceOf(
 	this: IExecuteFunctions,
 	binaryData: IBinaryData,
 ): Promise<DocumentSource> {
-	const source: DocumentSource = { fileName: binaryData.fileName, mimeType: binaryData.mimeType };
-	if (binaryData.id) {
-		source.binaryId = binaryData.id;
-		const { fileSize } = await this.helpers.getBinaryMetadata(binaryData.id);
-		source.bodyBytes = Math.ceil(fileSize / 3) * 4;
-	} else {
-		source.base64 = binaryData.data;
-		source.bodyBytes = source.base64.length;
-	}
-	return source;
+	if (!binaryData.id) return { base64: binaryData.data, bodyBytes: binaryData.data.length };
+	const { fileSize } = await this.helpers.getBinaryMetadata(binaryData.id);
+	return { binaryId: binaryData.id, bodyBytes: Math.ceil(fileSize / 3) * 4 };
 }
 
 /** The document in the item's binary field, refused when the field is missing or the file empty. */

@@ -10,23 +10,18 @@ const EXTENSION_TYPES: Record<string, string> = {
 	jpeg: 'image/jpeg',
 	gif: 'image/gif',
 	webp: 'image/webp',
-	tif: 'image/tiff',
 	tiff: 'image/tiff',
+	tif: 'image/tiff',
 	bmp: 'image/bmp',
 	heic: 'image/heic',
 };
 
-const TYPE_EXTENSIONS: Record<string, string> = {
-	'application/pdf': 'pdf',
-	'application/x-pdf': 'pdf',
-	'image/png': 'png',
-	'image/jpeg': 'jpg',
-	'image/gif': 'gif',
-	'image/webp': 'webp',
-	'image/tiff': 'tiff',
-	'image/bmp': 'bmp',
-	'image/heic': 'heic',
-};
+/** The extension a name without one gets: the first of its type above. */
+const TYPE_EXTENSIONS: Record<string, string> = Object.fromEntries(
+	Object.entries(EXTENSION_TYPES)
+		.reverse()
+		.map(([extension, type]) => [type, extension]),
+);
 
 export function isDocumentType(mimeType: string): boolean {
 	return DOCUMENT_TYPE.test(mimeType);

@@ -5,18 +5,14 @@ import { DEFAULT_FILE_TYPES } from '../constants';
 import { MESSAGES } from '../messages';
 import { extensionOf, fileType } from './downloadedFile';
 
-/** Files to Send: Input Binary Field (one document), every binary field, or those listed. */
-export type FilesToSend = 'field' | 'all' | 'list';
-
 /** How many files an error message names before "and N more". */
 const LISTED_AT_MOST = 10;
 
+/** Files to Send with several files per item: every binary field, or those listed (by commas). */
 export interface FileSelection {
-	filesToSend: FilesToSend;
-	binaryPropertyName: string;
-	/** Input Binary Fields (`list`): names separated by commas. */
+	filesToSend: 'all' | 'list';
 	binaryPropertyNames?: string;
-	/** File Types (`all`, `list`): MIME types and file extensions separated by commas. */
+	/** File Types: MIME types and file extensions separated by commas. */
 	fileTypes?: string;
 }
 
@@ -26,13 +22,11 @@ export interface ItemFile {
 	mimeType: string;
 }
 
+/** File Types read: `any` for `*` or `*∕*`, extensions without the dot, `label` as messages show it. */
 interface FileTypeRules {
-	/** Everything counts (`*` or `*∕*`). */
 	any: boolean;
 	mimeTypes: string[];
-	/** Without the dot. */
 	extensions: string[];
-	/** The option as it reads in a message. */
 	label: string;
 }
 
@@ -94,11 +88,7 @@ export function describeFiles<F extends ItemFile>(
 	return more > 0 ? `${shown} and ${more} more` : shown;
 }
 
-/**
- * The files of one item to send, in the item's order, and those File Types left out. With
- * `field`, the one field named (a missing field is checked when it is read). With `all` and
- * `list`, a selection that cannot be made is the item's invalid_input error.
- */
+/** The files of one item to send, and those File Types left out; or the item's invalid_input error. */
 export function selectFiles(
 	ctx: NodeContext,
 	binary: IBinaryKeyData | undefined,
@@ -110,11 +100,6 @@ export function selectFiles(
 		...(data?.fileName ? { fileName: data.fileName } : {}),
 		mimeType: data?.mimeType ?? '',
 	}));
-	if (selection.filesToSend === 'field') {
-		const field = selection.binaryPropertyName;
-		const found = available.find((file) => file.field === field);
-		return { files: [found ?? { field, mimeType: '' }], skipped: [] };
-	}
 	const refuse = ({ message, description }: Words) =>
 		nodeError(ctx, 'invalid_input', message, { itemIndex, description });
 	const rules = parseFileTypes(selection.fileTypes);

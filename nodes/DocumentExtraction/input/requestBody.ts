@@ -16,8 +16,6 @@ export interface SubmissionFields {
 const SMALL_BODY_BYTES = (STREAM_CHUNK_BYTES / 3) * 4;
 
 export interface DocumentSource {
-	fileName?: string;
-	mimeType?: string;
 	/** Base64 held in memory by n8n's default binary mode (sent as is). */
 	base64?: string;
 	binaryId?: string;

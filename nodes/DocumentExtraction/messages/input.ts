@@ -10,7 +10,6 @@ const noBinaryField = (names: string, itemIndex: number, fix = '') =>
 	`No binary field ${names} on item ${itemIndex}${fix}`;
 
 export const INPUT_MESSAGES = {
-	// URL fields
 	notAUrl: (text: string) => `"${text.slice(0, 200)}" is not an http(s) URL`,
 	documentUrlField: {
 		whenEmpty: 'No document URL given',
@@ -19,7 +18,6 @@ export const INPUT_MESSAGES = {
 	},
 	webhookUrlDescription:
 		'Enter the full address of the endpoint that receives the events, for example https://example.com/hooks/extraction.',
-	// The document of an item: its binary field
 	noInputBinaryField: (field: string, itemIndex: number, available: string[]) => ({
 		message: noBinaryField(`"${field}"`, itemIndex),
 		description: available.length
@@ -31,7 +29,6 @@ export const INPUT_MESSAGES = {
 		description: `${fileName ? `"${fileName}" has 0 bytes. ` : ''}Pass a PDF or image file with content.`,
 	}),
 
-	// Several files of an item (Files to Send)
 	noFileTypes: {
 		message: `File Types is empty: enter MIME types or file extensions, for example ${DEFAULT_FILE_TYPES}, .pdf`,
 		description:
@@ -65,7 +62,6 @@ export const INPUT_MESSAGES = {
 	wantedKind: (isDefault: boolean, label: string) =>
 		isDefault ? 'PDF or image' : `file of the types in File Types (${label})`,
 
-	// The download of a Document URL
 	redirectNotHttp: (shown: string) => ({
 		message: `The document URL ${shown} redirected to an address that is not http(s)`,
 		description: 'Give the address of the file itself.',

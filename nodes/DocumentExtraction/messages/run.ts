@@ -35,7 +35,6 @@ export const RUN_MESSAGES = {
 		missing: `The service returned no task for ${taskId}`,
 	}),
 
-	// The fields and options of an item
 	notANumber: (label: string, minimum: number, raw: unknown) => ({
 		message: `${label} must be a number of at least ${minimum}`,
 		description: `Got "${String(raw)}". Change the "${label}" option.`,
@@ -62,7 +61,6 @@ export const RUN_MESSAGES = {
 		description: 'Select Task Completed: it is the only event the service can deliver.',
 	},
 
-	// Sending and waiting
 	notStarted: 'Not submitted: another item had already failed',
 	notSentAgain: (earlier: { message: string; description?: string }) => ({
 		message: `Not sent again: an earlier try of this node in this execution may have delivered the document to the service (${earlier.message})`,
@@ -78,7 +76,6 @@ export const RUN_MESSAGES = {
 		};
 	},
 
-	// The operations
 	notForTools: {
 		message: 'Register Webhook is not available when the node is used as a tool',
 		description:
@@ -90,15 +87,7 @@ export const RUN_MESSAGES = {
 
 type TimedOutReason = 'running' | 'unanswered' | 'noSlot' | 'noTimeLeft';
 
-export function timedOutMessage({
-	maxWaitS,
-	slots,
-	why,
-}: {
-	maxWaitS: number;
-	slots: number;
-	why: TimedOutReason;
-}): string {
+export function timedOutMessage(maxWaitS: number, slots: number, why: TimedOutReason): string {
 	const within = `within Max Wait (${maxWaitS} s)`;
 	switch (why) {
 		case 'running':
@@ -112,15 +101,11 @@ export function timedOutMessage({
 	}
 }
 
-export function failedRunLines({
-	ownTask,
-	otherTasks,
-	notStarted,
-}: {
-	ownTask?: string;
-	otherTasks: Array<{ itemIndex: number; taskId: string }>;
-	notStarted: number;
-}): string[] {
+export function failedRunLines(
+	ownTask: string | undefined,
+	otherTasks: Array<{ itemIndex: number; taskId: string }>,
+	notStarted: number,
+): string[] {
 	const lines: string[] = [];
 	if (ownTask) lines.push(`This item's task: ${ownTask} (${fetchWithGetStatus(1)}).`);
 	if (otherTasks.length) {

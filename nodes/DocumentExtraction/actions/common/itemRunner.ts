@@ -101,17 +101,13 @@ function runFailure<U extends Unit>(
 	if (ownTask) thrown.context.task_id = ownTask;
 	const { file } = unit;
 	if (file) thrown.message += ` (${file.fileName ? `"${file.fileName}" in ` : ''}${file.field})`;
-	const lines = failedRunLines({
-		ownTask:
-			ownTask && !`${thrown.message}\n${thrown.description ?? ''}`.includes(ownTask)
-				? ownTask
-				: undefined,
-		otherTasks: [...run.tasks]
-			.filter(([other]) => other !== unit)
-			.map(([other, taskId]) => ({ itemIndex: other.itemIndex, taskId }))
-			.sort((a, b) => a.itemIndex - b.itemIndex),
-		notStarted: settled.filter((entry) => 'error' in entry && !isRealFailure(entry)).length,
-	});
+	const named = ownTask && `${thrown.message}\n${thrown.description ?? ''}`.includes(ownTask);
+	const otherTasks = [...run.tasks]
+		.filter(([other]) => other !== unit)
+		.map(([other, taskId]) => ({ itemIndex: other.itemIndex, taskId }))
+		.sort((a, b) => a.itemIndex - b.itemIndex);
+	const notStarted = settled.filter((entry) => 'error' in entry && !isRealFailure(entry)).length;
+	const lines = failedRunLines(named ? undefined : ownTask, otherTasks, notStarted);
 	if (lines.length) {
 		thrown.description = [thrown.description, ...lines].filter(Boolean).join('\n');
 	}

@@ -6,7 +6,6 @@ import {
 	DEFAULT_MAX_DOWNLOAD_MB,
 } from '../../constants';
 import type { DocumentSourceSettings } from '../../input/documentInput';
-import type { FileSelection, FilesToSend } from '../../input/inputFiles';
 import type { SubmissionFields } from '../../input/requestBody';
 import { readProjectField } from '../../../shared/projects';
 import { nodeError } from '../../../shared/transport/errors';
@@ -74,11 +73,11 @@ function positiveOr(value: unknown, fallback: number): number {
 /** The settings of one document of Submit and Submit and Wait; Project and Document Type are required. */
 export function readSubmissionSettings(
 	this: IExecuteFunctions,
-	itemIndex: number,
-	options: IDataObject,
+	unit: { itemIndex: number; options: IDataObject; file?: { field: string } },
 	urlInput: boolean,
-	file?: string,
 ): SubmissionSettings {
+	const { itemIndex, options } = unit;
+	const file = unit.file?.field;
 	const project = readProjectField(this, itemIndex);
 	const documentType = String(this.getNodeParameter('documentType', itemIndex, '')).trim();
 	const missing = !project ? MESSAGES.noProject : !documentType ? MESSAGES.noDocumentType : null;
@@ -118,30 +117,5 @@ export function readSubmissionSettings(
 		includeDownloadedFile: options.includeDownloadedFile === true,
 		keepInputFields: options.keepInputFields === true,
 		...(file !== undefined ? { file } : {}),
-	};
-}
-
-/** Files to Send of one item (binary input), with Input Binary Fields and File Types. */
-export function readFileSelection(
-	this: IExecuteFunctions,
-	itemIndex: number,
-	options: IDataObject,
-): FileSelection {
-	const filesToSend = this.getNodeParameter('filesToSend', itemIndex, 'field') as FilesToSend;
-	if (filesToSend !== 'all' && filesToSend !== 'list') {
-		const binaryPropertyName = this.getNodeParameter('binaryPropertyName', itemIndex) as string;
-		return { filesToSend: 'field', binaryPropertyName };
-	}
-	return {
-		filesToSend,
-		binaryPropertyName: '',
-		...(filesToSend === 'list'
-			? {
-					binaryPropertyNames: String(
-						this.getNodeParameter('binaryPropertyNames', itemIndex, '') ?? '',
-					),
-				}
-			: {}),
-		...(options.fileTypes !== undefined ? { fileTypes: String(options.fileTypes) } : {}),
 	};
 }

@@ -4,22 +4,15 @@ import { explain } from '../../../shared/explain';
 import { asNodeError } from '../../../shared/transport/errors';
 import { submitDocument } from '../../../shared/transport/service';
 import { readDocumentInput } from '../../input/documentInput';
-import { selectFiles } from '../../input/inputFiles';
+import { type FileSelection, selectFiles } from '../../input/inputFiles';
 import { submissionBodyFactory } from '../../input/requestBody';
 import { MESSAGES } from '../../messages';
 import { type NodeRun, notStarted, outputItem, runUnits, type Unit } from './itemRunner';
-import {
-	readFileSelection,
-	readOptions,
-	readSubmissionSettings,
-	type SubmissionSettings,
-} from './settings';
+import { readOptions, readSubmissionSettings, type SubmissionSettings } from './settings';
 import { submissionMemory } from './submissionMemory';
 
 /** A unit of Submit or Submit and Wait: an item or one of its files, with the item's Options. */
-export interface DocumentUnit extends Unit {
-	options: IDataObject;
-}
+type DocumentUnit = Unit & { options: IDataObject };
 
 /** A document the service accepted; `downloaded` is null for a URL input whose file is not kept. */
 interface Submission {
@@ -31,8 +24,18 @@ interface Submission {
 /** The units of an item: the item itself, or each file Files to Send picks (skipped ones reported). */
 function documentUnits(this: IExecuteFunctions, run: NodeRun, itemIndex: number): DocumentUnit[] {
 	const options = readOptions.call(this, itemIndex);
-	const selection = run.urlInput ? undefined : readFileSelection.call(this, itemIndex, options);
-	if (!selection || selection.filesToSend === 'field') return [{ itemIndex, options }];
+	const filesToSend = (
+		run.urlInput ? 'field' : this.getNodeParameter('filesToSend', itemIndex, 'field')
+	) as FileSelection['filesToSend'] | 'field';
+	if (filesToSend !== 'all' && filesToSend !== 'list') return [{ itemIndex, options }];
+	const selection = {
+		filesToSend,
+		binaryPropertyNames:
+			filesToSend === 'list'
+				? String(this.getNodeParameter('binaryPropertyNames', itemIndex, '') ?? '')
+				: undefined,
+		fileTypes: options.fileTypes === undefined ? undefined : String(options.fileTypes),
+	};
 	const { files, skipped } = selectFiles(this, run.items[itemIndex]?.binary, selection, itemIndex);
 	run.report.skippedFiles.push(...skipped.map((file) => ({ ...file, itemIndex })));
 	return files.map((file) => ({ itemIndex, file, options }));
@@ -51,13 +54,7 @@ async function sendDocument(
 	deadline?: number,
 ): Promise<Submission> {
 	const { itemIndex } = unit;
-	const settings = readSubmissionSettings.call(
-		this,
-		itemIndex,
-		unit.options,
-		run.urlInput,
-		unit.file?.field,
-	);
+	const settings = readSubmissionSettings.call(this, unit, run.urlInput);
 	const { fields, source } = settings;
 	const { signal } = run;
 	const read = async () => await readDocumentInput.call(this, itemIndex, source, signal, deadline);
@@ -74,10 +71,9 @@ async function sendDocument(
 	let taskId = memory.recall();
 	let downloaded: IBinaryData | null | undefined;
 	if (taskId !== undefined) {
-		if (source.urlInput)
-			downloaded = settings.includeDownloadedFile
-				? (keep((await read()).downloaded) ?? null)
-				: null;
+		// a URL input's file is downloaded again only to be output
+		const again = source.urlInput && settings.includeDownloadedFile;
+		if (source.urlInput) downloaded = again ? ((await read()).downloaded ?? null) : null;
 	} else {
 		if (run.halted) throw notStarted(this);
 		const sent = await run.slots.run(

@@ -6,16 +6,11 @@ import { MESSAGES } from '../../messages';
 import type { DocumentSource, SubmissionFields } from '../../input/requestBody';
 
 /*
- * What each document of the node became, kept in the node's context: n8n stores it with the
- * execution, also when the node fails, and hands it to every later try, in any process.
- * - Retry On Fail (same execution): an accepted document reuses its task; one that may have
- *   reached the service (a 502/504, a broken connection) fails again with its cause. Only one
- *   that provably did not reach it is sent again.
- * - Retry from the Executions list (a new execution from the stored data): accepted documents
- *   reuse their tasks; one that may have arrived is sent again, as its error told to check first.
- * - A later execution starts with an empty context.
- * An entry is keyed by item (and file) and holds a fingerprint of what was sent, so another
- * document at the same position is sent; an accepted one costs about 60 bytes of the execution.
+ * What each document became, in the node's context: n8n stores it with the execution, also when
+ * the node fails, and hands it to every later try in any process. Retry On Fail (same execution)
+ * reuses accepted tasks and does not resend what may have arrived; a retry from the Executions
+ * list reuses accepted tasks and resends the rest (the error said to check first); a later
+ * execution starts empty. Entries are keyed by item (and file), with a fingerprint of what was sent.
  */
 
 const MEMORY_KEY = 'documentExtractionSent';

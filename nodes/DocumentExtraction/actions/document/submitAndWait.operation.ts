@@ -131,7 +131,7 @@ export async function execute(
 			timedOut: true,
 			waitedSeconds: Math.round((Date.now() - started) / 1000),
 			statusChecked: task !== undefined,
-			message: timedOutMessage({ maxWaitS, slots: run.slots.limit, why }),
+			message: timedOutMessage(maxWaitS, run.slots.limit, why),
 		};
 		if (lastError) {
 			const { message, detail } = errorDetail(lastError);
