@@ -132,34 +132,4 @@ describe('one limit for every request', () => {
 		expect(out[2].json.error).toMatch(/all 1 request slots stayed busy/);
 		expect(out[2].json.task_id).toBeUndefined();
 	});
-
-	it('never invents a status: a task whose checks were never answered says so', async () => {
-		nock(BASE_URL)
-			.post('/process_file')
-			.reply(200, { task_id: taskId(1) });
-		nock(BASE_URL)
-			.get(/\/task_status\//)
-			.delay(5000)
-			.reply(200, task('complete'));
-		const items = [binaryItem('doc')];
-		const ctx = createContext({
-			params: documentParams('submitAndWait', {
-				options: { maxWait: 2, pollInterval: 1 },
-			}),
-			items,
-		});
-		const started = Date.now();
-		const out = await submitAndWait.call(ctx, items);
-		nock.abortPendingRequests();
-		nock.cleanAll();
-		expect(Date.now() - started).toBeLessThan(3500);
-		expect(out[0].json).toMatchObject({
-			task_id: taskId(1),
-			status: null,
-			timedOut: true,
-			statusChecked: false,
-			lastPollError: expect.stringMatching(/did not answer within 1 s/),
-		});
-		expect(String(out[0].json.message)).toMatch(/^No status check was answered within Max Wait/);
-	});
 });

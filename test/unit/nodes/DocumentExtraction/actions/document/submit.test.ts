@@ -6,12 +6,12 @@ import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 
 import { execute as submitExecute } from '../../../../../../nodes/DocumentExtraction/actions/document/submit.operation';
 import {
+	acceptEachDocument,
 	asOperation,
 	BASE_URL,
 	binaryItem,
 	createContext,
 	failureOf,
-	storedItem,
 	useOfflineNock,
 } from '../../../../helpers/context';
 import { documentParams } from '../../../../helpers/fixtures';
@@ -25,44 +25,6 @@ const params = (extra: IDataObject = {}) =>
 useOfflineNock();
 
 describe('Submit Document', () => {
-	it('posts the file as base64 with project and document type and returns the task', async () => {
-		const pdf = Buffer.from('%PDF-1.7 invoice 42');
-		let received: Record<string, unknown> = {};
-		nock(BASE_URL, { reqheaders: { 'content-type': 'application/json' } })
-			.post('/process_file', (body) => {
-				received = body;
-				return true;
-			})
-			.reply(200, { task_id: '0b8f2f9e-4a8c-4d1e-9f3a-2c6b7d8e9f01' });
-		const items = [binaryItem(pdf)];
-		const out = await submit.call(createContext({ params: params(), items }), items);
-		expect(received).toEqual({
-			project: 'Invoices',
-			document_type: 'invoice',
-			file_base64: pdf.toString('base64'),
-		});
-		expect(out).toHaveLength(1);
-		expect(out[0].json).toEqual({
-			task_id: '0b8f2f9e-4a8c-4d1e-9f3a-2c6b7d8e9f01',
-			project: 'Invoices',
-			document_type: 'invoice',
-		});
-		expect(out[0].pairedItem).toEqual({ item: 0 });
-		expect(out[0].binary).toBeUndefined();
-	});
-
-	it('fails with the item, sending nothing, when no document type is chosen (the field is optional in the editor)', async () => {
-		const items = [binaryItem(Buffer.from('%PDF-1.7'))];
-		const error = await failureOf(
-			submit.call(createContext({ params: params({ documentType: '' }), items }), items),
-		);
-		expect(error.message).toBe(
-			'No document type given: choose one in Document Type, for example invoice',
-		);
-		expect(error.description).toMatch(/Choose the document type/);
-		expect(nock.pendingMocks()).toEqual([]);
-	});
-
 	it('outputs the input fields with task_id with Keep Input Fields, and only the task without it', async () => {
 		nock(BASE_URL).post('/process_file').times(2).reply(200, { task_id: 'b1' });
 		const input = binaryItem('ctx');
@@ -108,52 +70,94 @@ describe('Submit Document', () => {
 		expect(out[1].binary).toBeUndefined();
 	});
 
-	it('refuses a fractional Max Pages before sending', async () => {
-		const items = [binaryItem('x')];
-		const error = await failureOf(
-			submit.call(createContext({ params: params({ options: { maxPages: 1.5 } }), items }), items),
+	it.each([
+		[
+			'no document type (the field is optional in the editor)',
+			[binaryItem('%PDF-1.7')],
+			{ documentType: '' },
+			'No document type given: choose one in Document Type, for example invoice',
+			/Choose the document type/,
+		],
+		[
+			'a fractional Max Pages',
+			[binaryItem('x')],
+			{ options: { maxPages: 1.5 } },
+			'Max Pages must be a whole number',
+			/Got 1.5/,
+		],
+		[
+			'a missing binary field, listing those the item has',
+			[
+				{
+					json: {},
+					binary: {
+						...binaryItem('x', {}, 'attachment_0').binary,
+						...binaryItem('y', {}, 'invoiceScan').binary,
+					},
+				},
+			],
+			{},
+			'No binary field "data" on item 0',
+			/"attachment_0", "invoiceScan"/,
+		],
+		[
+			'an item without any binary data',
+			[{ json: { a: 1 } }],
+			{},
+			'No binary field "data" on item 0',
+			/no binary data at all/,
+		],
+		[
+			'an empty file',
+			[binaryItem(Buffer.alloc(0))],
+			{},
+			'The file in binary field "data" is empty',
+			/Pass a PDF or image file with content/,
+		],
+	])(
+		'refuses %s, sending nothing',
+		async (_name, items: INodeExecutionData[], extra, message, description) => {
+			const scope = nock(BASE_URL).post('/process_file').reply(200, { task_id: 'x' });
+			const error = await failureOf(
+				submit.call(createContext({ params: params(extra), items }), items),
+			);
+			expect(error.message).toBe(message);
+			expect(error.description).toMatch(description);
+			expect(scope.isDone()).toBe(false);
+		},
+	);
+});
+
+describe('Submit, Listed Binary Fields', () => {
+	it('sends each named file as its own document: its file named first, and only its own binary kept', async () => {
+		acceptEachDocument();
+		const binary = Object.assign(
+			{},
+			...['A', 'B', 'C'].map(
+				(content, i) =>
+					binaryItem(content, { fileName: `${content}.pdf` }, `attachment_${i}`).binary,
+			),
 		);
-		expect(error.message).toMatch(/Max Pages must be a whole number/);
-	});
-
-	it('streams a file stored outside memory (filesystem mode) intact', async () => {
-		const store = new Map<string, Buffer>();
-		// not a multiple of the 3-byte base64 group, and spanning several stream chunks
-		const bytes = Buffer.alloc(3 * 64 * 1024 * 2 + 7);
-		for (let i = 0; i < bytes.length; i++) bytes[i] = (i * 31 + 7) % 256;
-		const items = [storedItem(store, 'fs-1', bytes)];
-		let digest = '';
-		nock(BASE_URL)
-			.post('/process_file', (body) => {
-				digest = createHash('sha256').update(Buffer.from(body.file_base64, 'base64')).digest('hex');
-				return body.project === 'Invoices' && body.document_type === 'invoice';
-			})
-			.reply(200, { task_id: 'fs-task' });
-		const out = await submit.call(createContext({ params: params(), items, store }), items);
-		expect(out[0].json.task_id).toBe('fs-task');
-		expect(digest).toBe(createHash('sha256').update(bytes).digest('hex'));
-	});
-
-	it('names the missing binary field and lists the ones the item has', async () => {
-		const items: INodeExecutionData[] = [binaryItem('x', {}, 'attachment_0')];
-		items[0].binary!.invoiceScan = items[0].binary!.attachment_0;
-		const error = await failureOf(submit.call(createContext({ params: params(), items }), items));
-		expect(error.message).toBe('No binary field "data" on item 0');
-		expect(error.description).toContain('"attachment_0", "invoiceScan"');
-	});
-
-	it('explains an item without any binary data', async () => {
-		const items: INodeExecutionData[] = [{ json: { a: 1 } }];
-		const error = await failureOf(submit.call(createContext({ params: params(), items }), items));
-		expect(error.description).toMatch(/no binary data at all/);
-	});
-
-	it('refuses an empty file without sending it', async () => {
-		const scope = nock(BASE_URL).post('/process_file').reply(200, { task_id: 'x' });
-		const items = [binaryItem(Buffer.alloc(0))];
-		const error = await failureOf(submit.call(createContext({ params: params(), items }), items));
-		expect(error.message).toBe('The file in binary field "data" is empty');
-		expect(scope.isDone()).toBe(false);
+		const items = [{ json: { subject: 'March' }, binary }];
+		const out = await submit.call(
+			createContext({
+				params: params({
+					filesToSend: 'list',
+					binaryPropertyNames: 'attachment_2, attachment_0',
+					options: { includeInputBinary: true },
+				}),
+				items,
+			}),
+			items,
+		);
+		expect(out.map((o) => [Object.keys(o.json), Object.keys(o.binary ?? {})])).toEqual([
+			[['binaryField', 'fileName', 'task_id', 'project', 'document_type'], ['attachment_2']],
+			[['binaryField', 'fileName', 'task_id', 'project', 'document_type'], ['attachment_0']],
+		]);
+		expect(out.map((o) => [o.json.fileName, o.json.task_id, o.pairedItem])).toEqual([
+			['C.pdf', 'task-C', { item: 0 }],
+			['A.pdf', 'task-A', { item: 0 }],
+		]);
 	});
 });
 
@@ -224,17 +228,5 @@ describe('Submit Document from a URL', () => {
 		expect(out[0].binary).toBeUndefined();
 		expect(out[1].json.error).toBe('"ftp://x/y.pdf" is not an http(s) URL');
 		expect(nock.pendingMocks()).toEqual([]);
-	});
-
-	it('a 404 fails the item without sending anything to the service', async () => {
-		nock(FILE_HOST).get('/a/scan').reply(404);
-		const scope = nock(BASE_URL).post('/process_file').reply(200, { task_id: 't' });
-		const items: INodeExecutionData[] = [{ json: {} }];
-		const error = await failureOf(
-			submit.call(createContext({ params: urlParams(), items }), items),
-		);
-		expect(error.message).toContain('the host answered 404');
-		expect(scope.isDone()).toBe(false);
-		nock.cleanAll();
 	});
 });

@@ -1,4 +1,3 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-globals -- test code: runs under jest on Node, is never shipped or loaded by n8n */
 import nock from 'nock';
 
 import type { IDataObject } from 'n8n-workflow';
@@ -45,13 +44,6 @@ describe('Submit and Wait', () => {
 		// the output opens on the extracted fields: the input file is passed on only when asked
 		expect(out[0].binary).toBeUndefined();
 		expect(nock.isDone()).toBe(true);
-	});
-
-	it('outputs the full task when asked', async () => {
-		serviceReports(task('complete', { result: { a: 1 } }));
-		const items = [binaryItem('pdf')];
-		const out = await submitAndWait.call(createContext({ params: params(), items }), items);
-		expect(out[0].json).toMatchObject({ task_id: TASK, status: 'complete', result: { a: 1 } });
 	});
 
 	it.each([
@@ -116,65 +108,5 @@ describe('Submit and Wait', () => {
 		expect(Date.now() - started).toBeGreaterThanOrEqual(1900);
 		expect(out[0].json).toMatchObject({ task_id: TASK, status: 'processing', timedOut: true });
 		expect(String(out[0].json.message)).toMatch(/Get Status/);
-	});
-
-	it('runs ten items side by side: ten 1-second tasks take about one second, in order', async () => {
-		const submittedAt = new Map<string, number>();
-		let inFlight = 0;
-		let maxInFlight = 0;
-		const track = async <T>(fn: () => T) => {
-			inFlight++;
-			maxInFlight = Math.max(maxInFlight, inFlight);
-			await new Promise((r) => setTimeout(r, 20));
-			inFlight--;
-			return fn();
-		};
-		let counter = 0;
-		nock(BASE_URL)
-			.post('/process_file')
-			.times(10)
-			.reply(async (_uri, body) =>
-				track(() => {
-					const content = Buffer.from(
-						(body as IDataObject).file_base64 as string,
-						'base64',
-					).toString();
-					const id = `00000000-0000-4000-8000-00000000000${counter++ % 10}`;
-					submittedAt.set(id, Date.now());
-					return [200, { task_id: id, content }];
-				}),
-			)
-			.persist(false);
-		const contentOf = new Map<string, string>();
-		nock(BASE_URL)
-			.get(/\/task_status\/.*/)
-			.times(40)
-			.reply(async (uri) =>
-				track(() => {
-					const id = uri.split('/').pop()!;
-					const done = Date.now() - submittedAt.get(id)! >= 1000;
-					return [
-						200,
-						{
-							task_id: id,
-							status: done ? 'complete' : 'processing',
-							result: done ? { id, file: contentOf.get(id) } : null,
-						},
-					];
-				}),
-			);
-		const items = Array.from({ length: 10 }, (_, i) => binaryItem(`document-${i}`));
-		const started = Date.now();
-		const out = await submitAndWait.call(
-			createContext({ params: params({ maxConcurrency: 3 }, 'result'), items }),
-			items,
-		);
-		const elapsed = Date.now() - started;
-		expect(elapsed).toBeLessThan(2500);
-		expect(out).toHaveLength(10);
-		expect(out.map((o) => o.pairedItem)).toEqual(items.map((_, i) => ({ item: i })));
-		expect(new Set(out.map((o) => o.json.id)).size).toBe(10);
-		expect(maxInFlight).toBeLessThanOrEqual(3);
-		expect(maxInFlight).toBeGreaterThan(1);
 	});
 });
