@@ -33,21 +33,6 @@ describe('Get Status', () => {
 		expect(scope.isDone()).toBe(false);
 	});
 
-	it('returns the result fields of a complete task, or the whole task', async () => {
-		nock(BASE_URL)
-			.get(`/task_status/${TASK}`)
-			.twice()
-			.reply(200, task('complete', { result: { total: 9 } }));
-		const result = await getStatus.call(createContext({ params: statusParams(TASK) }), [
-			{ json: {} },
-		]);
-		expect(result[0].json).toEqual({ total: 9 });
-		const full = await getStatus.call(createContext({ params: statusParams(TASK, 'full') }), [
-			{ json: {} },
-		]);
-		expect(full[0].json).toMatchObject({ task_id: TASK, status: 'complete', result: { total: 9 } });
-	});
-
 	it('passes the input binary on only with Include Input Binary', async () => {
 		nock(BASE_URL)
 			.get(`/task_status/${TASK}`)
@@ -65,12 +50,6 @@ describe('Get Status', () => {
 			items,
 		);
 		expect(kept[0].binary?.data.fileName).toBe('invoice.pdf');
-	});
-
-	it('returns a running task whole even in Result Only mode', async () => {
-		nock(BASE_URL).get(`/task_status/${TASK}`).reply(200, task('processing'));
-		const out = await getStatus.call(createContext({ params: statusParams(TASK) }), [{ json: {} }]);
-		expect(out[0].json).toMatchObject({ task_id: TASK, status: 'processing' });
 	});
 
 	it('maps an unknown task to a 404 that names it', async () => {
