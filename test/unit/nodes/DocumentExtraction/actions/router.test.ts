@@ -81,21 +81,16 @@ describe('tool mode', () => {
 		secret: '',
 	};
 
-	it('refuses Register Webhook when the node runs as a tool, before any request', async () => {
-		const handler = findOperation('project', 'registerWebhook')!;
-		const execute = jest.spyOn(handler, 'execute');
-		const ctx = createContext({ params: registerParams, nodeType: TOOL });
+	it.each([
+		['the node type is the tool variant', { nodeType: TOOL }, {}],
+		['n8n reports a tool execution', {}, { isToolExecution: () => true }],
+	])('refuses Register Webhook, before any request, when %s', async (_name, options, extra) => {
+		const execute = jest.spyOn(findOperation('project', 'registerWebhook')!, 'execute');
+		const ctx = Object.assign(createContext({ params: registerParams, ...options }), extra);
 		const error = await failureOf(router.call(ctx));
 		expect(error.message).toBe('Register Webhook is not available when the node is used as a tool');
 		expect(execute).not.toHaveBeenCalled();
 		execute.mockRestore();
-	});
-
-	it('refuses it too when n8n reports a tool execution (isToolExecution)', async () => {
-		const ctx = Object.assign(createContext({ params: registerParams }), {
-			isToolExecution: () => true,
-		});
-		await expect(router.call(ctx)).rejects.toThrow(/not available when the node is used as a tool/);
 	});
 
 	it('hides the Register Webhook option from the tool variant in the editor', () => {
