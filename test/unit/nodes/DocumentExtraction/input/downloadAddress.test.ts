@@ -56,17 +56,13 @@ describe('addresses a download may reach', () => {
 		return { result, policies };
 	}
 
-	// Loopback literals only here: nothing is contacted (nock would refuse any connection).
+	// Loopback literals only (the notations are shared/addresses' tests): nothing is contacted.
 	it.each([
 		['http://127.0.0.1:9/a.pdf', '127.0.0.1:9', 'a loopback address'],
-		['http://127.0.0.2/a.pdf', '127.0.0.2', 'a loopback address'],
 		['http://2130706433/a.pdf', '127.0.0.1', 'a loopback address'],
-		['http://0x7f.1/a.pdf', '127.0.0.1', 'a loopback address'],
-		['http://0177.0.0.1/a.pdf', '127.0.0.1', 'a loopback address'],
 		['http://[::1]:9/a.pdf', '[::1]:9', 'a loopback address'],
 		['http://[::ffff:127.0.0.1]/a.pdf', '[::ffff:7f00:1]', 'a loopback address'],
 		['http://localhost:9/a.pdf', 'localhost:9', 'a loopback address'],
-		['http://files.localhost/a.pdf', 'files.localhost', 'a loopback address'],
 		['http://0.0.0.0:9/a.pdf', '0.0.0.0:9', 'the unspecified address'],
 	])('refuses %s at once, naming the class and the option', async (url, host, kind) => {
 		const { result } = downloadFrom(url);
@@ -82,14 +78,6 @@ describe('addresses a download may reach', () => {
 		const error = await failureOf(downloadFrom(`${HOST}/short`).result);
 		expect(error.message).toBe(
 			`The document URL was redirected to 127.0.0.1:9: a loopback address. Downloads from such addresses are refused unless "${ALLOW}" is on`,
-		);
-	});
-
-	it('checks a redirect to the metadata address written as IPv4-mapped IPv6', async () => {
-		nock(HOST).get('/meta').reply(301, '', { Location: 'http://[::ffff:a9fe:a9fe]/latest/' });
-		const error = await failureOf(downloadFrom(`${HOST}/meta`).result);
-		expect(error.message).toMatch(
-			/was redirected to \[::ffff:a9fe:a9fe\]: a link-local address \(this includes the cloud metadata address\)/,
 		);
 	});
 

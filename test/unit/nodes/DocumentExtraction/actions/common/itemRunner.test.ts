@@ -17,22 +17,6 @@ const ctx = (continueOnFail = false, input = items) =>
 const runOf = (context: ReturnType<typeof ctx>) => new NodeRun(context);
 
 describe('NodeRun', () => {
-	it('reads the input, Continue On Fail and the cancel signal once', () => {
-		const context = ctx(true);
-		const reads = { input: 0, continueOnFail: 0 };
-		const getInputData = context.getInputData;
-		const continueOnFail = context.continueOnFail;
-		context.getInputData = () => (reads.input++, getInputData());
-		context.continueOnFail = () => (reads.continueOnFail++, continueOnFail());
-		const run = new NodeRun(context);
-		expect([run.items.length, run.continueOnFail, run.signal]).toEqual([
-			3,
-			true,
-			expect.anything(),
-		]);
-		expect(reads).toEqual({ input: 1, continueOnFail: 1 });
-	});
-
 	it('halts on a failure only without Continue On Fail', () => {
 		const stopping = runOf(ctx(false));
 		stopping.failed();
@@ -88,26 +72,6 @@ describe('runItems', () => {
 		});
 		expect(out[2].json).toEqual({ error: 'broken', kind: 'unexpected' });
 		expect(run.report.errorItems).toEqual([false, false]);
-	});
-
-	it('otherwise throws the first failure with its item index and kind, naming the other tasks', async () => {
-		const context = ctx();
-		const run = runOf(context);
-		const error = await failureOf(
-			runItems.call(context, run, async (i) => {
-				if (i === 0) {
-					run.tasks.set({ itemIndex: 0 }, 'task-0');
-					return { json: {} };
-				}
-				throw nodeError(context, 'invalid_input', `broken ${i}`, { itemIndex: i });
-			}),
-		);
-		expect(error.message).toBe('broken 1');
-		const { context: errorContext } = error as unknown as {
-			context: { itemIndex: number; kind: string };
-		};
-		expect(errorContext).toMatchObject({ itemIndex: 1, kind: 'invalid_input' });
-		expect(error.description).toContain('item 0: task-0');
 	});
 });
 

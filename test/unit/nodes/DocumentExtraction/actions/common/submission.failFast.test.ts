@@ -48,6 +48,10 @@ describe('fail-fast without Continue On Fail', () => {
 		);
 		nock.cleanAll();
 		expect(error.message).toBe('No binary field "data" on item 1');
+		expect((error as unknown as { context: object }).context).toMatchObject({
+			itemIndex: 1,
+			kind: 'invalid_input',
+		});
 		expect(sent).toEqual(['doc-0']);
 		expect(error.description).toContain('item 0: task-doc-0');
 		expect(error.description).toContain('8 items were not submitted');
