@@ -10,62 +10,61 @@ import {
 	binaryItem,
 	createContext,
 	failureOf,
+	type ContextOptions,
 	useOfflineNock,
 } from '../../../../helpers/context';
 import { documentParams } from '../../../../helpers/fixtures';
 
 const submit = asOperation(submitExecute);
 
-const project = { __rl: true, mode: 'id', value: 'Invoices' };
-const params = (extra: IDataObject = {}) =>
-	documentParams('submit', { project, options: {}, ...extra });
+const FILE_HOST = 'http://files.example.test';
+const URL_INPUT = { inputSource: 'url', documentUrl: `${FILE_HOST}/a/scan` };
+
+/** Submit of `items` to project "Invoices" (by name), with `extra` parameters. */
+function send(
+	items: INodeExecutionData[],
+	extra: IDataObject = {},
+	context: Partial<ContextOptions> = {},
+) {
+	const project = { __rl: true, mode: 'id', value: 'Invoices' };
+	const params: IDataObject = documentParams('submit', { project, options: {}, ...extra });
+	// a URL input reads no binary field
+	if (extra.inputSource === 'url') delete params.binaryPropertyName;
+	return submit.call(createContext({ params, items, ...context }), items);
+}
 
 useOfflineNock();
 
 describe('Submit Document', () => {
 	it('outputs the input fields with task_id with Keep Input Fields, and only the task without it', async () => {
 		nock(BASE_URL).post('/process_file').times(2).reply(200, { task_id: 'b1' });
-		const input = binaryItem('ctx');
-		input.json = { customer: 'ACME-7', file_name: 'march.pdf', task_id: 'stale' };
-		const kept = await submit.call(
-			createContext({ params: params({ options: { keepInputFields: true } }), items: [input] }),
-			[input],
-		);
-		expect(kept[0].json).toEqual({
+		const input = { ...binaryItem('ctx'), json: { customer: 'ACME-7', task_id: 'stale' } };
+		const [kept] = await send([input], { options: { keepInputFields: true } });
+		expect(kept.json).toEqual({
 			customer: 'ACME-7',
-			file_name: 'march.pdf',
 			task_id: 'b1',
 			project: 'Invoices',
 			document_type: 'invoice',
 		});
-		const plain = await submit.call(createContext({ params: params(), items: [input] }), [input]);
-		expect(plain[0].json).toEqual({ task_id: 'b1', project: 'Invoices', document_type: 'invoice' });
+		const [plain] = await send([input]);
+		expect(plain).toEqual({
+			json: { task_id: 'b1', project: 'Invoices', document_type: 'invoice' },
+			pairedItem: { item: 0 },
+		});
 	});
 
-	it('sends max_pages only when set, and passes the binary on only when asked', async () => {
-		const bodies: Array<Record<string, unknown>> = [];
+	it('sends max_pages only when set', async () => {
+		const bodies: IDataObject[] = [];
 		nock(BASE_URL)
 			.post('/process_file', (body) => bodies.push(body) > 0)
 			.times(2)
 			.reply(200, { task_id: 'a' });
-		const items = [binaryItem('one'), binaryItem('two')];
-		const out = await submit.call(
-			createContext({
-				params: (name, i) =>
-					params({ options: i === 0 ? { maxPages: 3, includeInputBinary: true } : {} })[
-						name as keyof ReturnType<typeof params>
-					],
-				items,
-			}),
-			items,
-		);
-		const byContent = Object.fromEntries(
-			bodies.map((b) => [Buffer.from(String(b.file_base64), 'base64').toString(), b]),
-		);
-		expect(byContent.one.max_pages).toBe(3);
-		expect('max_pages' in byContent.two).toBe(false);
-		expect(out[0].binary?.data.fileName).toBe('invoice.pdf');
-		expect(out[1].binary).toBeUndefined();
+		await send([binaryItem('one')], { options: { maxPages: 3 } });
+		await send([binaryItem('two')]);
+		expect(bodies.map((body) => ('max_pages' in body ? body.max_pages : 'unset'))).toEqual([
+			3,
+			'unset',
+		]);
 	});
 
 	it.each([
@@ -112,22 +111,25 @@ describe('Submit Document', () => {
 			'The file in binary field "data" is empty',
 			/Pass a PDF or image file with content/,
 		],
+		[
+			'a Document URL that is not http(s)',
+			[{ json: {} }],
+			{ ...URL_INPUT, documentUrl: 'ftp://x/y.pdf' },
+			'"ftp://x/y.pdf" is not an http(s) URL',
+			/full http:\/\/ or https:\/\/ address/,
+		],
 	])(
 		'refuses %s, sending nothing',
 		async (_name, items: INodeExecutionData[], extra, message, description) => {
 			const scope = nock(BASE_URL).post('/process_file').reply(200, { task_id: 'x' });
-			const error = await failureOf(
-				submit.call(createContext({ params: params(extra), items }), items),
-			);
+			const error = await failureOf(send(items, extra));
 			expect(error.message).toBe(message);
 			expect(error.description).toMatch(description);
 			expect(scope.isDone()).toBe(false);
 		},
 	);
-});
 
-describe('Submit, Listed Binary Fields', () => {
-	it('sends each named file as its own document: its file named first, and only its own binary kept', async () => {
+	it('Listed Binary Fields: each named file is its own document, its file named first, only its own binary kept', async () => {
 		acceptEachDocument();
 		const binary = Object.assign(
 			{},
@@ -136,18 +138,11 @@ describe('Submit, Listed Binary Fields', () => {
 					binaryItem(content, { fileName: `${content}.pdf` }, `attachment_${i}`).binary,
 			),
 		);
-		const items = [{ json: { subject: 'March' }, binary }];
-		const out = await submit.call(
-			createContext({
-				params: params({
-					filesToSend: 'list',
-					binaryPropertyNames: 'attachment_2, attachment_0',
-					options: { includeInputBinary: true },
-				}),
-				items,
-			}),
-			items,
-		);
+		const out = await send([{ json: { subject: 'March' }, binary }], {
+			filesToSend: 'list',
+			binaryPropertyNames: 'attachment_2, attachment_0',
+			options: { includeInputBinary: true },
+		});
 		expect(out.map((o) => [Object.keys(o.json), Object.keys(o.binary ?? {})])).toEqual([
 			[['binaryField', 'fileName', 'task_id', 'project', 'document_type'], ['attachment_2']],
 			[['binaryField', 'fileName', 'task_id', 'project', 'document_type'], ['attachment_0']],
@@ -157,59 +152,23 @@ describe('Submit, Listed Binary Fields', () => {
 			['A.pdf', 'task-A', { item: 0 }],
 		]);
 	});
-});
 
-describe('Submit Document from a URL', () => {
-	const FILE_HOST = 'http://files.example.test';
-	const urlParams = (extra: Record<string, unknown> = {}): Record<string, unknown> => {
-		const all: Record<string, unknown> = params({
-			inputSource: 'url',
-			documentUrl: `${FILE_HOST}/a/scan`,
-			...extra,
-		});
-		delete all.binaryPropertyName;
-		return all;
-	};
-
-	it('downloads the file into the binary store, sends it, and outputs it with Include Downloaded File', async () => {
+	it('downloads a Document URL into the binary store, sends it, and outputs it only with Include Downloaded File', async () => {
 		const pdf = Buffer.from('%PDF-1.7 scanned');
-		nock(FILE_HOST).get('/a/scan').reply(200, pdf, {
+		nock(FILE_HOST).get('/a/scan').twice().reply(200, pdf, {
 			'Content-Type': 'application/pdf',
 			'Content-Disposition': 'attachment; filename="march.pdf"',
 		});
-		const received = acceptEachDocument(1);
+		const received = acceptEachDocument(2);
 		const store = new Map<string, Buffer>();
-		const items: INodeExecutionData[] = [{ json: {} }];
-		const ctx = createContext({
-			params: urlParams({ options: { includeDownloadedFile: true } }),
-			items,
-			store,
-			binaryMode: 'filesystem',
-		});
-		const out = await submit.call(ctx, items);
+		const context = { store, binaryMode: 'filesystem' as const };
+		const options = { includeDownloadedFile: true };
+		const [kept] = await send([{ json: {} }], { ...URL_INPUT, options }, context);
 		expect(received).toEqual(['%PDF-1.7 scanned']);
-		expect(out[0].json.task_id).toBe('task-%PDF-1.7 scanned');
-		expect(out[0].binary?.data).toMatchObject({
-			fileName: 'march.pdf',
-			mimeType: 'application/pdf',
-		});
-		expect(store.get(out[0].binary!.data.id!)).toEqual(pdf);
-	});
-
-	it('outputs no binary unless asked, and refuses a bad URL before any request', async () => {
-		nock(FILE_HOST).get('/a/scan').reply(200, 'PDF', { 'Content-Type': 'application/pdf' });
-		nock(BASE_URL).post('/process_file').reply(200, { task_id: 't-1' });
-		const items: INodeExecutionData[] = [{ json: {} }, { json: {} }];
-		const ctx = createContext({
-			params: (name, i) =>
-				(i === 1 ? urlParams({ documentUrl: 'ftp://x/y.pdf' }) : urlParams())[name],
-			items,
-			continueOnFail: true,
-		});
-		const out = await submit.call(ctx, items);
-		expect(out[0].json.task_id).toBe('t-1');
-		expect(out[0].binary).toBeUndefined();
-		expect(out[1].json.error).toBe('"ftp://x/y.pdf" is not an http(s) URL');
-		expect(nock.pendingMocks()).toEqual([]);
+		expect(kept.json.task_id).toBe('task-%PDF-1.7 scanned');
+		expect(kept.binary?.data).toMatchObject({ fileName: 'march.pdf', mimeType: 'application/pdf' });
+		expect(store.get(kept.binary!.data.id!)).toEqual(pdf);
+		const [plain] = await send([{ json: {} }], URL_INPUT, context);
+		expect(plain.binary).toBeUndefined();
 	});
 });
