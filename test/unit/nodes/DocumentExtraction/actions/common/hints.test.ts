@@ -10,13 +10,7 @@ import * as submitAndWait from '../../../../../../nodes/DocumentExtraction/actio
 import { createContext } from '../../../../helpers/context';
 
 /** A report with `timedOut` entries (whether a status check was answered), failed tasks and error items. */
-function report({ timedOut = [] as boolean[], failedTasks = 0, errorItems = [] as boolean[] }) {
-	const run = new RunReport();
-	run.timedOut.push(...timedOut);
-	run.failedTasks = failedTasks;
-	run.errorItems.push(...errorItems);
-	return run;
-}
+const report = (entries: Partial<RunReport>) => Object.assign(new RunReport(), entries);
 
 /** The hints a run with this report adds. */
 function outputHints(run: RunReport): NodeExecutionHint[] {
