@@ -117,14 +117,6 @@ describe('Files to Send: the files selected', () => {
 			/Download Attachments/,
 		],
 		[
-			'an item with empty binary data',
-			{},
-			all(),
-			2,
-			'No binary data on item 2: there is no file to send',
-			/Download Attachments/,
-		],
-		[
 			'a name the item does not have, listing the fields it has',
 			EMAIL,
 			list('attachment_0, attachment_5'),

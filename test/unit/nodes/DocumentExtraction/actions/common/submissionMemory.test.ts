@@ -19,12 +19,6 @@ import { documentParams } from '../../../../helpers/fixtures';
 const submitAndWait = asOperation(submitAndWaitExecute);
 const submit = asOperation(submitExecute);
 
-/**
- * Running Submit / Submit and Wait again with the same items: in the same execution (the same
- * node context), as Retry On Fail does, and as a retry from the Executions list does (a new
- * execution from a JSON copy of the stored context, as after a restart or on another worker).
- */
-
 useOfflineNock();
 
 /** The node context as n8n stores it with the execution and hands it to a retry. */
@@ -73,7 +67,7 @@ const documents = () =>
 		binaryItem(text),
 	);
 
-/** The node context of the execution the tests run in, unless a test passes another. */
+/** The node context of the execution the tests run in (Retry On Fail runs again in it). */
 let execution: IDataObject;
 beforeEach(() => {
 	execution = {};
@@ -93,7 +87,7 @@ function run(
 	return operation.call(createContext({ ...context, params, items }), items);
 }
 
-/** A retry from the Executions list: a new execution from the stored context. */
+/** A retry from the Executions list: a new execution from a JSON copy of the stored context. */
 const retry = (executionId: string, context = execution) => ({
 	executionId,
 	mode: 'retry',
