@@ -4,14 +4,19 @@ import { addOutputHints } from './common/hints';
 import { NodeRun } from './common/itemRunner';
 import * as document from './document/Document.resource';
 import * as project from './project/Project.resource';
-import { nodeError } from '../../shared/transport/errors';
-import { MESSAGES } from '../messages';
+import { MESSAGES, refusal } from '../messages';
 
 interface Operation {
 	execute(this: IExecuteFunctions, run: NodeRun): Promise<INodeExecutionData[]>;
 }
 
-const operations = {
+/** Every resource with its operations: a missing or extra handler does not compile. */
+type NodeMap = {
+	document: 'submit' | 'getStatus' | 'submitAndWait';
+	project: 'list' | 'registerWebhook';
+};
+
+const operations: { [R in keyof NodeMap]: Record<NodeMap[R], Operation> } = {
 	document: {
 		submit: document.submit,
 		getStatus: document.getStatus,
@@ -34,14 +39,13 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 	const operation = this.getNodeParameter('operation', 0) as string;
 	// Hiding the option in the editor does not stop a tool node saved with it.
 	if (resource === 'project' && operation === 'registerWebhook' && isToolRun.call(this)) {
-		const { message, description } = MESSAGES.notForTools;
-		throw nodeError(this, 'invalid_input', message, { description });
+		throw refusal(this, MESSAGES.notForTools);
 	}
 	const byOperation: Record<string, Operation> | undefined = own(operations, resource)
-		? operations[resource as keyof typeof operations]
+		? operations[resource as keyof NodeMap]
 		: undefined;
 	if (!byOperation || !own(byOperation, operation)) {
-		throw nodeError(this, 'invalid_input', MESSAGES.unsupported(operation, resource));
+		throw refusal(this, { message: MESSAGES.unsupported(operation, resource) });
 	}
 	const run = new NodeRun(this);
 	const output = await byOperation[operation].execute.call(this, run);

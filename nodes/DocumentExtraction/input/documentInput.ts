@@ -1,8 +1,7 @@
 import type { IBinaryData, IExecuteFunctions } from 'n8n-workflow';
 
 import { downloadTime } from '../../shared/transport/deadline';
-import { nodeError } from '../../shared/transport/errors';
-import { MESSAGES } from '../messages';
+import { MESSAGES, refusal, type Words } from '../messages';
 import { downloadDocument } from './download';
 import type { DocumentSource } from './requestBody';
 import { readUrlField } from './urlField';
@@ -35,8 +34,7 @@ async function readBinaryField(
 	binaryPropertyName: string,
 ): Promise<DocumentSource> {
 	const available = Object.keys(this.getInputData()[itemIndex]?.binary ?? {});
-	const refuse = ({ message, description }: { message: string; description: string }) =>
-		nodeError(this, 'invalid_input', message, { itemIndex, description });
+	const refuse = (words: Words) => refusal(this, words, itemIndex);
 	if (!available.includes(binaryPropertyName)) {
 		throw refuse(MESSAGES.noInputBinaryField(binaryPropertyName, itemIndex, available));
 	}

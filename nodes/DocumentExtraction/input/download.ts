@@ -1,9 +1,9 @@
 import type { IBinaryData, IExecuteFunctions } from 'n8n-workflow';
 
-import { asNodeError, nodeError } from '../../shared/transport/errors';
+import { asNodeError } from '../../shared/transport/errors';
 import { displayUrl, parseHttpUrl } from '../../shared/urls';
 import { CancelledError } from '../../shared/wait';
-import { MESSAGES } from '../messages';
+import { MESSAGES, refusal, type Words } from '../messages';
 import { refusedAddress } from './downloadAddress';
 import {
 	describeDownload,
@@ -15,7 +15,6 @@ import {
 // The one request to a host other than the service: n8n's plain helper, as the credential is the service's.
 
 type BinaryStream = Awaited<ReturnType<IExecuteFunctions['helpers']['getBinaryStream']>>;
-type Words = { message: string; description: string };
 
 const MAX_DOWNLOAD_REDIRECTS = 5;
 
@@ -95,8 +94,7 @@ export async function downloadDocument(
 ): Promise<IBinaryData> {
 	const { itemIndex, maxBytes, timeoutMs, signal: cancel } = options;
 	const shown = displayUrl(url);
-	const fail = ({ message, description }: Words) =>
-		nodeError(this, 'download_failed', message, { itemIndex, description });
+	const fail = (words: Words) => refusal(this, words, itemIndex, 'download_failed');
 	const timeout = AbortSignal.timeout(timeoutMs);
 	const signal = cancel ? AbortSignal.any([timeout, cancel]) : timeout;
 	const interrupted = () => {

@@ -7,7 +7,7 @@ import {
 	isRestricted,
 	type RestrictedAddressClass,
 } from '../../shared/addresses';
-import { MESSAGES } from '../messages';
+import { MESSAGES, type Words } from '../messages';
 
 type LookupCallback = (error: Error | null, addresses: Array<{ address: string }> | string) => void;
 type Lookup = (hostname: string, options: { all: true }, callback: LookupCallback) => void;
@@ -57,7 +57,7 @@ export async function refusedAddress(
 	url: URL,
 	signal: AbortSignal,
 	redirected: boolean,
-): Promise<{ message: string; description: string } | undefined> {
+): Promise<Words | undefined> {
 	const refusal = (kind: RestrictedAddressClass, resolvedTo?: string) =>
 		MESSAGES.privateAddress(
 			`${redirected ? 'was redirected to' : 'points to'} ${url.host}${resolvedTo ? `, which resolves to ${resolvedTo}` : ''}`,

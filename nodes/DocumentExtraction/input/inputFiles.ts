@@ -1,8 +1,8 @@
 import type { IBinaryKeyData } from 'n8n-workflow';
 
-import { type NodeContext, nodeError } from '../../shared/transport/errors';
+import type { NodeContext } from '../../shared/transport/errors';
 import { DEFAULT_FILE_TYPES } from '../constants';
-import { MESSAGES } from '../messages';
+import { MESSAGES, refusal, type Words } from '../messages';
 import { extensionOf, fileType } from './downloadedFile';
 
 /** How many files an error message names before "and N more". */
@@ -32,8 +32,6 @@ interface FileTypeRules {
 
 const MIME_PATTERN = /^[a-z0-9][a-z0-9.+-]*\/(\*|[a-z0-9][a-z0-9.+-]*)$/;
 const EXTENSION_PATTERN = /^(\*?\.)?([a-z0-9]+)$/;
-
-type Words = { message: string; description: string };
 
 /** The names of a comma-separated list: trimmed, without empty entries or repeats. */
 function parseNameList(text: string): string[] {
@@ -100,8 +98,7 @@ export function selectFiles(
 		...(data?.fileName ? { fileName: data.fileName } : {}),
 		mimeType: data?.mimeType ?? '',
 	}));
-	const refuse = ({ message, description }: Words) =>
-		nodeError(ctx, 'invalid_input', message, { itemIndex, description });
+	const refuse = (words: Words) => refusal(ctx, words, itemIndex);
 	const rules = parseFileTypes(selection.fileTypes);
 	if ('message' in rules) throw refuse(rules);
 	let candidates = available;

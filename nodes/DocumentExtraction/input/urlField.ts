@@ -1,8 +1,7 @@
 import type { IExecuteFunctions } from 'n8n-workflow';
 
 import { parseHttpUrl } from '../../shared/urls';
-import { nodeError } from '../../shared/transport/errors';
-import { MESSAGES } from '../messages';
+import { MESSAGES, refusal } from '../messages';
 
 /** The http(s) address in a URL field of an item; `whenEmpty` is the message for nothing given. */
 export function readUrlField(
@@ -15,5 +14,5 @@ export function readUrlField(
 	const url = parseHttpUrl(text);
 	if (url) return url;
 	const message = text || !whenEmpty ? MESSAGES.notAUrl(text) : whenEmpty;
-	throw nodeError(this, 'invalid_input', message, { itemIndex, description });
+	throw refusal(this, { message, description }, itemIndex);
 }

@@ -8,8 +8,7 @@ import {
 import type { DocumentSourceSettings } from '../../input/documentInput';
 import type { SubmissionFields } from '../../input/requestBody';
 import { readProjectField } from '../../../shared/projects';
-import { nodeError } from '../../../shared/transport/errors';
-import { MESSAGES } from '../../messages';
+import { MESSAGES, refusal } from '../../messages';
 
 // Nothing below the operations reads a parameter: they read their settings here and hand them on.
 
@@ -28,16 +27,13 @@ export function numberOption(
 	const raw = options[name];
 	if (raw === undefined || raw === null || raw === '') return undefined;
 	const value = Number(raw);
-	const refusal =
+	const refused =
 		!Number.isFinite(value) || value < minimum
 			? MESSAGES.notANumber(label, minimum, raw)
 			: spec.integer && !Number.isInteger(value)
 				? MESSAGES.notWhole(label, minimum, value)
 				: undefined;
-	if (refusal) {
-		const { message, description } = refusal;
-		throw nodeError(this, 'invalid_input', message, { itemIndex, description });
-	}
+	if (refused) throw refusal(this, refused, itemIndex);
 	return value;
 }
 
@@ -81,10 +77,7 @@ export function readSubmissionSettings(
 	const project = readProjectField(this, itemIndex);
 	const documentType = String(this.getNodeParameter('documentType', itemIndex, '')).trim();
 	const missing = !project ? MESSAGES.noProject : !documentType ? MESSAGES.noDocumentType : null;
-	if (missing) {
-		const { message, description } = missing;
-		throw nodeError(this, 'invalid_input', message, { itemIndex, description });
-	}
+	if (missing) throw refusal(this, missing, itemIndex);
 	const fields: SubmissionFields = { project, document_type: documentType };
 	const maxPages = numberOption.call(this, options, {
 		name: 'maxPages',

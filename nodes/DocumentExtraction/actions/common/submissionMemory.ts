@@ -1,8 +1,8 @@
 import { createHash } from 'crypto';
 import type { IContextObject, IExecuteFunctions } from 'n8n-workflow';
 
-import { failureKind, nodeError } from '../../../shared/transport/errors';
-import { MESSAGES } from '../../messages';
+import { failureKind } from '../../../shared/transport/errors';
+import { MESSAGES, refusal } from '../../messages';
 import type { DocumentSource, SubmissionFields } from '../../input/requestBody';
 
 /*
@@ -63,8 +63,7 @@ export function submissionMemory(
 				return earlier === fingerprint ? taskId : undefined;
 			}
 			if (entry?.fingerprint !== fingerprint || entry.execution !== execution) return undefined;
-			const { message, description } = MESSAGES.notSentAgain(entry);
-			throw nodeError(this, 'may_have_arrived', message, { itemIndex, description });
+			throw refusal(this, MESSAGES.notSentAgain(entry), itemIndex, 'may_have_arrived');
 		},
 		accepted: (taskId: string) => {
 			entries[slot] = `${fingerprint} ${taskId}`;

@@ -13,9 +13,9 @@ import {
 	taskIdField,
 } from '../../descriptions';
 import { optionsCollection } from '../../../shared/descriptions';
-import { asNodeError, failureKind, nodeError } from '../../../shared/transport/errors';
+import { asNodeError, failureKind } from '../../../shared/transport/errors';
 import { isUuid } from '../../../shared/uuid';
-import { MESSAGES } from '../../messages';
+import { MESSAGES, refusal } from '../../messages';
 import { type NodeRun, outputItem, runItems } from '../common/itemRunner';
 import { readOptions } from '../common/settings';
 import { fetchTask, shapeTask } from '../common/taskStatus';
@@ -49,10 +49,7 @@ export async function execute(
 	const worker = async (itemIndex: number): Promise<INodeExecutionData> => {
 		const options = readOptions.call(this, itemIndex);
 		const taskId = String(this.getNodeParameter('taskId', itemIndex, '') ?? '').trim();
-		if (!isUuid(taskId)) {
-			const { message, description } = MESSAGES.notATaskId(taskId);
-			throw nodeError(this, 'invalid_input', message, { itemIndex, description });
-		}
+		if (!isUuid(taskId)) throw refusal(this, MESSAGES.notATaskId(taskId), itemIndex);
 		run.asked.set(itemIndex, taskId);
 		const includeInputBinary = options.includeInputBinary === true;
 		let task: IDataObject;

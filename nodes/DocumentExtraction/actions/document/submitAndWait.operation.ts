@@ -14,12 +14,11 @@ import {
 	failureKind,
 	failureOf,
 	mayPass,
-	nodeError,
 } from '../../../shared/transport/errors';
 import { latestStart } from '../../../shared/transport/deadline';
 import { isTerminal } from '../../../shared/transport/service';
 import { wait } from '../../../shared/wait';
-import { MESSAGES, timedOutMessage } from '../../messages';
+import { MESSAGES, refusal, timedOutMessage } from '../../messages';
 import type { NodeRun } from '../common/itemRunner';
 import { numberOption } from '../common/settings';
 import { submitDocuments } from '../common/submission';
@@ -114,8 +113,7 @@ export async function execute(
 		}
 
 		if (done && task!.status === 'failed' && options.outputFailedAsItems !== true) {
-			const { message, description } = MESSAGES.taskFailed(taskId, task!.error);
-			throw nodeError(this, 'task_failed', message, { itemIndex, description });
+			throw refusal(this, MESSAGES.taskFailed(taskId, task!.error), itemIndex, 'task_failed');
 		}
 		if (done) {
 			if (task!.status === 'failed') report.failedTasks++;

@@ -16,8 +16,7 @@ import {
 	WEBHOOK_EVENTS,
 } from '../../../shared/transport/service';
 import { readUrlField } from '../../input/urlField';
-import { MESSAGES } from '../../messages';
-import { nodeError } from '../../../shared/transport/errors';
+import { MESSAGES, refusal } from '../../messages';
 import { type NodeRun, runItems } from '../common/itemRunner';
 
 const properties: INodeProperties[] = [
@@ -61,10 +60,7 @@ async function registerFor(
 	const events = (
 		this.getNodeParameter('events', itemIndex, [...WEBHOOK_EVENTS]) as string[]
 	).filter((e) => WEBHOOK_EVENTS.includes(e));
-	if (!events.length) {
-		const { message, description } = MESSAGES.noEvent;
-		throw nodeError(this, 'invalid_input', message, { itemIndex, description });
-	}
+	if (!events.length) throw refusal(this, MESSAGES.noEvent, itemIndex);
 	const given = String(this.getNodeParameter('secret', itemIndex, '') ?? '').trim();
 	const secret = given || generateWebhookSecret();
 	const projectId = await resolveProjectId.call(this, project, itemIndex, signal);
