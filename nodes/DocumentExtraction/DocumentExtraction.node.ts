@@ -18,8 +18,7 @@ export class DocumentExtraction implements INodeType {
 		icon: { light: 'file:documentExtraction.svg', dark: 'file:documentExtraction.dark.svg' },
 		group: ['transform'],
 		version: 1,
-		// A string literal, as the n8n lint rules require: one "value: name" entry per operation
-		// option of the resources (test/unit/nodes/DocumentExtraction/DocumentExtraction.node.test.ts).
+		// A string literal, as n8n's lint requires: one "value: name" per operation (tested).
 		subtitle:
 			'={{ { submit: "Submit", getStatus: "Get Status", submitAndWait: "Submit and Wait", list: "List Projects", registerWebhook: "Register Webhook" }[$parameter["operation"]] }}',
 		description: 'Extract structured data from invoices, receipts and ID documents',

@@ -1,6 +1,6 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import { projectLocator } from '../shared/descriptions';
+import { optionsCollection, projectLocator } from '../shared/descriptions';
 import { DEFAULT_MAX_CONCURRENCY } from './constants';
 import { TASK_COMPLETED } from '../shared/transport/service';
 import {
@@ -16,17 +16,7 @@ import {
 	maxDownloadSizeOption,
 } from './input/descriptions';
 
-/**
- * Field descriptions of the Document Extraction node. The fields both nodes use (Project,
- * Options) are in ../shared/descriptions, those of the document's source (binary fields or a URL)
- * in ./input/descriptions. Nothing here runs at execution time.
- */
-
-/**
- * Not `required`: empty is the normal state until a type is chosen, and n8n's editor marks an
- * empty required field with a warning as soon as it was opened once. Its list always holds the
- * empty value as a hint (methods/loadOptions.ts), and a run without a type fails with a message.
- */
+// Not required: n8n's editor warns on an empty required field; a run without a type fails.
 const documentTypeField: INodeProperties = {
 	displayName: 'Document Type Name or ID',
 	name: 'documentType',
@@ -93,8 +83,7 @@ export const includeInputBinaryOption: INodeProperties = {
 	displayOptions: { hide: { '/inputSource': ['url'] } },
 };
 
-/** Keep Input Fields of Submit and Submit and Wait. */
-export const keepInputFieldsOption: INodeProperties = {
+const keepInputFieldsOption: INodeProperties = {
 	displayName: 'Keep Input Fields',
 	name: 'keepInputFields',
 	type: 'boolean',
@@ -103,7 +92,7 @@ export const keepInputFieldsOption: INodeProperties = {
 		'Whether to output the input item’s fields (your own context: customer, email subject and sender, record ID…) with each document’s task_id or result, so that the next node can map or record them together (for example in a Data Table the Document Extraction Trigger’s workflow looks the task up in)',
 };
 
-export const maxPagesOption: INodeProperties = {
+const maxPagesOption: INodeProperties = {
 	displayName: 'Max Pages',
 	name: 'maxPages',
 	type: 'number',
@@ -122,7 +111,6 @@ export const maxConcurrencyOption: INodeProperties = {
 		'The largest number of requests this node has open at the same time, across all items. One limit for the whole run: it is read once, from the first item.',
 };
 
-/** The fields of Submit and Submit and Wait that name the document and what to extract from it. */
 export const documentFields: INodeProperties[] = [
 	inputSourceField,
 	filesToSendField,
@@ -133,13 +121,18 @@ export const documentFields: INodeProperties[] = [
 	documentTypeField,
 ];
 
-/** The options of Submit and Submit and Wait from Allow Private Addresses to Max Download Size. */
-export const submissionOptions: INodeProperties[] = [
-	allowPrivateAddressesOption,
-	downloadTimeoutOption,
-	fileTypesOption,
-	includeDownloadedFileOption,
-	includeInputBinaryOption,
-	maxConcurrencyOption,
-	maxDownloadSizeOption,
-];
+/** The Options of Submit, and of Submit and Wait with its Max Wait and the options `after`. */
+export const documentOptions = (maxWait?: INodeProperties, ...after: INodeProperties[]) =>
+	optionsCollection([
+		allowPrivateAddressesOption,
+		downloadTimeoutOption,
+		fileTypesOption,
+		includeDownloadedFileOption,
+		includeInputBinaryOption,
+		maxConcurrencyOption,
+		maxDownloadSizeOption,
+		...(maxWait ? [maxWait] : []),
+		keepInputFieldsOption,
+		maxPagesOption,
+		...after,
+	]);

@@ -7,12 +7,6 @@ import {
 	DEFAULT_MAX_DOWNLOAD_MB,
 } from '../constants';
 
-/**
- * Field descriptions of where a document comes from: Input Source, the binary fields (Files to
- * Send, File Types) or the Document URL and the limits of its download. Nothing here runs at
- * execution time.
- */
-
 export const inputSourceField: INodeProperties = {
 	displayName: 'Input Source',
 	name: 'inputSource',

@@ -7,23 +7,7 @@ import {
 	isRestricted,
 	type RestrictedAddressClass,
 } from '../../shared/addresses';
-import { nodeError } from '../../shared/transport/errors';
-import { MESSAGES } from '../messages';
-
-/**
- * Which addresses a download may reach: by default only public ones, judged before anything
- * connects (IP literals in any notation, localhost names, and the addresses a name resolves to).
- */
-
-/** Whether an error is n8n's own SSRF protection refusing an address (n8n 2.x). */
-export function isInstanceSsrfBlock(error: unknown): boolean {
-	for (let current = error, depth = 0; current && depth < 5; depth++) {
-		const { name, cause } = current as { name?: unknown; cause?: unknown };
-		if (name === 'SsrfBlockedIpError' || name === 'SsrfBlockedHostnameError') return true;
-		current = cause;
-	}
-	return false;
-}
+import { MESSAGES, type Words } from '../messages';
 
 type LookupCallback = (error: Error | null, addresses: Array<{ address: string }> | string) => void;
 type Lookup = (hostname: string, options: { all: true }, callback: LookupCallback) => void;
@@ -32,68 +16,59 @@ interface EgressHelpers {
 }
 
 /**
- * The addresses `hostname` resolves to, looked up through n8n's own resolver, or undefined where
- * this n8n version offers none to nodes (n8n 1.x) or the lookup failed (the request then fails
- * as it would have). The lookup asks n8n for its unfiltered resolver ('unsafe'): the addresses
- * are judged here, by the same rules as IP literals; n8n's own policy still applies to the
- * request itself.
+ * The addresses `hostname` resolves to through n8n's unfiltered ('unsafe') resolver, judged here
+ * by the rules of IP literals; none where n8n offers no resolver to nodes (1.x) or the lookup
+ * failed (the request then fails as it would have).
  */
 async function resolveHost(
 	this: IExecuteFunctions,
 	hostname: string,
 	signal: AbortSignal,
-): Promise<string[] | undefined> {
-	const helpers = this.helpers as unknown as EgressHelpers;
-	if (typeof helpers.getSecureEgressFilter !== 'function') return undefined;
+): Promise<string[]> {
 	let lookup: Lookup | undefined;
 	try {
-		lookup = helpers.getSecureEgressFilter('unsafe')?.createSecureLookup?.();
+		lookup = (this.helpers as EgressHelpers)
+			.getSecureEgressFilter?.('unsafe')
+			.createSecureLookup?.();
 	} catch {
-		lookup = undefined;
+		return [];
 	}
-	if (typeof lookup !== 'function') return undefined;
-	const resolving = new Promise<string[] | undefined>((resolve) => {
+	if (typeof lookup !== 'function') return [];
+	return await new Promise<string[]>((resolve) => {
+		if (signal.aborted) resolve([]);
+		signal.addEventListener('abort', () => resolve([]), { once: true });
 		try {
-			lookup(hostname, { all: true }, (error, addresses) => {
-				if (error || !Array.isArray(addresses)) resolve(undefined);
-				else resolve(addresses.map((entry) => entry.address));
-			});
+			lookup(hostname, { all: true }, (error, addresses) =>
+				resolve(!error && Array.isArray(addresses) ? addresses.map((entry) => entry.address) : []),
+			);
 		} catch {
-			resolve(undefined);
+			resolve([]);
 		}
 	});
-	const aborted = new Promise<undefined>((resolve) => {
-		if (signal.aborted) resolve(undefined);
-		signal.addEventListener('abort', () => resolve(undefined), { once: true });
-	});
-	return await Promise.race([resolving, aborted]);
 }
 
 /**
- * Refuses, before anything connects to it, an address the download must not reach unless
- * private addresses are allowed: loopback, private, link-local, unspecified and shared addresses,
- * as IP literals in any notation the URL parser accepts, as `localhost` or `*.localhost`, and as
- * host names that resolve to them (where n8n lets a node resolve names).
+ * Why a download must not reach `url` unless private addresses are allowed (loopback, private,
+ * link-local, unspecified and shared addresses, in any notation, as localhost names or as what a
+ * name resolves to), judged before anything connects; undefined when it may.
  */
-export async function checkDownloadAddress(
+export async function refusedAddress(
 	this: IExecuteFunctions,
 	url: URL,
-	{
-		itemIndex,
-		signal,
-		redirected = false,
-	}: { itemIndex: number; signal: AbortSignal; redirected?: boolean },
-): Promise<void> {
-	const refuse = (kind: RestrictedAddressClass, resolvedTo?: string) => {
-		const target = `${redirected ? 'was redirected to' : 'points to'} ${url.host}${resolvedTo ? `, which resolves to ${resolvedTo}` : ''}`;
-		const { message, description } = MESSAGES.privateAddress(target, ADDRESS_CLASS_NAMES[kind]);
-		return nodeError(this, 'download_failed', message, { itemIndex, description });
-	};
+	signal: AbortSignal,
+	redirected: boolean,
+): Promise<Words | undefined> {
+	const refusal = (kind: RestrictedAddressClass, resolvedTo?: string) =>
+		MESSAGES.privateAddress(
+			`${redirected ? 'was redirected to' : 'points to'} ${url.host}${resolvedTo ? `, which resolves to ${resolvedTo}` : ''}`,
+			ADDRESS_CLASS_NAMES[kind],
+		);
 	const kind = classifyHost(url.hostname);
-	if (isRestricted(kind)) throw refuse(kind);
-	if (kind !== undefined) return;
-	for (const address of (await resolveHost.call(this, url.hostname, signal)) ?? []) {
+	if (isRestricted(kind)) return refusal(kind);
+	if (kind !== undefined) return undefined;
+	for (const address of await resolveHost.call(this, url.hostname, signal)) {
 		const resolved = classifyIp(address);
-		if (isRestricted(resolved)) throw refuse(resolved, address);
+		if (isRestricted(resolved)) return refusal(resolved, address);
 	}
+	return undefined;
 }

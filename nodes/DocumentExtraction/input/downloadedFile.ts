@@ -1,12 +1,5 @@
-/**
- * What a downloaded file is: its name and MIME type, from the response's headers when it has
- * them, else from the URL, and whether it is a document the service takes (a PDF or an image).
- */
-
-/** The headers of an HTTP response, as n8n's request helper returns them. */
 export type ResponseHeaders = Record<string, string | string[] | undefined>;
 
-/** MIME types accepted as documents; application/octet-stream and no type are judged by the file name. */
 const DOCUMENT_TYPE = /^(application\/(pdf|x-pdf)|image\/[a-z0-9.+-]+)$/;
 const UNTYPED = ['', 'application/octet-stream', 'binary/octet-stream', 'application/binary'];
 
@@ -17,25 +10,19 @@ const EXTENSION_TYPES: Record<string, string> = {
 	jpeg: 'image/jpeg',
 	gif: 'image/gif',
 	webp: 'image/webp',
-	tif: 'image/tiff',
 	tiff: 'image/tiff',
+	tif: 'image/tiff',
 	bmp: 'image/bmp',
 	heic: 'image/heic',
 };
 
-const TYPE_EXTENSIONS: Record<string, string> = {
-	'application/pdf': 'pdf',
-	'application/x-pdf': 'pdf',
-	'image/png': 'png',
-	'image/jpeg': 'jpg',
-	'image/gif': 'gif',
-	'image/webp': 'webp',
-	'image/tiff': 'tiff',
-	'image/bmp': 'bmp',
-	'image/heic': 'heic',
-};
+/** The extension a name without one gets: the first of its type above. */
+const TYPE_EXTENSIONS: Record<string, string> = Object.fromEntries(
+	Object.entries(EXTENSION_TYPES)
+		.reverse()
+		.map(([extension, type]) => [type, extension]),
+);
 
-/** Whether `mimeType` is one the service takes: a PDF or an image. */
 export function isDocumentType(mimeType: string): boolean {
 	return DOCUMENT_TYPE.test(mimeType);
 }
@@ -76,11 +63,7 @@ export function extensionOf(name: string): string {
 	return match ? match[1].toLowerCase() : '';
 }
 
-/**
- * The MIME type of a file: the one it was given, or for a file given none or a generic one
- * (application/octet-stream, as mail clients often send a PDF), the one its name's extension
- * stands for. application/x-pdf is read as application/pdf.
- */
+/** The MIME type given, or by the name's extension for none or a generic one (mail clients send PDFs so). */
 export function fileType(fileName: string, givenType: string): string {
 	const type = givenType.split(';')[0].trim().toLowerCase();
 	const mimeType = UNTYPED.includes(type)

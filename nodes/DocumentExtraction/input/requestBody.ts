@@ -1,17 +1,8 @@
 import type { IExecuteFunctions } from 'n8n-workflow';
 
-/**
- * The POST /process_file body: the submission fields and the document as base64, built without
- * extra copies (one buffer for a document in memory, a stream for a stored one).
- */
-
 type BinaryStream = Awaited<ReturnType<IExecuteFunctions['helpers']['getBinaryStream']>>;
 
-/**
- * Chunk size for streamed files: a multiple of 3, so every chunk but the last encodes to whole
- * base64 quads. Kept small (48 KiB in, 64 KiB of base64 out): the peak resident memory while
- * streaming a file measured lower than with 192 KiB chunks (npm run bench, P2).
- */
+// A multiple of 3 (whole base64 quads); 48 KiB measured a lower peak memory than 192 KiB (bench P2).
 const STREAM_CHUNK_BYTES = 3 * 16 * 1024;
 
 export interface SubmissionFields {
@@ -20,24 +11,15 @@ export interface SubmissionFields {
 	max_pages?: number;
 }
 
-/**
- * A stored document whose base64 is at most this long (one stream chunk) is read whole and sent
- * as one buffer. Its request then leaves complete, headers and body together: a service that
- * answers before reading the body (a refused key, an overload) cannot close the connection on a
- * body still being sent, which would hide its answer behind a broken connection (EPIPE). It also
- * spares the stream for many small documents.
- */
+// A stored document up to one chunk is sent as one buffer: a service that answers before reading
+// the body (a refused key) would otherwise close the connection on it and hide its answer (EPIPE).
 const SMALL_BODY_BYTES = (STREAM_CHUNK_BYTES / 3) * 4;
 
-/** A document taken from binary data, ready to be sent without extra copies. */
 export interface DocumentSource {
-	fileName?: string;
-	mimeType?: string;
-	/** Base64 held in memory by n8n's default binary mode (sent as is, never decoded). */
+	/** Base64 held in memory by n8n's default binary mode (sent as is). */
 	base64?: string;
-	/** Id of a binary stored outside memory (filesystem and other modes), streamed on send. */
 	binaryId?: string;
-	/** About how many bytes the document takes in the request body (as base64). */
+	/** About how many bytes of base64 the document takes in the body. */
 	bodyBytes?: number;
 }
 
@@ -48,7 +30,7 @@ function jsonPrefix(fields: SubmissionFields): string {
 
 const JSON_SUFFIX = '"}';
 
-/** The POST /process_file body for a document held in memory, as one buffer (one copy of the base64). */
+/** The body as one buffer: one copy of the base64. */
 function bufferBody(base64: string, fields: SubmissionFields): Buffer {
 	const prefix = jsonPrefix(fields);
 	const body = Buffer.allocUnsafe(Buffer.byteLength(prefix) + base64.length + JSON_SUFFIX.length);
@@ -58,10 +40,7 @@ function bufferBody(base64: string, fields: SubmissionFields): Buffer {
 	return body;
 }
 
-/**
- * The POST /process_file body for a stored document, as a stream that base64-encodes the file
- * chunk by chunk, so the whole file is never held in memory.
- */
+/** The body as a stream that base64-encodes the file chunk by chunk. */
 function streamBody(file: BinaryStream, fields: SubmissionFields): BinaryStream {
 	const prefix = jsonPrefix(fields);
 	return file.compose(async function* (chunks: AsyncIterable<Buffer>) {
@@ -77,10 +56,7 @@ function streamBody(file: BinaryStream, fields: SubmissionFields): BinaryStream 
 	}) as unknown as BinaryStream;
 }
 
-/**
- * A factory that builds the request body anew for every attempt of the request. Closing a
- * streamed body (the transport does, however the attempt ends) also closes the file.
- */
+/** Builds the POST /process_file body anew for every attempt; closing a streamed one closes the file. */
 export function submissionBodyFactory(
 	this: IExecuteFunctions,
 	source: DocumentSource,
@@ -90,7 +66,6 @@ export function submissionBodyFactory(
 		if (source.base64 !== undefined) return bufferBody(source.base64, fields);
 		const file = await this.helpers.getBinaryStream(source.binaryId as string, STREAM_CHUNK_BYTES);
 		if ((source.bodyBytes ?? Infinity) <= SMALL_BODY_BYTES) {
-			// A small file is read whole (one chunk) and sent as one buffer, with its headers.
 			const chunks: Buffer[] = [];
 			for await (const chunk of file) chunks.push(Buffer.from(chunk as Buffer));
 			return bufferBody(Buffer.concat(chunks).toString('base64'), fields);

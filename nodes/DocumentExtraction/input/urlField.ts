@@ -1,14 +1,9 @@
 import type { IExecuteFunctions } from 'n8n-workflow';
 
 import { parseHttpUrl } from '../../shared/urls';
-import { nodeError } from '../../shared/transport/errors';
-import { MESSAGES } from '../messages';
+import { MESSAGES, refusal } from '../messages';
 
-/**
- * The http(s) address in a URL field of an item (Document URL, the webhook's URL), or a clear
- * error: `whenEmpty` when nothing was given (else the empty text is named), and `description`,
- * which says what the field expects.
- */
+/** The http(s) address in a URL field of an item; `whenEmpty` is the message for nothing given. */
 export function readUrlField(
 	this: IExecuteFunctions,
 	raw: unknown,
@@ -17,13 +12,7 @@ export function readUrlField(
 ): URL {
 	const text = typeof raw === 'string' ? raw.trim() : '';
 	const url = parseHttpUrl(text);
-	if (!url) {
-		throw nodeError(
-			this,
-			'invalid_input',
-			text || !whenEmpty ? MESSAGES.notAUrl(text) : whenEmpty,
-			{ itemIndex, description },
-		);
-	}
-	return url;
+	if (url) return url;
+	const message = text || !whenEmpty ? MESSAGES.notAUrl(text) : whenEmpty;
+	throw refusal(this, { message, description }, itemIndex);
 }

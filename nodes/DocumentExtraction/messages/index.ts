@@ -1,12 +1,20 @@
+import { type FailureKind, type NodeContext, nodeError } from '../../shared/transport/errors';
 import { INPUT_MESSAGES } from './input';
 import { RUN_MESSAGES } from './run';
 
-/**
- * What the Document Extraction node tells the user, each sentence written once: the message and
- * description of each of its errors, its advice, and the hints after a run. Code throws
- * `nodeError(this, kind, MESSAGES.x.message, { itemIndex, description })`; what the shared code
- * and the transport say is in ../../shared/messages.ts.
- */
+// Each sentence the node says, written once; the shared code's are in ../../shared/messages.ts.
 export const MESSAGES = { ...RUN_MESSAGES, ...INPUT_MESSAGES };
 
-export { failedRunLines, HINTS, plural, timedOutMessage, type TimedOutReason } from './run';
+export { failedRunLines, HINTS, timedOutMessage } from './run';
+
+export type Words = { message: string; description?: string };
+
+/** The error of an item in these words: invalid_input unless the caller knows another kind. */
+export function refusal(
+	ctx: NodeContext,
+	{ message, description }: Words,
+	itemIndex?: number,
+	kind: FailureKind = 'invalid_input',
+) {
+	return nodeError(ctx, kind, message, { itemIndex, description });
+}

@@ -1,23 +1,16 @@
 import { ALLOW_PRIVATE_ADDRESSES_OPTION, DEFAULT_FILE_TYPES } from '../constants';
 import { plural } from './run';
 
-/** What the node says about the document of an item: its URL, its binary fields, its download. */
-
-/** What an item without binary data is told to do. */
 const NO_BINARY_ADVICE =
 	'This item has no binary data at all. Put a node that reads the file before this one: an email trigger with Download Attachments on, Read/Write Files from Disk, or HTTP Request with the response format set to File.';
 
-/** The binary fields an item has, as an error's description lists them. */
 const hasFields = (list: string) => `This item has these binary fields: ${list}.`;
 
-/** "No binary field "data" on item 0", and how to fix it when given. */
 const noBinaryField = (names: string, itemIndex: number, fix = '') =>
 	`No binary field ${names} on item ${itemIndex}${fix}`;
 
 export const INPUT_MESSAGES = {
-	// URL fields
 	notAUrl: (text: string) => `"${text.slice(0, 200)}" is not an http(s) URL`,
-	/** How the Document URL field is read: what its errors say. */
 	documentUrlField: {
 		whenEmpty: 'No document URL given',
 		description:
@@ -25,7 +18,6 @@ export const INPUT_MESSAGES = {
 	},
 	webhookUrlDescription:
 		'Enter the full address of the endpoint that receives the events, for example https://example.com/hooks/extraction.',
-	// The document of an item: its binary field
 	noInputBinaryField: (field: string, itemIndex: number, available: string[]) => ({
 		message: noBinaryField(`"${field}"`, itemIndex),
 		description: available.length
@@ -37,7 +29,6 @@ export const INPUT_MESSAGES = {
 		description: `${fileName ? `"${fileName}" has 0 bytes. ` : ''}Pass a PDF or image file with content.`,
 	}),
 
-	// Several files of an item (Files to Send)
 	noFileTypes: {
 		message: `File Types is empty: enter MIME types or file extensions, for example ${DEFAULT_FILE_TYPES}, .pdf`,
 		description:
@@ -68,11 +59,9 @@ export const INPUT_MESSAGES = {
 		message: `No ${kind} on item ${itemIndex}: its ${plural(count, 'file is', `${count} files are`)} ${files}`,
 		description: `Only a ${kind} is sent to the service. Add the type of the file to File Types if it is a document after all (for example .pdf for a PDF sent as another type), or leave such items out before this node (an If node on the item's binary data).`,
 	}),
-	/** What File Types means in a message. */
 	wantedKind: (isDefault: boolean, label: string) =>
 		isDefault ? 'PDF or image' : `file of the types in File Types (${label})`,
 
-	// The download of a Document URL
 	redirectNotHttp: (shown: string) => ({
 		message: `The document URL ${shown} redirected to an address that is not http(s)`,
 		description: 'Give the address of the file itself.',
@@ -111,7 +100,6 @@ export const INPUT_MESSAGES = {
 		description:
 			'Give the address of the file itself (application/pdf or image/*), not of a web page that shows or links to it.',
 	}),
-	/** A file over Max Download Size: its declared size when known, else "more than" the limit. */
 	tooLarge: (shown: string, limit: string, size?: string) => ({
 		message: `The document at ${shown} is too large: ${size ? `${size}, the limit is ${limit}` : `more than ${limit}`}`,
 		description: 'Raise the "Max Download Size" option, or use a smaller file.',

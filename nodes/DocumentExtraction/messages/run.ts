@@ -7,22 +7,13 @@ import {
 import { NO_PROJECT_SELECTED } from '../../shared/messages';
 import type { SubmissionFields } from '../input/requestBody';
 
-/**
- * What the node says about its fields, sending and waiting, its operations and the hints after a
- * run.
- */
-
-/** Counted words: "1 item", "2 items". */
 export const plural = (count: number, one: string, many: string) => (count === 1 ? one : many);
 
-/** How a task whose result is not in the output is fetched: "fetch it with Get Status". */
 const fetchWithGetStatus = (count: number, later = false) =>
 	`fetch ${plural(count, 'it', 'them')}${later ? ' later' : ''} with Get Status`;
 
-/** The Timed-out item's advice: "Fetch it later with Get Status and this task_id". */
 const FETCH_LATER = `F${fetchWithGetStatus(1, true).slice(1)} and this task_id`;
 
-/** The rate-limit advice of the document operations: their options. */
 const RATE_LIMIT_ADVICE: RateLimitAdvice = {
 	message: 'Lower Max Concurrent Requests or send fewer items per run',
 	description:
@@ -31,7 +22,6 @@ const RATE_LIMIT_ADVICE: RateLimitAdvice = {
 };
 
 export const RUN_MESSAGES = {
-	/** What an upload of a document is about, for the words of its failures. */
 	documentRequest: (fields: SubmissionFields): About => ({
 		subject: `project "${fields.project}" or document type "${fields.document_type}"`,
 		sending: 'the document',
@@ -39,14 +29,12 @@ export const RUN_MESSAGES = {
 		rateLimitAdvice: RATE_LIMIT_ADVICE,
 		missing: 'The service accepted the document but returned no task_id',
 	}),
-	/** What a status check of a task is about. */
 	taskRequest: (taskId: string): About => ({
 		subject: `task ${taskId}`,
 		rateLimitAdvice: RATE_LIMIT_ADVICE,
 		missing: `The service returned no task for ${taskId}`,
 	}),
 
-	// The fields and options of an item
 	notANumber: (label: string, minimum: number, raw: unknown) => ({
 		message: `${label} must be a number of at least ${minimum}`,
 		description: `Got "${String(raw)}". Change the "${label}" option.`,
@@ -73,14 +61,12 @@ export const RUN_MESSAGES = {
 		description: 'Select Task Completed: it is the only event the service can deliver.',
 	},
 
-	// Sending and waiting
 	notStarted: 'Not submitted: another item had already failed',
 	notSentAgain: (earlier: { message: string; description?: string }) => ({
 		message: `Not sent again: an earlier try of this node in this execution may have delivered the document to the service (${earlier.message})`,
 		description:
 			`${earlier.description ?? ''}\nRetry On Fail does not send a document again when its earlier try may have reached the service: that ${SECOND_CHARGE}. ${CHECK_BEFORE_RESENDING}`.trim(),
 	}),
-	/** A task that ended with status failed (Submit and Wait). */
 	taskFailed: (taskId: string, error: unknown) => {
 		const reason = typeof error === 'string' && error ? error : 'no error text was given';
 		return {
@@ -90,7 +76,6 @@ export const RUN_MESSAGES = {
 		};
 	},
 
-	// The operations
 	notForTools: {
 		message: 'Register Webhook is not available when the node is used as a tool',
 		description:
@@ -100,19 +85,9 @@ export const RUN_MESSAGES = {
 		`The operation "${operation}" of "${resource}" is not supported`,
 };
 
-/** Why Max Wait ran out before a task's result came. */
-export type TimedOutReason = 'running' | 'unanswered' | 'noSlot' | 'noTimeLeft';
+type TimedOutReason = 'running' | 'unanswered' | 'noSlot' | 'noTimeLeft';
 
-/** The message of a Submit and Wait output item whose task outlived Max Wait. */
-export function timedOutMessage({
-	maxWaitS,
-	slots,
-	why,
-}: {
-	maxWaitS: number;
-	slots: number;
-	why: TimedOutReason;
-}): string {
+export function timedOutMessage(maxWaitS: number, slots: number, why: TimedOutReason): string {
 	const within = `within Max Wait (${maxWaitS} s)`;
 	switch (why) {
 		case 'running':
@@ -126,16 +101,11 @@ export function timedOutMessage({
 	}
 }
 
-/** The lines a failed run adds to its error: the tasks already created, and what was not sent. */
-export function failedRunLines({
-	ownTask,
-	otherTasks,
-	notStarted,
-}: {
-	ownTask?: string;
-	otherTasks: Array<{ itemIndex: number; taskId: string }>;
-	notStarted: number;
-}): string[] {
+export function failedRunLines(
+	ownTask: string | undefined,
+	otherTasks: Array<{ itemIndex: number; taskId: string }>,
+	notStarted: number,
+): string[] {
 	const lines: string[] = [];
 	if (ownTask) lines.push(`This item's task: ${ownTask} (${fetchWithGetStatus(1)}).`);
 	if (otherTasks.length) {
@@ -152,7 +122,6 @@ export function failedRunLines({
 	return lines;
 }
 
-/** The hints after a run, by what it met. */
 export const HINTS = {
 	timedOut: (timedOut: number, unknown: number) => {
 		// A task none of whose status checks was answered may have finished: it is not "running".
@@ -175,7 +144,6 @@ export const HINTS = {
 		}
 		return message;
 	},
-	/** Files File Types left out, `list` naming them. */
 	skippedFiles: (count: number, list: string) =>
 		`${count} ${plural(count, 'file was', 'files were')} not sent, File Types not counting ${plural(count, 'it', 'them')} as a document: ${list}. Add ${plural(count, 'its type', 'their types')} to File Types to send ${plural(count, 'it', 'them')}`,
 };

@@ -2,11 +2,8 @@ import type { ILoadOptionsFunctions, INodePropertyOptions } from 'n8n-workflow';
 
 import { fetchProjects, findProject, projectText } from '../../shared/projects';
 
-/**
- * The list's first entry is always a hint with the empty value: an empty Document Type is a
- * normal state (nothing chosen yet), and n8n's editor marks a value its list lacks with a
- * warning ("The value "" is not supported!"). Its name is what the empty field shows.
- */
+// The first entry is a hint with the empty value: n8n's editor warns about a value its list
+// lacks ("The value "" is not supported!"), and an empty Document Type is normal.
 const hint = (name: string, description: string): INodePropertyOptions => ({
 	name,
 	value: '',

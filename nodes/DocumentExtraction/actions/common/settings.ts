@@ -6,98 +6,55 @@ import {
 	DEFAULT_MAX_DOWNLOAD_MB,
 } from '../../constants';
 import type { DocumentSourceSettings } from '../../input/documentInput';
-import type { FileSelection, FilesToSend } from '../../input/inputFiles';
 import type { SubmissionFields } from '../../input/requestBody';
 import { readProjectField } from '../../../shared/projects';
-import { nodeError } from '../../../shared/transport/errors';
-import { MESSAGES } from '../../messages';
+import { MESSAGES, refusal } from '../../messages';
 
-/**
- * The node's fields and options, read into typed settings: once per run for what holds for the
- * whole run (RunSettings), once per item for the rest (an expression may give each item its
- * own value). An operation reads its settings here and hands them on; nothing further down
- * reads a parameter.
- */
-
-/** What holds for a whole run of the node. */
-interface RunSettings {
-	/** Max Concurrent Requests: one limit for the run, read from the first item. */
-	maxConcurrency: number;
-	/** Input Source is URL (else a binary field). It takes no expression: the same for every item. */
-	urlInput: boolean;
-}
+// Nothing below the operations reads a parameter: they read their settings here and hand them on.
 
 /** The "Options" collection of an operation, read for one item. */
 export function readOptions(this: IExecuteFunctions, itemIndex: number): IDataObject {
 	return this.getNodeParameter('options', itemIndex, {}) as IDataObject;
 }
 
-interface NumberOptionSpec {
-	/** The option's name in the Options collection. */
-	name: string;
-	/** The option's display name, used in the error message. */
-	label: string;
-	itemIndex: number;
-	/** The smallest value allowed; 1 unless set. */
-	minimum?: number;
-	/** Whether only whole numbers are allowed. */
-	integer?: boolean;
-}
-
-/**
- * A number from the Options collection that is at least `minimum` (and whole, with
- * `integer`), or undefined when the option is not set. A bad value is a clear error.
- */
-function numberOption(
+/** A number option of at least `minimum` (1 unless set), whole with `integer`; undefined when unset. */
+export function numberOption(
 	this: IExecuteFunctions,
 	options: IDataObject,
-	{ name, label, itemIndex, minimum = 1, integer = false }: NumberOptionSpec,
+	spec: { name: string; label: string; itemIndex: number; minimum?: number; integer?: boolean },
 ): number | undefined {
+	const { name, label, itemIndex, minimum = 1 } = spec;
 	const raw = options[name];
 	if (raw === undefined || raw === null || raw === '') return undefined;
 	const value = Number(raw);
-	if (!Number.isFinite(value) || value < minimum) {
-		const { message, description } = MESSAGES.notANumber(label, minimum, raw);
-		throw nodeError(this, 'invalid_input', message, { itemIndex, description });
-	}
-	if (integer && !Number.isInteger(value)) {
-		const { message, description } = MESSAGES.notWhole(label, minimum, value);
-		throw nodeError(this, 'invalid_input', message, { itemIndex, description });
-	}
+	const refused =
+		!Number.isFinite(value) || value < minimum
+			? MESSAGES.notANumber(label, minimum, raw)
+			: spec.integer && !Number.isInteger(value)
+				? MESSAGES.notWhole(label, minimum, value)
+				: undefined;
+	if (refused) throw refusal(this, refused, itemIndex);
 	return value;
 }
 
-/** Like `numberOption` (a bad value is an error), with `fallback` when the option is not set. */
-export function numberOptionOr(
-	this: IExecuteFunctions,
-	options: IDataObject,
-	spec: NumberOptionSpec & { fallback: number },
-): number {
-	return numberOption.call(this, options, spec) ?? spec.fallback;
-}
-
-/** The settings of a run, read once: Max Concurrent Requests from the first item, Input Source. */
-export function readRunSettings(this: IExecuteFunctions): RunSettings {
+/** What holds for a whole run: Max Concurrent Requests (from the first item) and Input Source. */
+export function readRunSettings(this: IExecuteFunctions) {
+	const maxConcurrency = numberOption.call(this, readOptions.call(this, 0), {
+		name: 'maxConcurrency',
+		label: 'Max Concurrent Requests',
+		itemIndex: 0,
+	});
 	return {
-		maxConcurrency: numberOptionOr.call(this, readOptions.call(this, 0), {
-			name: 'maxConcurrency',
-			label: 'Max Concurrent Requests',
-			fallback: DEFAULT_MAX_CONCURRENCY,
-			itemIndex: 0,
-		}),
+		maxConcurrency: maxConcurrency ?? DEFAULT_MAX_CONCURRENCY,
 		urlInput: this.getNodeParameter('inputSource', 0, 'binary') === 'url',
 	};
 }
 
-/** The settings of one item of Submit and Submit and Wait. */
 export interface SubmissionSettings {
 	fields: SubmissionFields;
 	source: DocumentSourceSettings;
-	/** Include Input Binary (a binary input's data passed through to the output). */
 	includeInputBinary: boolean;
-	/** Include Downloaded File (a URL input's file output as binary field "data"). */
 	includeDownloadedFile: boolean;
-	/** Keep Input Fields: the input item's JSON goes with each output item. */
 	keepInputFields: boolean;
 	/** The binary field of the document when it is one of several files of the item. */
 	file?: string;
@@ -109,33 +66,18 @@ function positiveOr(value: unknown, fallback: number): number {
 	return Number.isFinite(number) && number > 0 ? number : fallback;
 }
 
-/**
- * The document fields and options of one item of Submit / Submit and Wait: Project and
- * Document Type (refused when empty), Max Pages, the document's source and what is output.
- * `file` names the binary field of one of several files of the item (Files to Send); without
- * it, the document is in Input Binary Field.
- */
+/** The settings of one document of Submit and Submit and Wait; Project and Document Type are required. */
 export function readSubmissionSettings(
 	this: IExecuteFunctions,
-	itemIndex: number,
-	options: IDataObject,
-	run: Pick<RunSettings, 'urlInput'>,
-	file?: string,
+	unit: { itemIndex: number; options: IDataObject; file?: { field: string } },
+	urlInput: boolean,
 ): SubmissionSettings {
+	const { itemIndex, options } = unit;
+	const file = unit.file?.field;
 	const project = readProjectField(this, itemIndex);
 	const documentType = String(this.getNodeParameter('documentType', itemIndex, '')).trim();
-	if (!project) {
-		throw nodeError(this, 'invalid_input', MESSAGES.noProject.message, {
-			itemIndex,
-			description: MESSAGES.noProject.description,
-		});
-	}
-	if (!documentType) {
-		throw nodeError(this, 'invalid_input', MESSAGES.noDocumentType.message, {
-			itemIndex,
-			description: MESSAGES.noDocumentType.description,
-		});
-	}
+	const missing = !project ? MESSAGES.noProject : !documentType ? MESSAGES.noDocumentType : null;
+	if (missing) throw refusal(this, missing, itemIndex);
 	const fields: SubmissionFields = { project, document_type: documentType };
 	const maxPages = numberOption.call(this, options, {
 		name: 'maxPages',
@@ -144,9 +86,9 @@ export function readSubmissionSettings(
 		integer: true,
 	});
 	if (maxPages !== undefined) fields.max_pages = maxPages;
-	const source: DocumentSourceSettings = run.urlInput
+	const source: DocumentSourceSettings = urlInput
 		? {
-				urlInput: true,
+				urlInput,
 				documentUrl: this.getNodeParameter('documentUrl', itemIndex, ''),
 				maxBytes: Math.floor(
 					positiveOr(options.maxDownloadSize, DEFAULT_MAX_DOWNLOAD_MB) * 1024 * 1024,
@@ -157,7 +99,7 @@ export function readSubmissionSettings(
 				allowPrivateAddresses: options.allowPrivateAddresses === true,
 			}
 		: {
-				urlInput: false,
+				urlInput,
 				binaryPropertyName:
 					file ?? (this.getNodeParameter('binaryPropertyName', itemIndex) as string),
 			};
@@ -168,33 +110,5 @@ export function readSubmissionSettings(
 		includeDownloadedFile: options.includeDownloadedFile === true,
 		keepInputFields: options.keepInputFields === true,
 		...(file !== undefined ? { file } : {}),
-	};
-}
-
-/**
- * Files to Send of one item (binary input): Input Binary Field (the default: one document, as
- * before), or every binary field or those named in Input Binary Fields, with File Types.
- */
-export function readFileSelection(
-	this: IExecuteFunctions,
-	itemIndex: number,
-	options: IDataObject,
-): FileSelection {
-	const filesToSend = this.getNodeParameter('filesToSend', itemIndex, 'field') as FilesToSend;
-	if (filesToSend !== 'all' && filesToSend !== 'list') {
-		return {
-			filesToSend: 'field',
-			binaryPropertyName: this.getNodeParameter('binaryPropertyName', itemIndex) as string,
-		};
-	}
-	const names =
-		filesToSend === 'list'
-			? String(this.getNodeParameter('binaryPropertyNames', itemIndex, '') ?? '')
-			: undefined;
-	return {
-		filesToSend,
-		binaryPropertyName: '',
-		...(names !== undefined ? { binaryPropertyNames: names } : {}),
-		...(options.fileTypes !== undefined ? { fileTypes: String(options.fileTypes) } : {}),
 	};
 }

@@ -5,12 +5,9 @@ import { getTask } from '../../../shared/transport/service';
 import { MESSAGES } from '../../messages';
 import type { NodeRun } from './itemRunner';
 
-/** Reading tasks, the code Get Status and Submit and Wait share. */
-
 /**
- * GET /task_status for one task, within the run's request slots (status checks go before
- * uploads waiting for one); the task always has its task_id. With a deadline, a slot that does
- * not come free while there is still time to ask ends the check (kind out_of_time).
+ * GET /task_status within the run's request slots, before uploads waiting for one. With a
+ * deadline, a slot that does not come free while there is time to ask ends it (out_of_time).
  */
 export async function fetchTask(
 	this: IExecuteFunctions,
@@ -30,13 +27,12 @@ export async function fetchTask(
 	}
 }
 
-/** The output JSON for a task: its result fields when complete and "Result Only" is chosen, else the task. */
+/** The output JSON of a task: its result fields when complete with "Result Only", else the task. */
 export function shapeTask(task: IDataObject, output: string): IDataObject {
-	if (output === 'result' && task.status === 'complete') {
-		const result = task.result;
-		if (result && typeof result === 'object' && !Array.isArray(result))
-			return { ...(result as IDataObject) };
-		return { result: result ?? null };
+	if (output !== 'result' || task.status !== 'complete') return task;
+	const result = task.result;
+	if (result && typeof result === 'object' && !Array.isArray(result)) {
+		return { ...(result as IDataObject) };
 	}
-	return task;
+	return { result: result ?? null };
 }

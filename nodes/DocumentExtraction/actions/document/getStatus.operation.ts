@@ -13,14 +13,13 @@ import {
 	taskIdField,
 } from '../../descriptions';
 import { optionsCollection } from '../../../shared/descriptions';
-import { asNodeError, failureKind, nodeError } from '../../../shared/transport/errors';
+import { asNodeError, failureKind } from '../../../shared/transport/errors';
 import { isUuid } from '../../../shared/uuid';
-import { MESSAGES } from '../../messages';
+import { MESSAGES, refusal } from '../../messages';
 import { type NodeRun, outputItem, runItems } from '../common/itemRunner';
 import { readOptions } from '../common/settings';
 import { fetchTask, shapeTask } from '../common/taskStatus';
 
-/** The status output for a task the service does not know (404) with "Output Unknown Tasks as Items". */
 const NOT_FOUND_STATUS = 'not_found';
 
 const outputNotFoundOption: INodeProperties = {
@@ -41,16 +40,6 @@ const displayOptions = { show: { resource: ['document'], operation: ['getStatus'
 
 export const description = updateDisplayOptions(displayOptions, properties);
 
-/** Reads and checks the Task ID field: a UUID, refused before any request otherwise. */
-function readTaskId(this: IExecuteFunctions, itemIndex: number): string {
-	const taskId = String(this.getNodeParameter('taskId', itemIndex, '') ?? '').trim();
-	if (!isUuid(taskId)) {
-		const { message, description } = MESSAGES.notATaskId(taskId);
-		throw nodeError(this, 'invalid_input', message, { itemIndex, description });
-	}
-	return taskId;
-}
-
 /** Fetches each item's task, all items side by side within the run's request slots. */
 export async function execute(
 	this: IExecuteFunctions,
@@ -59,7 +48,8 @@ export async function execute(
 	const { items, report } = run;
 	const worker = async (itemIndex: number): Promise<INodeExecutionData> => {
 		const options = readOptions.call(this, itemIndex);
-		const taskId = readTaskId.call(this, itemIndex);
+		const taskId = String(this.getNodeParameter('taskId', itemIndex, '') ?? '').trim();
+		if (!isUuid(taskId)) throw refusal(this, MESSAGES.notATaskId(taskId), itemIndex);
 		run.asked.set(itemIndex, taskId);
 		const includeInputBinary = options.includeInputBinary === true;
 		let task: IDataObject;

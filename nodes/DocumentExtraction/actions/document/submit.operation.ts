@@ -1,20 +1,9 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import {
-	documentFields,
-	keepInputFieldsOption,
-	maxPagesOption,
-	submissionOptions,
-} from '../../descriptions';
-import { optionsCollection } from '../../../shared/descriptions';
-import { type NodeRun, runUnits } from '../common/itemRunner';
-import {
-	documentOutput,
-	type DocumentUnit,
-	documentUnits,
-	sendDocument,
-} from '../common/submission';
+import { documentFields, documentOptions } from '../../descriptions';
+import type { NodeRun } from '../common/itemRunner';
+import { submitDocuments } from '../common/submission';
 
 const properties: INodeProperties[] = [
 	...documentFields,
@@ -25,28 +14,21 @@ const properties: INodeProperties[] = [
 		type: 'notice',
 		default: '',
 	},
-	optionsCollection([...submissionOptions, keepInputFieldsOption, maxPagesOption]),
+	documentOptions(),
 ];
 
 const displayOptions = { show: { resource: ['document'], operation: ['submit'] } };
 
 export const description = updateDisplayOptions(displayOptions, properties);
 
-/**
- * Sends each document and outputs its task_id at once. Each upload waits out 429 answers for
- * at most MAX_THROTTLED_MS (5 minutes) and has its own request timeout; the result comes later
- * (the trigger, or Get Status).
- */
+/** Sends each document and outputs its task_id at once; the result comes later. */
 export async function execute(
 	this: IExecuteFunctions,
 	run: NodeRun,
 ): Promise<INodeExecutionData[]> {
-	const unitsOf = (itemIndex: number): DocumentUnit[] => documentUnits.call(this, run, itemIndex);
-	const runDocuments = runUnits<DocumentUnit>;
-	return await runDocuments.call(this, run, unitsOf, async (unit) => {
-		const submission = await sendDocument.call(this, run, unit);
-		const { project, document_type } = submission.settings.fields;
-		const json = { task_id: submission.taskId, project, document_type };
-		return documentOutput(run, unit, json, submission);
+	return await submitDocuments.call(this, run, async (_unit, send) => {
+		const { taskId, settings } = await send();
+		const { project, document_type } = settings.fields;
+		return { task_id: taskId, project, document_type };
 	});
 }

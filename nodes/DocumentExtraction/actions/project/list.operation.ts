@@ -16,10 +16,7 @@ const displayOptions = { show: { resource: ['project'], operation: ['list'] } };
 
 export const description = updateDisplayOptions(displayOptions, properties);
 
-/**
- * One item per project. The answer may be a bare array or wrap the list under projects,
- * items, data or results; any other shape is output whole as one item.
- */
+/** One item per project of the answer's list; an answer without one is output whole. */
 function projectItems(body: unknown, itemIndex: number): INodeExecutionData[] {
 	const list = extractProjectList(body);
 	if (!list) {

@@ -16,8 +16,7 @@ import {
 	WEBHOOK_EVENTS,
 } from '../../../shared/transport/service';
 import { readUrlField } from '../../input/urlField';
-import { MESSAGES } from '../../messages';
-import { nodeError } from '../../../shared/transport/errors';
+import { MESSAGES, refusal } from '../../messages';
 import { type NodeRun, runItems } from '../common/itemRunner';
 
 const properties: INodeProperties[] = [
@@ -48,13 +47,6 @@ const displayOptions = { show: { resource: ['project'], operation: ['registerWeb
 
 export const description = updateDisplayOptions(displayOptions, properties);
 
-/** The URL field: the address the service is to deliver events to, as entered (trimmed). */
-function readTargetUrl(this: IExecuteFunctions, itemIndex: number): string {
-	const url = String(this.getNodeParameter('webhookUrl', itemIndex, '')).trim();
-	readUrlField.call(this, url, itemIndex, { description: MESSAGES.webhookUrlDescription });
-	return url;
-}
-
 /** Registers the item's URL for the project's events; the output holds the secret (once). */
 async function registerFor(
 	this: IExecuteFunctions,
@@ -62,16 +54,13 @@ async function registerFor(
 	signal: AbortSignal | undefined,
 ): Promise<INodeExecutionData> {
 	const project = readProjectField(this, itemIndex);
-	const url = readTargetUrl.call(this, itemIndex);
+	// sent as entered (trimmed), once it reads as an http(s) address
+	const url = String(this.getNodeParameter('webhookUrl', itemIndex, '')).trim();
+	readUrlField.call(this, url, itemIndex, { description: MESSAGES.webhookUrlDescription });
 	const events = (
 		this.getNodeParameter('events', itemIndex, [...WEBHOOK_EVENTS]) as string[]
 	).filter((e) => WEBHOOK_EVENTS.includes(e));
-	if (!events.length) {
-		throw nodeError(this, 'invalid_input', MESSAGES.noEvent.message, {
-			itemIndex,
-			description: MESSAGES.noEvent.description,
-		});
-	}
+	if (!events.length) throw refusal(this, MESSAGES.noEvent, itemIndex);
 	const given = String(this.getNodeParameter('secret', itemIndex, '') ?? '').trim();
 	const secret = given || generateWebhookSecret();
 	const projectId = await resolveProjectId.call(this, project, itemIndex, signal);

@@ -83,32 +83,17 @@ describe('downloadDocument', () => {
 		expect(error.description).toContain('There is no file at this address');
 	});
 
-	it.each([
-		['text/html; charset=utf-8', 'text/html'],
-		['application/json', 'application/json'],
-		['text/plain', 'text/plain'],
-	])('refuses content type %p', async (type, shown) => {
-		nock(HOST).get('/page.pdf').reply(200, '<html></html>', { 'Content-Type': type });
-		const error = await failureOf(download('/page.pdf'));
-		expect(error.message).toBe(
-			`The URL ${HOST}/page.pdf did not return a PDF or an image (content type ${shown})`,
-		);
-		expect(error.description).toContain('not of a web page');
-	});
-
-	it('judges application/octet-stream or no type by the file name', async () => {
-		nock(HOST)
-			.get('/a.pdf')
-			.reply(200, PDF, { 'Content-Type': 'application/octet-stream' })
-			.get('/b.jpg')
-			.reply(200, PDF)
-			.get('/blob')
-			.reply(200, PDF, { 'Content-Type': 'application/octet-stream' });
-		expect((await download('/a.pdf')).mimeType).toBe('application/pdf');
-		expect((await download('/b.jpg')).mimeType).toBe('image/jpeg');
-		const error = await failureOf(download('/blob'));
-		expect(error.message).toContain('content type application/octet-stream');
-	});
+	it.each([['text/html; charset=utf-8', 'text/html']])(
+		'refuses content type %p',
+		async (type, shown) => {
+			nock(HOST).get('/page.pdf').reply(200, '<html></html>', { 'Content-Type': type });
+			const error = await failureOf(download('/page.pdf'));
+			expect(error.message).toBe(
+				`The URL ${HOST}/page.pdf did not return a PDF or an image (content type ${shown})`,
+			);
+			expect(error.description).toContain('not of a web page');
+		},
+	);
 
 	it('refuses a file whose Content-Length is over the limit, before reading it', async () => {
 		nock(HOST)

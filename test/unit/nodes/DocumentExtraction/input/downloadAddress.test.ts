@@ -13,60 +13,42 @@ afterEach(() => expect(nock.pendingMocks()).toEqual([]));
 describe('addresses a download may reach', () => {
 	const ALLOW = 'Allow Private Addresses';
 
+	/** A download of `url`; n8n's resolver, where given, resolves any name to `resolve`. */
 	function downloadFrom(
 		url: string,
-		{
-			allowPrivateAddresses = false,
-			resolve,
-			httpRequest,
-		}: {
+		options: {
 			allowPrivateAddresses?: boolean;
-			resolve?: (host: string) => string[];
-			httpRequest?: (request: unknown) => Promise<unknown>;
+			resolve?: string[];
+			httpRequest?: () => Promise<unknown>;
 		} = {},
 	) {
 		const ctx = createContext({ params: {} });
-		const helpers = (ctx as unknown as { helpers: Record<string, unknown> }).helpers;
+		const helpers = ctx.helpers as unknown as Record<string, unknown>;
+		const { resolve, httpRequest, allowPrivateAddresses } = options;
 		const policies: unknown[] = [];
 		if (resolve) {
+			const lookup = (_host: string, _options: unknown, callback: (e: null, a: object[]) => void) =>
+				callback(
+					null,
+					resolve.map((address) => ({ address })),
+				);
 			helpers.getSecureEgressFilter = (policy: unknown) => {
 				policies.push(policy);
-				return {
-					createSecureLookup:
-						() =>
-						(
-							host: string,
-							_options: unknown,
-							callback: (e: Error | null, a: Array<{ address: string }>) => void,
-						) =>
-							callback(
-								null,
-								resolve(host).map((address) => ({ address })),
-							),
-				};
+				return { createSecureLookup: () => lookup };
 			};
 		}
 		if (httpRequest) helpers.httpRequest = httpRequest;
-		const result = downloadDocument.call(ctx, new URL(url), {
-			itemIndex: 0,
-			maxBytes: MB,
-			timeoutMs: 5000,
-			allowPrivateAddresses,
-		});
-		return { result, policies };
+		const limits = { itemIndex: 0, maxBytes: MB, timeoutMs: 5000, allowPrivateAddresses };
+		return { result: downloadDocument.call(ctx, new URL(url), limits), policies };
 	}
 
-	// Loopback literals only here: nothing is contacted (nock would refuse any connection).
+	// Loopback literals only (the notations are shared/addresses' tests): nothing is contacted.
 	it.each([
 		['http://127.0.0.1:9/a.pdf', '127.0.0.1:9', 'a loopback address'],
-		['http://127.0.0.2/a.pdf', '127.0.0.2', 'a loopback address'],
 		['http://2130706433/a.pdf', '127.0.0.1', 'a loopback address'],
-		['http://0x7f.1/a.pdf', '127.0.0.1', 'a loopback address'],
-		['http://0177.0.0.1/a.pdf', '127.0.0.1', 'a loopback address'],
 		['http://[::1]:9/a.pdf', '[::1]:9', 'a loopback address'],
 		['http://[::ffff:127.0.0.1]/a.pdf', '[::ffff:7f00:1]', 'a loopback address'],
 		['http://localhost:9/a.pdf', 'localhost:9', 'a loopback address'],
-		['http://files.localhost/a.pdf', 'files.localhost', 'a loopback address'],
 		['http://0.0.0.0:9/a.pdf', '0.0.0.0:9', 'the unspecified address'],
 	])('refuses %s at once, naming the class and the option', async (url, host, kind) => {
 		const { result } = downloadFrom(url);
@@ -85,14 +67,6 @@ describe('addresses a download may reach', () => {
 		);
 	});
 
-	it('checks a redirect to the metadata address written as IPv4-mapped IPv6', async () => {
-		nock(HOST).get('/meta').reply(301, '', { Location: 'http://[::ffff:a9fe:a9fe]/latest/' });
-		const error = await failureOf(downloadFrom(`${HOST}/meta`).result);
-		expect(error.message).toMatch(
-			/was redirected to \[::ffff:a9fe:a9fe\]: a link-local address \(this includes the cloud metadata address\)/,
-		);
-	});
-
 	it('refuses a redirect to another scheme', async () => {
 		nock(HOST).get('/ftp').reply(302, '', { Location: 'file:///etc/passwd' });
 		const error = await failureOf(downloadFrom(`${HOST}/ftp`).result);
@@ -103,7 +77,7 @@ describe('addresses a download may reach', () => {
 
 	it('resolves a host name through n8n and refuses it when it resolves to a private address', async () => {
 		const { result, policies } = downloadFrom(`${HOST}/a.pdf`, {
-			resolve: () => ['93.184.216.34', '10.1.2.3'],
+			resolve: ['93.184.216.34', '10.1.2.3'],
 		});
 		const error = await failureOf(result);
 		expect(error.message).toBe(
@@ -114,7 +88,7 @@ describe('addresses a download may reach', () => {
 
 	it('downloads from a host name that resolves to public addresses only', async () => {
 		nock(HOST).get('/a.pdf').reply(200, PDF, { 'Content-Type': 'application/pdf' });
-		const { result } = downloadFrom(`${HOST}/a.pdf`, { resolve: () => ['93.184.216.34'] });
+		const { result } = downloadFrom(`${HOST}/a.pdf`, { resolve: ['93.184.216.34'] });
 		await expect(result).resolves.toMatchObject({ mimeType: 'application/pdf' });
 	});
 

@@ -15,6 +15,14 @@ describe('file name and MIME type', () => {
 		).toBe(name);
 	});
 
+	it.each([
+		['https://h/a.pdf', 'application/octet-stream', 'application/pdf'],
+		['https://h/b.jpg', '', 'image/jpeg'],
+		['https://h/blob', 'application/octet-stream', 'application/octet-stream'],
+	])('judges %s sent as %p by its name: %p', (url, type, mimeType) => {
+		expect(describeDownload(new URL(url), { 'content-type': type }).mimeType).toBe(mimeType);
+	});
+
 	it('adds an extension from the type when the name has none', () => {
 		expect(
 			describeDownload(new URL('https://h/doc/42'), { 'content-type': 'application/pdf' }),

@@ -15,17 +15,6 @@ async function text(body: Buffer | AsyncIterable<Buffer>): Promise<string> {
 const expected = (bytes: Buffer) => ({ ...fields, file_base64: bytes.toString('base64') });
 
 describe('the POST /process_file body', () => {
-	it('wraps base64 held in memory, as one buffer', async () => {
-		const base64 = Buffer.from('%PDF-1.7').toString('base64');
-		const body = await submissionBodyFactory.call(
-			createContext({ params: {} }),
-			{ base64 },
-			fields,
-		)();
-		expect(Buffer.isBuffer(body)).toBe(true);
-		expect(JSON.parse(await text(body as Buffer))).toEqual({ ...fields, file_base64: base64 });
-	});
-
 	it('sends a small stored file as one buffer, and a larger one as a stream, whatever the chunk boundaries', async () => {
 		const small = Buffer.alloc(CHUNK, 5);
 		const large = Buffer.alloc(CHUNK * 2 + 5);

@@ -11,15 +11,14 @@ const CHOOSE_PROJECT_FIRST = {
 	value: '',
 	description: 'The document types are those of the project chosen in the Project field',
 };
+const byId = (value: string) => ({ __rl: true, mode: 'id', value });
 
 useOfflineNock();
 
 describe('Document types of the chosen project', () => {
 	it('offers the document types of the chosen project, after a hint with the empty value', async () => {
 		nock(BASE_URL).get('/projects').reply(200, projects);
-		const types = await getDocumentTypes.call(
-			loadOptionsContext({ __rl: true, mode: 'id', value: 'identity' }),
-		);
+		const types = await getDocumentTypes.call(loadOptionsContext(byId('identity')));
 		// the empty value (no type chosen yet) is in the list: n8n's editor warns about a value its list lacks
 		expect(types.map((t) => [t.name, t.value])).toEqual([
 			['Choose a Document Type', ''],
@@ -28,39 +27,29 @@ describe('Document types of the chosen project', () => {
 		]);
 	});
 
-	it.each([
-		['an empty From list value', { __rl: true, mode: 'list', value: '' }],
-		['an empty By ID or Name value', { __rl: true, mode: 'id', value: '  ' }],
-		['no value at all', undefined],
-	])(
-		'offers the hint "Choose a Project First", and asks nothing, for %s',
-		async (_what, project) => {
-			const scope = nock(BASE_URL).get('/projects').reply(200, projects);
-			const types = await getDocumentTypes.call(loadOptionsContext(project));
-			expect(types).toEqual([CHOOSE_PROJECT_FIRST]);
-			expect(scope.isDone()).toBe(false);
-			nock.cleanAll();
+	const unreadable = {
+		...loadOptionsContext(),
+		getCurrentNodeParameter: () => {
+			throw new Error("ERROR: This parameter's value is invalid. Please enter a valid mode.");
 		},
-	);
-
-	it('offers the hint when the Project value cannot be read yet', async () => {
-		const context = {
-			...loadOptionsContext(),
-			getCurrentNodeParameter: () => {
-				throw new Error("ERROR: This parameter's value is invalid. Please enter a valid mode.");
-			},
-		} as unknown as ILoadOptionsFunctions;
-		expect(await getDocumentTypes.call(context)).toEqual([CHOOSE_PROJECT_FIRST]);
+	} as unknown as ILoadOptionsFunctions;
+	it.each([
+		['an empty From list value', loadOptionsContext({ __rl: true, mode: 'list', value: '' })],
+		['an empty By ID or Name value', loadOptionsContext(byId('  '))],
+		['no value at all', loadOptionsContext(undefined)],
+		['a value that cannot be read yet', unreadable],
+	])('offers the hint "Choose a Project First", and asks nothing, for %s', async (_what, ctx) => {
+		const scope = nock(BASE_URL).get('/projects').reply(200, projects);
+		expect(await getDocumentTypes.call(ctx)).toEqual([CHOOSE_PROJECT_FIRST]);
+		expect(scope.isDone()).toBe(false);
+		nock.cleanAll();
 	});
 
 	it('offers only a hint that names the Project field for a project the service does not know', async () => {
 		nock(BASE_URL).get('/projects').reply(200, projects);
-		const types = await getDocumentTypes.call(
-			loadOptionsContext({ __rl: true, mode: 'id', value: 'Unknown' }),
-		);
-		expect(types).toEqual([
-			expect.objectContaining({ name: 'No Document Types for This Project', value: '' }),
-		]);
-		expect(types[0].description).toMatch(/check the Project field/);
+		const [hint, ...rest] = await getDocumentTypes.call(loadOptionsContext(byId('Unknown')));
+		expect(rest).toEqual([]);
+		expect(hint).toMatchObject({ name: 'No Document Types for This Project', value: '' });
+		expect(hint.description).toMatch(/check the Project field/);
 	});
 });

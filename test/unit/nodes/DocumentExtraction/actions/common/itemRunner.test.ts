@@ -4,49 +4,19 @@ import { sleep } from 'n8n-workflow';
 import {
 	NodeRun,
 	notStarted,
-	outputItem,
 	runItems,
 	runUnits,
 	type Unit,
 } from '../../../../../../nodes/DocumentExtraction/actions/common/itemRunner';
 import { nodeError } from '../../../../../../nodes/shared/transport/errors';
-import { CancelledError } from '../../../../../../nodes/shared/wait';
-import { binaryItem, createContext, failureOf } from '../../../../helpers/context';
+import { createContext, failureOf } from '../../../../helpers/context';
 
 const items: INodeExecutionData[] = [{ json: {} }, { json: {} }, { json: {} }];
 const ctx = (continueOnFail = false, input = items) =>
 	createContext({ params: {}, continueOnFail, items: input });
 const runOf = (context: ReturnType<typeof ctx>) => new NodeRun(context);
 
-describe('outputItem', () => {
-	it('pairs the output with its input and carries the binary only when asked', () => {
-		const item = binaryItem('pdf');
-		expect(outputItem(item, 3, { a: 1 }, { includeInputBinary: true })).toEqual({
-			json: { a: 1 },
-			pairedItem: { item: 3 },
-			binary: item.binary,
-		});
-		expect(outputItem(item, 3, { a: 1 }, { includeInputBinary: false }).binary).toBeUndefined();
-	});
-});
-
 describe('NodeRun', () => {
-	it('reads the input, Continue On Fail and the cancel signal once', () => {
-		const context = ctx(true);
-		const reads = { input: 0, continueOnFail: 0 };
-		const getInputData = context.getInputData;
-		const continueOnFail = context.continueOnFail;
-		context.getInputData = () => (reads.input++, getInputData());
-		context.continueOnFail = () => (reads.continueOnFail++, continueOnFail());
-		const run = new NodeRun(context);
-		expect([run.items.length, run.continueOnFail, run.signal]).toEqual([
-			3,
-			true,
-			expect.anything(),
-		]);
-		expect(reads).toEqual({ input: 1, continueOnFail: 1 });
-	});
-
 	it('halts on a failure only without Continue On Fail', () => {
 		const stopping = runOf(ctx(false));
 		stopping.failed();
@@ -102,49 +72,6 @@ describe('runItems', () => {
 		});
 		expect(out[2].json).toEqual({ error: 'broken', kind: 'unexpected' });
 		expect(run.report.errorItems).toEqual([false, false]);
-	});
-
-	it('gives a stop the kind stopped, also where it is a raw cancellation', async () => {
-		const context = ctx(true);
-		const out = await runItems.call(context, runOf(context), async () => {
-			throw new CancelledError();
-		});
-		expect(out.map((o) => o.json.kind)).toEqual(['stopped', 'stopped', 'stopped']);
-	});
-
-	it('otherwise throws the first failure with its item index and kind, naming the other tasks', async () => {
-		const context = ctx();
-		const run = runOf(context);
-		const error = await failureOf(
-			runItems.call(context, run, async (i) => {
-				if (i === 0) {
-					run.tasks.set({ itemIndex: 0 }, 'task-0');
-					return { json: {} };
-				}
-				throw nodeError(context, 'invalid_input', `broken ${i}`, { itemIndex: i });
-			}),
-		);
-		expect(error.message).toBe('broken 1');
-		const { context: errorContext } = error as unknown as {
-			context: { itemIndex: number; kind: string };
-		};
-		expect(errorContext).toMatchObject({ itemIndex: 1, kind: 'invalid_input' });
-		expect(error.description).toContain('item 0: task-0');
-	});
-
-	it('wraps a foreign error once, keeping only its message', async () => {
-		const context = ctx();
-		const secret = Object.assign(new Error('socket hang up'), {
-			config: { headers: { Authorization: 'Bearer vnd_secret' } },
-		});
-		const error = await failureOf(
-			runItems.call(context, runOf(context), async () => {
-				throw secret;
-			}),
-		);
-		expect(error.message).toBe('socket hang up');
-		expect(JSON.stringify(error)).not.toContain('vnd_secret');
-		expect((error as unknown as { context: { kind: string } }).context.kind).toBe('unexpected');
 	});
 });
 

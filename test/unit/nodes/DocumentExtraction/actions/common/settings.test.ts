@@ -1,30 +1,28 @@
-import { numberOptionOr } from '../../../../../../nodes/DocumentExtraction/actions/common/settings';
+import { numberOption } from '../../../../../../nodes/DocumentExtraction/actions/common/settings';
 import { createContext } from '../../../../helpers/context';
 
-const ctx = (continueOnFail = false) => createContext({ params: {}, continueOnFail });
+describe('numberOption', () => {
+	const read = (value: unknown, extra: { minimum?: number; integer?: boolean } = {}) =>
+		numberOption.call(
+			createContext({ params: {} }),
+			{ maxPages: value as number },
+			{ name: 'maxPages', label: 'Max Pages', itemIndex: 2, ...extra },
+		);
 
-describe('numberOptionOr', () => {
-	const spec = { name: 'maxPages', label: 'Max Pages', itemIndex: 2, fallback: 7 };
-
-	it('reads a set option and leaves an unset one to the fallback', () => {
-		expect(numberOptionOr.call(ctx(), { maxPages: 3 }, spec)).toBe(3);
-		expect(numberOptionOr.call(ctx(), { maxPages: '' }, spec)).toBe(7);
-		expect(numberOptionOr.call(ctx(), {}, spec)).toBe(7);
+	it.each([
+		[3, {}, 3],
+		['', {}, undefined],
+		[undefined, {}, undefined],
+		[1.5, {}, 1.5],
+	])('reads %p (%j) as %p', (value, extra, expected) => {
+		expect(read(value, extra)).toBe(expected);
 	});
 
-	it('refuses a value below the minimum', () => {
-		expect(() => numberOptionOr.call(ctx(), { maxPages: 0 }, spec)).toThrow(
-			'Max Pages must be a number of at least 1',
-		);
-		expect(() => numberOptionOr.call(ctx(), { maxPages: 1 }, { ...spec, minimum: 2 })).toThrow(
-			'Max Pages must be a number of at least 2',
-		);
-	});
-
-	it('refuses a fraction only when whole numbers are asked for', () => {
-		expect(numberOptionOr.call(ctx(), { maxPages: 1.5 }, spec)).toBe(1.5);
-		expect(() => numberOptionOr.call(ctx(), { maxPages: 1.5 }, { ...spec, integer: true })).toThrow(
-			'Max Pages must be a whole number',
-		);
+	it.each([
+		[0, {}, 'Max Pages must be a number of at least 1'],
+		[1, { minimum: 2 }, 'Max Pages must be a number of at least 2'],
+		[1.5, { integer: true }, 'Max Pages must be a whole number'],
+	])('refuses %p (%j): %s', (value, extra, message) => {
+		expect(() => read(value, extra)).toThrow(message);
 	});
 });

@@ -1,5 +1,7 @@
 import nock from 'nock';
 
+import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
+
 import { execute as getStatusExecute } from '../../../../../../nodes/DocumentExtraction/actions/document/getStatus.operation';
 import {
 	asOperation,
@@ -15,69 +17,47 @@ const getStatus = asOperation(getStatusExecute);
 
 useOfflineNock();
 
-describe('Get Status', () => {
-	const statusParams = (taskId: string, output = 'result') => ({
-		resource: 'document',
-		operation: 'getStatus',
-		taskId,
-		output,
-		options: {},
-	});
+/** Get Status of `taskIds` (one per item), Result Only, with these options. */
+function run(
+	taskIds: string[],
+	options: IDataObject = {},
+	{ continueOnFail = false, items = taskIds.map((): INodeExecutionData => ({ json: {} })) } = {},
+) {
+	const params = (name: string, i: number) =>
+		({
+			resource: 'document',
+			operation: 'getStatus',
+			taskId: taskIds[i],
+			output: 'result',
+			options,
+		})[name];
+	return getStatus.call(createContext({ params, items, continueOnFail }), items);
+}
 
+describe('Get Status', () => {
 	it('refuses a task ID that is not a UUID without sending a request', async () => {
 		const scope = nock(BASE_URL).get(/.*/).reply(200, {});
-		const error = await failureOf(
-			getStatus.call(createContext({ params: statusParams('INV-2024-17') }), [{ json: {} }]),
-		);
+		const error = await failureOf(run(['INV-2024-17']));
 		expect(error.message).toBe('"INV-2024-17" is not a task ID');
 		expect(scope.isDone()).toBe(false);
+		nock.cleanAll();
 	});
 
-	it('returns the result fields of a complete task, or the whole task', async () => {
-		nock(BASE_URL)
-			.get(`/task_status/${TASK}`)
-			.twice()
-			.reply(200, task('complete', { result: { total: 9 } }));
-		const result = await getStatus.call(createContext({ params: statusParams(TASK) }), [
-			{ json: {} },
-		]);
-		expect(result[0].json).toEqual({ total: 9 });
-		const full = await getStatus.call(createContext({ params: statusParams(TASK, 'full') }), [
-			{ json: {} },
-		]);
-		expect(full[0].json).toMatchObject({ task_id: TASK, status: 'complete', result: { total: 9 } });
-	});
-
-	it('passes the input binary on only with Include Input Binary', async () => {
+	it('outputs the result fields, and passes the input binary on only with Include Input Binary', async () => {
 		nock(BASE_URL)
 			.get(`/task_status/${TASK}`)
 			.twice()
 			.reply(200, task('complete', { result: { total: 9 } }));
 		const items = [binaryItem('pdf')];
-		const plain = await getStatus.call(createContext({ params: statusParams(TASK), items }), items);
-		expect(plain[0].json).toEqual({ total: 9 });
-		expect(plain[0].binary).toBeUndefined();
-		const kept = await getStatus.call(
-			createContext({
-				params: { ...statusParams(TASK), options: { includeInputBinary: true } },
-				items,
-			}),
-			items,
-		);
+		const plain = await run([TASK], {}, { items });
+		expect(plain).toEqual([{ json: { total: 9 }, pairedItem: { item: 0 } }]);
+		const kept = await run([TASK], { includeInputBinary: true }, { items });
 		expect(kept[0].binary?.data.fileName).toBe('invoice.pdf');
-	});
-
-	it('returns a running task whole even in Result Only mode', async () => {
-		nock(BASE_URL).get(`/task_status/${TASK}`).reply(200, task('processing'));
-		const out = await getStatus.call(createContext({ params: statusParams(TASK) }), [{ json: {} }]);
-		expect(out[0].json).toMatchObject({ task_id: TASK, status: 'processing' });
 	});
 
 	it('maps an unknown task to a 404 that names it', async () => {
 		nock(BASE_URL).get(`/task_status/${TASK}`).reply(404, { detail: 'Task not found' });
-		const error = await failureOf(
-			getStatus.call(createContext({ params: statusParams(TASK) }), [{ json: {} }]),
-		);
+		const error = await failureOf(run([TASK]));
 		expect(error.message).toContain('Not found (404): Task not found');
 		expect(error.description).toContain(`task ${TASK}`);
 	});
@@ -90,42 +70,29 @@ describe('Get Status', () => {
 		nock(BASE_URL)
 			.get(`/task_status/${OTHER}`)
 			.reply(200, task('complete', { result: { total: 9 } }));
-		const ids = [TASK, OTHER];
-		const items = ids.map((id) => ({ json: { id } }));
-		const ctx = createContext({
-			params: (name: string, i: number) =>
-				({ ...statusParams(ids[i], 'full'), options: { outputNotFoundAsItems: true } })[
-					name as keyof ReturnType<typeof statusParams>
-				],
-			items,
-		});
-		const out = await getStatus.call(ctx, items);
-		expect(out.map((o) => o.json.status)).toEqual(['not_found', 'complete']);
-		expect(out[0].json).toEqual({
-			task_id: TASK,
-			status: 'not_found',
-			error: `Not found (404): Task '${TASK}' not found`,
-		});
-		expect(out[0].pairedItem).toEqual({ item: 0 });
+		const out = await run([TASK, OTHER], { outputNotFoundAsItems: true });
+		expect(out).toEqual([
+			{
+				json: {
+					task_id: TASK,
+					status: 'not_found',
+					error: `Not found (404): Task '${TASK}' not found`,
+				},
+				pairedItem: { item: 0 },
+			},
+			{ json: { total: 9 }, pairedItem: { item: 1 } },
+		]);
 	});
 
 	it('still fails the item for other errors with Output Unknown Tasks as Items', async () => {
 		nock(BASE_URL).get(`/task_status/${TASK}`).reply(401, { detail: 'Invalid or missing API key' });
-		const error = await failureOf(
-			getStatus.call(
-				createContext({
-					params: { ...statusParams(TASK), options: { outputNotFoundAsItems: true } },
-				}),
-				[{ json: {} }],
-			),
-		);
+		const error = await failureOf(run([TASK], { outputNotFoundAsItems: true }));
 		expect(error.message).toContain('(401)');
 	});
 
 	it('gives the error item of a status request that fails, under Continue On Fail, the task_id it asked about', async () => {
 		nock(BASE_URL).get(`/task_status/${TASK}`).reply(402, { detail: 'Subscription inactive' });
-		const ctx = createContext({ params: statusParams(TASK), continueOnFail: true });
-		const [item] = await getStatus.call(ctx, [{ json: {} }]);
+		const [item] = await run([TASK], {}, { continueOnFail: true });
 		expect(item.json).toMatchObject({ task_id: TASK, kind: 'refused', httpCode: 402 });
 		expect(item.pairedItem).toEqual({ item: 0 });
 	});

@@ -9,33 +9,24 @@ const list = asOperation(listExecute);
 useOfflineNock();
 
 describe('List Projects', () => {
-	const run = async () =>
-		await list.call(createContext({ params: { resource: 'project', operation: 'list' } }), [
-			{ json: {} },
-		]);
-
+	const two = projects.map((json) => ({ json, pairedItem: { item: 0 } }));
 	it.each([
-		['a bare array', projects],
-		['{ projects }', { projects }],
-		['{ items }', { items: projects }],
-		['{ data }', { data: projects }],
-		['{ results }', { results: projects, total: 2 }],
-	])('outputs one item per project from %s', async (_shape, body) => {
-		nock(BASE_URL).get('/projects').reply(200, body);
-		const out = await run();
-		expect(out.map((o) => o.json.name)).toEqual(['Invoices', 'Identity']);
-		expect(out.every((o) => (o.pairedItem as { item: number }).item === 0)).toBe(true);
-	});
-
-	it('outputs an unreadable answer whole as one item instead of crashing', async () => {
-		nock(BASE_URL).get('/projects').reply(200, { account: 'acme', count: 2 });
-		const out = await run();
-		expect(out).toEqual([{ json: { account: 'acme', count: 2 }, pairedItem: { item: 0 } }]);
-	});
-
-	it('wraps a non-object answer', async () => {
-		nock(BASE_URL).get('/projects').reply(200, '"ok"', { 'Content-Type': 'application/json' });
-		const out = await run();
-		expect(out[0].json).toEqual({ response: 'ok' });
+		['a bare array', projects, two],
+		['{ projects }', { projects }, two],
+		['{ items }', { items: projects }, two],
+		['{ data }', { data: projects }, two],
+		['{ results }', { results: projects, total: 2 }, two],
+		[
+			'an unreadable answer, whole',
+			{ account: 'acme', count: 2 },
+			[{ json: { account: 'acme', count: 2 }, pairedItem: { item: 0 } }],
+		],
+		['a non-object answer, wrapped', 'ok', [{ json: { response: 'ok' }, pairedItem: { item: 0 } }]],
+	])('outputs the projects of %s', async (_shape, body, output) => {
+		nock(BASE_URL)
+			.get('/projects')
+			.reply(200, JSON.stringify(body), { 'Content-Type': 'application/json' });
+		const ctx = createContext({ params: { resource: 'project', operation: 'list' } });
+		expect(await list.call(ctx, [{ json: {} }])).toEqual(output);
 	});
 });

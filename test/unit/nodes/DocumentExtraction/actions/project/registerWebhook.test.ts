@@ -14,30 +14,36 @@ const registerWebhook = asOperation(registerWebhookExecute);
 
 useOfflineNock();
 
-describe('Register Webhook', () => {
-	const params = (extra: Record<string, unknown> = {}) => ({
-		resource: 'project',
-		operation: 'registerWebhook',
-		project: { __rl: true, mode: 'id', value: 'invoices' },
-		webhookUrl: 'https://crm.example.com/hooks/extraction',
-		events: ['task.completed'],
-		secret: '',
-		...extra,
-	});
+/** Register Webhook for the project "invoices" (by name), with `extra` parameters. */
+const register = (extra: Record<string, unknown> = {}) =>
+	registerWebhook.call(
+		createContext({
+			params: {
+				resource: 'project',
+				operation: 'registerWebhook',
+				project: { __rl: true, mode: 'id', value: 'invoices' },
+				webhookUrl: 'https://crm.example.com/hooks/extraction',
+				events: ['task.completed'],
+				secret: '',
+				...extra,
+			},
+		}),
+		[{ json: {} }],
+	);
 
+describe('Register Webhook', () => {
 	it('resolves a project name to its id and generates a strong whsec_ secret, output once', async () => {
 		nock(BASE_URL).get('/projects').reply(200, { projects });
 		let body: Record<string, unknown> = {};
 		nock(BASE_URL)
-			.post(`/projects/${INVOICES}/webhooks`, (b) => {
-				body = b;
-				return true;
-			})
+			.post(`/projects/${INVOICES}/webhooks`, (b) => Boolean((body = b)))
 			.reply(201, { webhook_id: 'wh-1', url: 'https://crm.example.com/hooks/extraction' });
-		const out = await registerWebhook.call(createContext({ params: params() }), [{ json: {} }]);
-		expect(body.url).toBe('https://crm.example.com/hooks/extraction');
-		expect(body.events).toEqual(['task.completed']);
-		expect(body.secret).toMatch(/^whsec_[0-9a-f]{64}$/);
+		const out = await register();
+		expect(body).toMatchObject({
+			url: 'https://crm.example.com/hooks/extraction',
+			events: ['task.completed'],
+			secret: expect.stringMatching(/^whsec_[0-9a-f]{64}$/),
+		});
 		expect(out[0].json).toMatchObject({
 			webhook_id: 'wh-1',
 			project_id: INVOICES,
@@ -50,48 +56,28 @@ describe('Register Webhook', () => {
 		nock(BASE_URL)
 			.post(`/projects/${IDENTITY}/webhooks`, (b) => b.secret === 'whsec_mine')
 			.reply(201, {});
-		const out = await registerWebhook.call(
-			createContext({
-				params: params({
-					project: { __rl: true, mode: 'list', value: IDENTITY },
-					secret: 'whsec_mine',
-				}),
-			}),
-			[{ json: {} }],
-		);
+		const project = { __rl: true, mode: 'list', value: IDENTITY };
+		const out = await register({ project, secret: 'whsec_mine' });
 		expect(out[0].json).toMatchObject({ secret: 'whsec_mine', secretGenerated: false });
 	});
 
 	it('names the known projects when the name is unknown', async () => {
 		nock(BASE_URL).get('/projects').reply(200, projects);
 		const error = await failureOf(
-			registerWebhook.call(
-				createContext({
-					params: params({ project: { __rl: true, mode: 'id', value: 'Receipts' } }),
-				}),
-				[{ json: {} }],
-			),
+			register({ project: { __rl: true, mode: 'id', value: 'Receipts' } }),
 		);
 		expect(error.message).toBe('No project named "Receipts"');
 		expect(error.description).toContain(`Invoices (${INVOICES})`);
 	});
 
-	it('refuses a URL that is not http(s) before any request', async () => {
+	it.each([
+		[{ webhookUrl: 'ftp://x.example.com' }, '"ftp://x.example.com" is not an http(s) URL'],
+		[{ events: [] }, 'No event selected'],
+	])('refuses %j before any request', async (extra, message) => {
 		const scope = nock(BASE_URL).get(/.*/).reply(200, projects);
-		const error = await failureOf(
-			registerWebhook.call(
-				createContext({ params: params({ webhookUrl: 'ftp://x.example.com' }) }),
-				[{ json: {} }],
-			),
-		);
-		expect(error.message).toBe('"ftp://x.example.com" is not an http(s) URL');
+		const error = await failureOf(register(extra));
+		expect(error.message).toBe(message);
 		expect(scope.isDone()).toBe(false);
-	});
-
-	it('refuses an empty event list', async () => {
-		const error = await failureOf(
-			registerWebhook.call(createContext({ params: params({ events: [] }) }), [{ json: {} }]),
-		);
-		expect(error.message).toBe('No event selected');
+		nock.cleanAll();
 	});
 });
