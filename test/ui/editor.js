@@ -2,13 +2,9 @@
 'use strict';
 
 /**
- * The package in n8n's editor, in Chromium, as a user meets it on a fresh `npm start` (run by
- * test/ui/run.sh): the first hour (firstHour.js), then the nodes panel, Submit and Wait with the
- * emulator's projects and document types, a failed document's error and hint, and the trigger.
- * Each step asserts what is on screen.
- *
- *   UI_EDITOR_URL, UI_EMAIL, UI_PASSWORD, UI_EMULATOR_URL   what npm start printed
- *   UI_CHROMIUM, UI_PROFILE_DIR (empty), UI_SCREENSHOTS_DIR, UI_SUMMARY_FILE, UI_WAIT_MS, UI_ONLY
+ * The package in n8n's editor as a user meets it on a fresh `npm start` (run by run.sh, which sets
+ * UI_EDITOR_URL, UI_EMAIL, UI_PASSWORD and UI_EMULATOR_URL): the first hour (firstHour.js), the
+ * nodes panel, Submit and Wait with the emulator's lists, a failed document, and the trigger.
  */
 
 const fs = require('fs');
@@ -19,6 +15,8 @@ const { firstHour } = require('./firstHour.js');
 
 const BASE = process.env.UI_EDITOR_URL || 'http://127.0.0.1:5678/';
 const SUBMIT = ui.EXAMPLE.nodes.find((n) => n.type.endsWith('.documentExtraction'));
+/** The options an open select (dropdown) lists. */
+const OPTIONS = '[data-test-id=parameter-input-item]:visible';
 /** The options of Submit and Wait with Input Source URL, as the editor labels them. */
 const OPTION_LABELS = [
 	'Allow Private Addresses',
@@ -36,33 +34,25 @@ const OPTION_LABELS = [
 async function searchNodes(page, text) {
 	await page.goto('workflow/new');
 	await ui.act(page.getByTestId('node-creator-plus-button'), 'the "+" (open nodes panel) button');
-	await ui.act(
-		page.getByTestId('node-creator-search-bar'),
-		'the nodes panel search box',
-		'fill',
-		text,
-	);
-	const item = page.getByTestId('item-iterator-item').filter({
-		has: page
-			.getByTestId('node-creator-item-name')
-			.getByText('Document Extraction', { exact: true }),
-	});
+	const search = page.getByTestId('node-creator-search-bar');
+	await ui.act(search, 'the nodes panel search box', 'fill', text);
+	const name = itemName(page, 'Document Extraction');
+	const item = page.getByTestId('item-iterator-item').filter({ has: name });
 	await ui.visible(item, `"Document Extraction" among the results for "${text}"`);
 	return item;
 }
 
+const itemName = (scope, text) => ui.exact(scope.getByTestId('node-creator-item-name'), text);
+
 async function openDetails(page, item) {
 	await item.first().click();
-	await ui.visible(page.getByText('Node details', { exact: true }), 'the node details panel');
+	await ui.visible(ui.exact(page, 'Node details'), 'the node details panel');
 }
 
 /** Opens the result's details (when `item`), picks `action`, checks title, icon and credential. */
 async function openAction(page, item, action, title) {
 	if (item) await openDetails(page, item);
-	await ui.act(
-		page.getByTestId('node-creator-item-name').getByText(action, { exact: true }),
-		`the "${action}" entry`,
-	);
+	await ui.act(itemName(page, action), `the "${action}" entry`);
 	const ndv = await ui.visible(page.getByTestId('ndv'), `the settings of "${action}"`);
 	await ui.untilValue(
 		`the title reads "${title}"`,
@@ -70,11 +60,8 @@ async function openAction(page, item, action, title) {
 		(t) => t === title,
 	);
 	await ui.iconRendered(ndv, 'the node settings header');
-	await ui.untilValue(
-		`the credential "${ui.CREDENTIAL}" is preselected`,
-		() => ui.inputValue(ndv.getByTestId('node-credentials-select')),
-		(v) => v === ui.CREDENTIAL,
-	);
+	const credential = ndv.getByTestId('node-credentials-select');
+	await ui.untilInput('the credential is preselected', credential, ui.CREDENTIAL);
 	return ndv;
 }
 
@@ -83,9 +70,7 @@ const projectNames = async (page) =>
 
 /** The names the Document Type dropdown lists (without descriptions); opens it when closed. */
 async function documentTypes(page) {
-	const names = (
-		await page.locator('[data-test-id=parameter-input-item]:visible').allInnerTexts()
-	).map((s) => s.trim().split('\n')[0]);
+	const names = (await page.locator(OPTIONS).allInnerTexts()).map((s) => s.trim().split('\n')[0]);
 	if (!names.length && !(await page.locator('.el-select-dropdown:visible').count()))
 		await page
 			.getByTestId('ndv')
@@ -98,10 +83,7 @@ async function documentTypes(page) {
 
 /** Picks `name` in the open Project list; Document Type then lists the hint and `types`. */
 async function pickProject(page, ndv, name, types) {
-	await ui.act(
-		page.getByTestId('rlc-item').getByText(name, { exact: true }),
-		`"${name}" in the list`,
-	);
+	await ui.act(ui.exact(page.getByTestId('rlc-item'), name), `"${name}" in the list`);
 	await ui.untilValue(
 		`Project shows "${name}"`,
 		() => ndv.getByTestId('rlc-input').inputValue(),
@@ -167,10 +149,7 @@ async function runFailing(page, continueOnFail) {
 	const ended = continueOnFail
 		? /Workflow executed successfully/
 		: new RegExp(`Problem in node .${SUBMIT.name}.`);
-	const toast = page.locator('.el-notification').filter({ hasText: ended });
-	await ui.visible(toast, `the message ${ended}`, ui.RUN_WAIT);
-	await toast.locator('.el-notification__closeBtn').first().click();
-	await toast.waitFor({ state: 'hidden' });
+	await ui.dismissToast(page, ended, ui.RUN_WAIT);
 	await node.first().dblclick();
 	const ndv = await ui.visible(page.getByTestId('ndv'), `the settings of "${SUBMIT.name}"`);
 	return ui.visible(ndv.getByTestId('output-panel'), 'the output panel');
@@ -208,10 +187,7 @@ async function run(context) {
 					const text = await panel.innerText();
 					return /On new Document Extraction event/.test(text) && /Actions \(5\)/.test(text);
 				});
-				await page
-					.getByText(/^Actions \(\d+\)/)
-					.first()
-					.click();
+				await ui.act(page.getByText(/^Actions \(\d+\)/), 'the heading "Actions"');
 				for (const action of [
 					'Submit a document and wait for the result',
 					'Submit a document',
@@ -219,10 +195,7 @@ async function run(context) {
 					'List projects',
 					'Register a webhook',
 				])
-					await ui.visible(
-						panel.getByTestId('node-creator-item-name').getByText(action, { exact: true }),
-						`the action "${action}"`,
-					);
+					await ui.visible(itemName(panel, action), `the action "${action}"`);
 				await ui.shot(page, 'node-panel', panel);
 			},
 		],
@@ -231,11 +204,8 @@ async function run(context) {
 			async () => {
 				const action = 'Submit a document and wait for the result';
 				ndv = await openAction(page, null, action, action);
-				await ui.untilValue(
-					'Operation shows "Submit and Wait"',
-					() => ui.inputValue(ndv.getByTestId('parameter-input-operation')),
-					(v) => v === 'Submit and Wait',
-				);
+				const operation = ndv.getByTestId('parameter-input-operation');
+				await ui.untilInput('Operation shows "Submit and Wait"', operation, 'Submit and Wait');
 				for (const [testId, label] of [
 					['parameter-input-inputSource', 'Input Source'],
 					['parameter-input-binaryPropertyName', 'Input Binary Field'],
@@ -245,15 +215,12 @@ async function run(context) {
 				]) {
 					await ui.visible(ndv.getByTestId(testId), `the field "${label}"`);
 					await ui.visible(
-						ndv.getByTestId('node-parameters').getByText(label, { exact: true }),
+						ui.exact(ndv.getByTestId('node-parameters'), label),
 						`the label "${label}"`,
 					);
 				}
-				await ui.untilValue(
-					'"Input Binary Field" defaults to "data"',
-					() => ui.inputValue(ndv.getByTestId('parameter-input-binaryPropertyName')),
-					(v) => v === 'data',
-				);
+				const binaryField = ndv.getByTestId('parameter-input-binaryPropertyName');
+				await ui.untilInput('"Input Binary Field" defaults to "data"', binaryField, 'data');
 				await ui.iconRendered(
 					page.getByTestId('canvas-node').filter({ hasText: 'Submit a document and wait' }),
 					'the node on the canvas',
@@ -322,15 +289,8 @@ async function run(context) {
 				if (!/document type/i.test(text))
 					ui.fail(`Document Type says "${text}", not what to do next (choose a document type)`);
 				await field.locator('input').first().click();
-				await page
-					.locator('[data-test-id=parameter-input-item]:visible')
-					.getByText('invoice', { exact: true })
-					.click();
-				await ui.untilValue(
-					'Document Type shows "invoice"',
-					() => ui.inputValue(field),
-					(v) => v === 'invoice',
-				);
+				await ui.act(ui.exact(page.locator(OPTIONS), 'invoice'), 'the option "invoice"');
+				await ui.untilInput('Document Type shows "invoice"', field, 'invoice');
 			},
 		],
 		[
@@ -345,12 +305,7 @@ async function run(context) {
 			'with Input Source URL and every option added, no label is cut off',
 			async () => {
 				await ndv.getByTestId('parameter-input-inputSource').locator('input').first().click();
-				await ui.act(
-					page
-						.locator('[data-test-id=parameter-input-item]:visible')
-						.getByText('URL', { exact: true }),
-					'the Input Source "URL"',
-				);
+				await ui.act(ui.exact(page.locator(OPTIONS), 'URL'), 'the Input Source "URL"');
 				await ui.visible(
 					ndv.getByTestId('parameter-input-documentUrl'),
 					'the field "Document URL"',
@@ -360,13 +315,7 @@ async function run(context) {
 					if (!(await add.isVisible().catch(() => false))) break; // every option added
 					await add.click();
 					const next = page.locator('[data-test-id=collection-parameter-option]:visible').first();
-					if (
-						!(await next.waitFor({ timeout: 3000 }).then(
-							() => true,
-							() => false,
-						))
-					)
-						break;
+					if ((await next.waitFor({ timeout: 3000 }).catch(() => 'none')) === 'none') break;
 					await next.click();
 					await page.waitForTimeout(200);
 				}
@@ -374,7 +323,7 @@ async function run(context) {
 					await page.keyboard.press('Escape');
 				const labels = ndv.getByTestId('node-parameters');
 				await ui.visible(
-					labels.getByText('Allow Private Addresses', { exact: true }),
+					ui.exact(labels, 'Allow Private Addresses'),
 					'the label "Allow Private Addresses"',
 				);
 				const truncated = () =>
@@ -392,7 +341,7 @@ async function run(context) {
 				const cut = new Set(await truncated());
 				// a label loses room when hovered (n8n then shows Fixed / Expression and the delete icon)
 				for (const name of OPTION_LABELS) {
-					const label = labels.getByText(name, { exact: true });
+					const label = ui.exact(labels, name);
 					if (!(await label.count())) ui.fail(`the option "${name}" was not added`);
 					await label.first().hover();
 					await page.waitForTimeout(150);
@@ -453,8 +402,7 @@ async function run(context) {
 				await ui.visible(ndv.getByTestId('resource-locator-project'), 'the field "Project"');
 				const existing = ndv.getByTestId('parameter-input-useExistingRegistration');
 				await ui.visible(existing, 'the field "Use Existing Registration"');
-				// no notice above the fields: n8n cannot tell the node its webhook URL, so the https
-				// advice is in the Project field's description
+				// no notice: n8n cannot tell the node its URL; the https advice is in Project's description
 				for (const gone of [
 					/The service delivers events only to an https address/,
 					/registers the test URL .* at the project, anew for every listen; publishing/,
@@ -464,14 +412,8 @@ async function run(context) {
 						ui.fail(`the trigger still shows the notice ${gone}`);
 				await ui.shot(page, 'trigger-fields', settings());
 				// the words the README and the Project field's description use for a test listen
-				await ui.visible(
-					ndv.getByText('Execute step', { exact: true }),
-					'the button "Execute step"',
-				);
-				await ui.visible(
-					ndv.getByText('Test this trigger', { exact: true }),
-					'the link "Test this trigger"',
-				);
+				await ui.visible(ui.exact(ndv, 'Execute step'), 'the button "Execute step"');
+				await ui.visible(ui.exact(ndv, 'Test this trigger'), 'the link "Test this trigger"');
 
 				await ndv.getByTestId('resource-locator-project').getByTestId('rlc-input').click();
 				await ui.untilValue(
@@ -483,7 +425,7 @@ async function run(context) {
 				await ui.act(ndv.getByTestId('collection-parameter-add'), 'the "Add option" button');
 				for (const option of ['Fetch Error Details', 'Status'])
 					await ui.visible(
-						page.getByTestId('collection-parameter-option').getByText(option, { exact: true }),
+						ui.exact(page.getByTestId('collection-parameter-option'), option),
 						`the option "${option}"`,
 					);
 				await page.keyboard.press('Escape');

@@ -1,10 +1,6 @@
 'use strict';
 
-/**
- * The first hour, as README.md and docs/ tell it, on a fresh `npm start` (run by editor.js): the
- * Submit and Wait example, the fields the editor offers to map before a run against those the run
- * outputs, every example as imported with the docs' curl lines, and the production setup.
- */
+/** The first hour as README.md and docs/ tell it, on a fresh `npm start` (run by editor.js). */
 
 const ui = require('./lib.js');
 
@@ -52,7 +48,7 @@ async function firstHour(context) {
 				offered = await schemaFields(input, SUBMIT);
 				console.log(`        offered before the run: ${JSON.stringify(offered)}`);
 				await ui.shot(page, 'schema-preview', input);
-				await closeNdv(page);
+				await ui.closeNdv(page);
 			},
 		],
 		[
@@ -77,7 +73,7 @@ async function firstHour(context) {
 					ui.fail(
 						`before the run the editor offered ${missing.map((f) => `"${f}"`).join(', ')} to map, which the output lacks (output: ${output.join(', ')})`,
 					);
-				await closeNdv(page);
+				await ui.closeNdv(page);
 			},
 		],
 		[
@@ -108,7 +104,7 @@ async function firstHour(context) {
 				if (!/1 item/.test(text))
 					ui.fail(`the output panel does not say "1 item": ${text.slice(0, 200)}`);
 				await ui.shot(page, 'output', ndv.locator('.node-settings'), output);
-				await closeNdv(page);
+				await ui.closeNdv(page);
 			},
 		],
 	]);
@@ -121,18 +117,11 @@ async function firstHour(context) {
 				await ui.openHome(page);
 				const id = await ui.workflowIdByName(page, name);
 				await ui.publish(page, id);
-				const before = await ui.executionsOf(page, id);
+				const before = (await ui.executionsOf(page, id)).length;
 				const ran = ui.shell(ui.docBlock('docs/development.md', block, page));
 				if (!ran.ok || !answer.test(ran.output) || /"isError":\s*true/.test(ran.output))
 					ui.fail(`the curl line of docs/development.md answered: ${ran.output.slice(0, 600)}`);
-				const done = await ui.until(
-					`an execution of "${name}" ends`,
-					async () => {
-						const all = await ui.executionsOf(page, id);
-						return all.length > before.length && all.every((e) => e.finished) && all;
-					},
-					ui.RUN_WAIT,
-				);
+				const done = await ui.executionsEnded(page, id, before);
 				const failed = done.filter((e) => e.status !== 'success');
 				if (failed.length)
 					ui.fail(`"${name}" failed as imported: executions ${JSON.stringify(failed.slice(0, 3))}`);
@@ -153,7 +142,7 @@ async function firstHour(context) {
 				// the documented steps, counted: open it from the list, Publish, Publish, Got it
 				const c = ui.counter();
 				await page.goto('home/workflows');
-				await c.act(page.getByText(production.name, { exact: true }), 'the workflow in the list');
+				await c.act(ui.exact(page, production.name), 'the workflow in the list');
 				await ui.until('the workflow opens', () => ui.pathOf(page).startsWith('/workflow/'));
 				await ui.publishByClicking(page, c);
 				console.log(
@@ -177,12 +166,7 @@ async function firstHour(context) {
 /** docs/production.md's picture: the whole workflow, zoomed to fit in a taller window. */
 async function pictureCanvas(page, production) {
 	await ui.openWorkflowByName(page, production.name);
-	// the canvas draws sticky notes apart from the nodes
-	const shown = production.nodes.filter((n) => n.type !== 'n8n-nodes-base.stickyNote');
-	await ui.until(
-		`the canvas shows the workflow's ${shown.length} nodes`,
-		async () => (await page.getByTestId('canvas-node').count()) >= shown.length - 1,
-	);
+	await ui.canvasShows(page, production);
 	const view = page.viewportSize();
 	await page.setViewportSize({ width: 1400, height: 1300 });
 	try {
@@ -206,20 +190,11 @@ async function inputPanel(page) {
 /** Adds "Edit Fields (Set)" after the node `name` and returns its input panel. */
 async function addEditFieldsAfter(page, name) {
 	await page.getByTestId('canvas-node').filter({ hasText: name }).first().hover();
-	await ui.act(
-		page.getByTestId('canvas-handle-plus').first(),
-		`the "+" on the output of "${name}"`,
-	);
-	await ui.act(
-		page.getByTestId('node-creator-search-bar'),
-		'the nodes panel search box',
-		'fill',
-		'Edit Fields',
-	);
-	await ui.act(
-		page.getByTestId('node-creator-item-name').getByText('Edit Fields (Set)', { exact: true }),
-		'"Edit Fields (Set)" among the results',
-	);
+	await ui.act(page.getByTestId('canvas-handle-plus'), `the "+" on the output of "${name}"`);
+	const search = page.getByTestId('node-creator-search-bar');
+	await ui.act(search, 'the nodes panel search box', 'fill', 'Edit Fields');
+	const result = ui.exact(page.getByTestId('node-creator-item-name'), 'Edit Fields (Set)');
+	await ui.act(result, '"Edit Fields (Set)" among the results');
 	return inputPanel(page);
 }
 
@@ -254,24 +229,7 @@ async function runWholeWorkflow(page, count) {
 		},
 		ui.RUN_WAIT,
 	);
-	const toast = page
-		.locator('.el-notification')
-		.filter({ hasText: 'Workflow executed successfully' });
-	await ui.visible(toast, 'the message "Workflow executed successfully"');
-	await toast.locator('.el-notification__closeBtn').click();
-	await toast.waitFor({ state: 'hidden' });
-}
-
-async function closeNdv(page) {
-	const close = page.locator(
-		'[data-test-id=ndv-close-button]:visible, [data-test-id=back-to-canvas]:visible',
-	);
-	if (await close.count()) await close.first().click();
-	else await page.keyboard.press('Escape');
-	await ui.until(
-		'the node settings close',
-		async () => !(await page.getByTestId('ndv').isVisible()),
-	);
+	await ui.dismissToast(page, 'Workflow executed successfully');
 }
 
 module.exports = { firstHour };

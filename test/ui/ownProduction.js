@@ -1,11 +1,8 @@
 'use strict';
 
 /**
- * docs/production.md's "On your own n8n 2.x", after the README's email path on the same fresh n8n
- * (ownMailbox.js): examples/production.json as shipped, clicked step by step with the Document
- * Extraction credential the email path made and a new Header Auth credential with a random key,
- * counting every click, typed field and key; then the documented curl line until every row is
- * done, a post without the key (403), and no call of the file's placeholders to the emulator's sink.
+ * docs/production.md's "On your own n8n 2.x" clicked and counted on the n8n of ownMailbox.js, with
+ * the credential its email path made; then the documented curl line until every row is done.
  */
 
 const crypto = require('crypto');
@@ -46,35 +43,22 @@ function productionSteps(context, sink) {
 
 				// 1. Create workflow, … → Import → From file, the shipped file
 				await ui.importByClicking(page, `${ui.ROOT}/${FILE}`, c);
-				// the canvas draws sticky notes apart from the nodes
-				const shown = workflow.nodes.filter((n) => n.type !== 'n8n-nodes-base.stickyNote');
-				await ui.until(
-					"the canvas shows the workflow's nodes",
-					async () => (await page.getByTestId('canvas-node').count()) >= shown.length - 1,
-				);
+				await ui.canvasShows(page, workflow);
 				// the file's credential is not on this n8n: n8n puts the user's into every node that needs one
 				await ui.visible(
 					page.locator('.el-notification').filter({ hasText: 'Credentials auto-added' }),
 					'the message "Credentials auto-added"',
 				);
 
-				// 2. Receive Documents: "Connect to Header Auth" (the file's credential is not here):
-				// Name X-Intake-Key, Value the random key, Save; close it
+				// 2. Receive Documents: the file's credential is not here; a new one with the random key
 				let ndv = await ui.openByClicking(page, 'Receive Documents', c);
 				const slot = ndv.getByTestId('node-credentials-slot');
 				await ui.visible(
-					slot.getByText('Credential for Header Auth', { exact: true }),
+					ui.exact(slot, 'Credential for Header Auth'),
 					'the field "Credential for Header Auth" of "Receive Documents"',
 				);
-				await c.act(
-					slot.getByText('Connect to Header Auth', { exact: true }),
-					'"Connect to Header Auth"',
-				);
-				const fields = [
-					['name', INTAKE_HEADER],
-					['value', intakeKey],
-				];
-				const modal = await ui.fillCredential(page, 'the Header Auth credential', fields, c);
+				const fields = { name: INTAKE_HEADER, value: intakeKey };
+				const modal = await ui.connectCredential(slot, 'Connect to Header Auth', fields, c);
 				const closed = await ui.until(
 					'the Header Auth credential is saved',
 					async () =>
@@ -87,15 +71,14 @@ function productionSteps(context, sink) {
 					await c.act(modal.locator('.el-dialog__headerbtn').first(), 'the × of the credential');
 					await ui.until('the credential window closes', async () => !(await modal.isVisible()));
 				}
-				await ui.closeByClicking(ndv, c);
+				await ui.closeNdv(page, c);
 
 				// 3. the trigger: Project from the list
 				ndv = await ui.openByClicking(page, 'Document Extraction Trigger', c);
 				await ui.pickByClicking(page, ndv, 'project', PROJECT, c);
-				await ui.closeByClicking(ndv, c);
+				await ui.closeNdv(page, c);
 
-				// 4. Submit: Document Type; Allow Private Addresses on (the emulator's documents): the
-				// file ships the option, off
+				// 4. Submit: Document Type; Allow Private Addresses (shipped off) on for the emulator
 				ndv = await ui.openByClicking(page, 'Submit', c);
 				await ui.pickByClicking(page, ndv, 'documentType', DOCUMENT_TYPE, c);
 				const allowPrivate = ndv.getByTestId('parameter-input-allowPrivateAddresses');
@@ -103,7 +86,7 @@ function productionSteps(context, sink) {
 				if (await allowPrivate.locator('.is-checked').count())
 					ui.fail('"Allow Private Addresses" is on as imported');
 				await c.act(allowPrivate.locator('.el-switch').first(), '"Allow Private Addresses"');
-				await ui.closeByClicking(ndv, c);
+				await ui.closeNdv(page, c);
 
 				// 5. Publish, Publish, Got it
 				workflowId = ui.workflowIdOf(page);
@@ -111,34 +94,15 @@ function productionSteps(context, sink) {
 				console.log(`        ${c.actions} actions from the workflow list`);
 
 				const section = ui.docPart(DOC, '### On your own n8n 2.x', '\n### ');
-				for (const words of [
-					'**Create workflow**',
-					'**Import**',
-					'**From file**',
-					'production.json',
-					'**Document Extraction Trigger**',
-					'**Project**',
-					'**Receive Documents**',
-					'**Credential for Header Auth**',
-					'**Connect to Header Auth**',
-					'**Header Auth**',
-					'**Name**',
-					INTAKE_HEADER,
-					'**Value**',
-					'openssl rand -hex 24',
-					'**Save**',
-					'**Submit**',
-					'**Document Type Name or ID**',
-					'**Allow Private Addresses**',
-					'**Publish**',
+				const words = [
+					...['**Create workflow**', '**Import**', '**From file**', 'production.json', '**Save**'],
+					...['**Receive Documents**', '**Credential for Header Auth**', '**Header Auth**'],
+					...['**Connect to Header Auth**', '**Name**', INTAKE_HEADER, '**Value**', '**Submit**'],
+					...['openssl rand -hex 24', '**Document Extraction Trigger**', '**Project**'],
+					...['**Document Type Name or ID**', '**Allow Private Addresses**', '**Publish**'],
 					'**Got it**',
-				])
-					if (!section.includes(words)) ui.fail(`${DOC}'s steps do not name ${words}`);
-				const stated = /\*\*(\d+) actions\*\*/.exec(section);
-				if (!stated || Number(stated[1]) !== c.actions)
-					ui.fail(`${DOC} states ${stated ? stated[1] : 'no'} actions; this run took ${c.actions}`);
-				if (c.actions > MAX_ACTIONS)
-					ui.fail(`the production path took ${c.actions} actions (at most ${MAX_ACTIONS})`);
+				];
+				ui.stepsStated(DOC, section, words, c.actions, MAX_ACTIONS);
 
 				// what was saved: the picks, and the credential on every node of the package
 				const saved = await ui.restCall(page, 'GET', `/workflows/${workflowId}`);
