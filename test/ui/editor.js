@@ -71,13 +71,9 @@ const projectNames = async (page) =>
 /** The names the Document Type dropdown lists (without descriptions); opens it when closed. */
 async function documentTypes(page) {
 	const names = (await page.locator(OPTIONS).allInnerTexts()).map((s) => s.trim().split('\n')[0]);
+	const field = page.getByTestId('ndv').getByTestId('parameter-input-documentType');
 	if (!names.length && !(await page.locator('.el-select-dropdown:visible').count()))
-		await page
-			.getByTestId('ndv')
-			.getByTestId('parameter-input-documentType')
-			.locator('input')
-			.first()
-			.click();
+		await field.locator('input').first().click();
 	return names;
 }
 

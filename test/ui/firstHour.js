@@ -141,9 +141,7 @@ async function firstHour(context) {
 				const before = existing ? (await ui.tableRows(page, existing)).length : 0;
 				// the documented steps, counted: open it from the list, Publish, Publish, Got it
 				const c = ui.counter();
-				await page.goto('home/workflows');
-				await c.act(ui.exact(page, production.name), 'the workflow in the list');
-				await ui.until('the workflow opens', () => ui.pathOf(page).startsWith('/workflow/'));
+				await ui.openWorkflowByName(page, production.name, c);
 				await ui.publishByClicking(page, c);
 				console.log(
 					`        npm start path: ${c.actions} clicks and key presses from the workflow list`,

@@ -3,7 +3,7 @@
 # `npm start` (started in its own process group on free ports, stopped with Ctrl-C, on failure
 # too), then test/ui/ownMailbox.js on a fresh n8n of its own. The last line is "N passed, N failed".
 #
-#   UI_CHROMIUM (/usr/bin/chromium, installed with apt-get when missing)   the browser
+#   UI_CHROMIUM (/usr/bin/chromium, installed by ensure-chromium.sh when missing)   the browser
 #   UI_SCREENSHOTS_DIR (test/ui/out)   screenshots of the key steps and of failures, and logs
 #   UI_START_TIMEOUT (900)             seconds to wait for npm start (a cold runtime included)
 #   UI_WAIT_MS (60000)                 how long a step waits for something to appear
@@ -52,17 +52,7 @@ trap finish EXIT
 trap 'exit 130' INT
 trap 'exit 143' TERM
 
-# Debian's chromium, installed with apt-get when missing (nothing is downloaded from elsewhere)
-if [ ! -x "$CHROMIUM" ]; then
-	[ "$CHROMIUM" = /usr/bin/chromium ] || { log "error: UI_CHROMIUM=$CHROMIUM is not an executable browser"; exit 1; }
-	SUDO=""
-	[ "$(id -u)" -eq 0 ] || SUDO="sudo -n"
-	log "installing Debian's chromium (apt-get update; apt-get install -y chromium)"
-	# one apt-get at a time: the queue suite may be installing its services while this suite runs
-	flock /tmp/docex-apt.lock sh -c "$SUDO apt-get update && $SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y chromium" >"$WORK/apt.log" 2>&1 || true
-	[ -x "$CHROMIUM" ] || { tail -5 "$WORK/apt.log" >&2; log "error: could not install chromium with apt-get (needs root and a Debian mirror): the editor test needs /usr/bin/chromium"; exit 1; }
-fi
-log "browser: $("$CHROMIUM" --version 2>/dev/null | head -1)"
+bash test/ui/ensure-chromium.sh
 rm -f "$SHOTS"/*.log
 
 # runs a node script that writes {"passed","failed"} to $WORK/summary.json, and adds them up
