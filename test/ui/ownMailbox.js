@@ -52,7 +52,10 @@ const PDFS = ['INV-2024-0042.pdf', 'INV-2024-0043.pdf'];
 const listening = (port) =>
 	new Promise((resolve) => {
 		const socket = net.connect(port, '127.0.0.1');
-		socket.on('connect', () => resolve(!socket.destroy()));
+		socket.on('connect', () => {
+			socket.destroy();
+			resolve(true);
+		});
 		socket.on('error', () => resolve(false));
 	});
 
