@@ -1,11 +1,9 @@
 #!/usr/bin/env bash
-# A real IMAP mailbox for the browser test's email scenario: Debian's Dovecot (dovecot-imapd), with a
-# configuration of its own in a folder, listening on 127.0.0.1 only, one mailbox user whose mail is
-# owned by a system user of its own (Dovecot's login refuses root), plain login allowed (loopback only).
-# It speaks IMAP over TLS, as a mail provider does, with a certificate for 127.0.0.1 from a CA made
-# for this run (DIR/tls/ca.crt: the n8n under test trusts it through NODE_EXTRA_CA_CERTS), so that
-# n8n's IMAP credential keeps its defaults (SSL/TLS on; port 993 when PORT is 993).
-# Installs dovecot-imapd with apt-get when it is missing (needs root, as on CI).
+# A real IMAP mailbox for the email scenario: Debian's Dovecot (installed with apt-get when missing)
+# with its own configuration in DIR, on 127.0.0.1 only, IMAP over TLS as a provider speaks it, with a
+# certificate from a CA made for the run (DIR/tls/ca.crt, which the n8n under test trusts), so that
+# n8n's IMAP credential keeps its defaults. The mail is owned by a system user of its own (Dovecot's
+# login refuses root).
 #
 #   bash test/ui/mailbox.sh start DIR PORT USER PASSWORD   starts it; prints MAILBOX_* lines
 #   bash test/ui/mailbox.sh stop DIR                       stops it (its own master process only)
@@ -33,12 +31,9 @@ ensure_dovecot() {
 }
 
 ensure_users() {
-	id "$MAIL_OWNER" >/dev/null 2>&1 ||
-		useradd --system --user-group --no-create-home --home-dir /nonexistent --shell /usr/sbin/nologin "$MAIL_OWNER" ||
-		die "could not create the system user $MAIL_OWNER"
-	# Dovecot's own unprivileged users (the package creates them)
 	local u
-	for u in dovecot dovenull; do
+	# the mail's owner, and Dovecot's own unprivileged users (the package creates them)
+	for u in "$MAIL_OWNER" dovecot dovenull; do
 		id "$u" >/dev/null 2>&1 ||
 			useradd --system --user-group --no-create-home --home-dir /nonexistent --shell /usr/sbin/nologin "$u" ||
 			die "could not create the system user $u"
@@ -98,14 +93,6 @@ service imap-login {
     address = 127.0.0.1
     port = $port
     ssl = yes
-  }
-}
-service pop3-login {
-  inet_listener pop3 {
-    port = 0
-  }
-  inet_listener pop3s {
-    port = 0
   }
 }
 EOF
