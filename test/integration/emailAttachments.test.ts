@@ -1,4 +1,7 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports -- test code: runs under jest on Node, is never shipped or loaded by n8n */
 import { createHash } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import path from 'node:path';
 
 import type {
 	IBinaryKeyData,
@@ -8,25 +11,36 @@ import type {
 	INodeParameters,
 } from 'n8n-workflow';
 
-import { invoiceParameters, packageTypes, runExtract } from './extractWorkflow';
-import { binaryItem, disposeHarness, type BinaryMode } from '../../harness/engine';
+import {
+	binaryItem,
+	chainWorkflow,
+	disposeHarness,
+	loadPackageTypes,
+	runWorkflow,
+	START_AND_FILES,
+	type BinaryMode,
+} from '../../harness/engine';
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const { createEmulator } = require('../../emulator/server.js');
 
 /**
- * Email items through n8n-core's engine against the emulator: every attachment of an item is
- * its own document (one upload, one task, one output item paired with its email), the run's
- * request limit holds across all files, a failed document fails or is output on its own, and
- * Retry On Fail reuses each file's task.
+ * Email items through n8n-core's engine, the compiled package loaded as n8n loads it, against the
+ * emulator: what the engine adds to the node (binary modes, pairing, Continue On Fail, hints, Retry
+ * On Fail keeping the node context between tries).
  */
 
+const ROOT = path.resolve(__dirname, '../..');
 const sha256 = (data: Buffer | string) => createHash('sha256').update(data).digest('hex');
 
 let emulator: { url: string; close(): Promise<void> };
+let types: ReturnType<typeof loadPackageTypes>;
 
 beforeAll(async () => {
-	packageTypes();
+	if (!existsSync(path.join(ROOT, 'dist/nodes/DocumentExtraction/DocumentExtraction.node.js'))) {
+		throw new Error('dist/ is missing: run "npm run build" before the integration tests');
+	}
+	types = loadPackageTypes(ROOT);
 	emulator = await createEmulator({ port: 0, processingMs: 400 });
 });
 afterAll(async () => {
@@ -61,47 +75,56 @@ function email(
 	return { json, binary };
 }
 
-const everyAttachment = (options: IDataObject = {}, extra: INodeParameters = {}): INodeParameters =>
-	invoiceParameters('submitAndWait', {
-		filesToSend: 'all',
-		output: 'full',
-		options: { pollInterval: 1, ...options },
-		...extra,
-	});
+/** Submit and Wait of every attachment as invoices of the Invoices project, full output. */
+const everyAttachment = (options: IDataObject = {}): INodeParameters => ({
+	resource: 'document',
+	operation: 'submitAndWait',
+	project: { __rl: true, mode: 'id', value: 'Invoices' },
+	documentType: 'invoice',
+	filesToSend: 'all',
+	output: 'full',
+	options: { pollInterval: 1, ...options },
+});
 
+/** Manual trigger → Files (stores the items' binary in the binary mode) → Extract. */
 async function run(
 	parameters: INodeParameters,
 	items: INodeExecutionData[],
 	opts: { binaryMode?: BinaryMode; nodeSettings?: Partial<INode> } = {},
 ) {
-	return await runExtract(parameters, {
-		items,
-		binaryMode: opts.binaryMode,
-		credentials: { apiKey: 'vnd_test_key', baseUrl: emulator.url },
-		nodeSettings: opts.nodeSettings ?? {},
+	return await runWorkflow({
+		workflow: chainWorkflow([
+			...START_AND_FILES,
+			{
+				name: 'Extract',
+				type: 'n8n-nodes-document-extraction.documentExtraction',
+				parameters,
+				...opts.nodeSettings,
+			},
+		]),
+		types,
+		credentials: { documentExtractionApi: { apiKey: 'vnd_test_key', baseUrl: emulator.url } },
+		binaryMode: opts.binaryMode ?? 'default',
+		inputItems: items,
 	});
 }
 
-const INVOICE_EMAIL = () =>
-	email(
-		[
-			['%PDF first invoice', 'invoice-1.pdf'],
-			['%PDF second invoice', 'invoice-2.pdf'],
-			['Please find attached', 'notes.txt', 'text/plain'],
-		],
-		{ subject: 'March invoices' },
-	);
-
 describe('every attachment of an email item', () => {
 	it.each(['default', 'filesystem'] as const)(
-		'%s mode: one task and one output item per PDF, paired with the email, its file named; the text file in the hint',
+		'%s mode: one task and one output item per PDF with its own file, paired with the email; the text file in the hint',
 		async (binaryMode) => {
-			const result = await run(everyAttachment({ keepInputFields: true }), [INVOICE_EMAIL()], {
-				binaryMode,
-			});
+			const email1 = email(
+				[
+					['%PDF first invoice', 'invoice-1.pdf'],
+					['%PDF second invoice', 'invoice-2.pdf'],
+					['Please find attached', 'notes.txt', 'text/plain'],
+				],
+				{ subject: 'March invoices' },
+			);
+			const options = { keepInputFields: true, includeInputBinary: true };
+			const result = await run(everyAttachment(options), [email1], { binaryMode });
 			expect(result.errorOf('Extract')).toBeUndefined();
 			const out = result.outputOf('Extract');
-			expect(out).toHaveLength(2);
 			expect(out.map((o) => o.pairedItem)).toEqual([{ item: 0 }, { item: 0 }]);
 			expect(out.map((o) => [o.json.binaryField, o.json.fileName, o.json.subject])).toEqual([
 				['attachment_0', 'invoice-1.pdf', 'March invoices'],
@@ -113,6 +136,11 @@ describe('every attachment of an email item', () => {
 			]);
 			expect(out[0].json.task_id).not.toBe(out[1].json.task_id);
 			expect(await uploads()).toBe(2);
+			// the file kept is the one n8n stored, in its binary mode
+			const kept = out[1].binary?.attachment_1;
+			if (binaryMode === 'filesystem') expect(kept?.id).toMatch(/^filesystem/);
+			const bytes = await result.binaryOf('Extract', 1, 'attachment_1');
+			expect(bytes.toString()).toBe('%PDF second invoice');
 			const hints = result.run.data.resultData.runData.Extract[0].hints ?? [];
 			expect(hints.map((h) => h.message)).toEqual([
 				expect.stringMatching(
@@ -121,7 +149,6 @@ describe('every attachment of an email item', () => {
 			]);
 		},
 	);
-
 	it('outputs items in input order, per item then per file; a failed document is its own error item under Continue', async () => {
 		const items = [
 			email([

@@ -35,11 +35,21 @@ describe('npm pack', () => {
 		files = (JSON.parse(output)[0].files as Array<{ path: string }>).map((f) => f.path);
 	});
 
-	it('ships every node and credential listed in package.json, with icons and codex files', () => {
+	it('ships every node and credential listed in package.json, with icons, codex files and output schemas', () => {
 		for (const entry of [...pkg.n8n.nodes, ...pkg.n8n.credentials]) expect(files).toContain(entry);
 		for (const node of pkg.n8n.nodes as string[]) {
 			expect(files).toContain(node.replace(/\.js$/, '.json'));
 		}
+		// the output schemas next to the compiled node file (schemas.test.ts checks what they say)
+		const schemas = readdirSync(path.join(ROOT, 'nodes/DocumentExtraction/__schema__'), {
+			recursive: true,
+			encoding: 'utf8',
+		}).filter((f) => f.endsWith('.json'));
+		expect(schemas.length).toBeGreaterThan(0);
+		for (const file of schemas)
+			expect(files).toContain(
+				`dist/nodes/DocumentExtraction/__schema__/${file.split(path.sep).join('/')}`,
+			);
 		const icons = files.filter((f) => f.endsWith('.svg'));
 		expect(icons.some((f) => f.endsWith('.dark.svg'))).toBe(true);
 		expect(icons.some((f) => !f.endsWith('.dark.svg'))).toBe(true);
