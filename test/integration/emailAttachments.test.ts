@@ -27,7 +27,7 @@ const { createEmulator } = require('../../emulator/server.js');
 /**
  * Email items through n8n-core's engine, the compiled package loaded as n8n loads it, against the
  * emulator: what the engine adds to the node (binary modes, pairing, Continue On Fail, hints, Retry
- * On Fail keeping the node context between tries).
+ * On Fail keeping the node context between tries). The request limit is the run's own: unit tests.
  */
 
 const ROOT = path.resolve(__dirname, '../..');
@@ -48,19 +48,12 @@ afterAll(async () => {
 	disposeHarness();
 });
 
-async function admin(method: string, what: string, body?: object): Promise<IDataObject> {
-	const response = await fetch(`${emulator.url}/_emulator/${what}`, {
-		method,
-		headers: body ? { 'content-type': 'application/json' } : {},
-		body: body ? JSON.stringify(body) : undefined,
-	});
-	return (await response.json()) as IDataObject;
-}
-const uploads = async () =>
-	((await admin('GET', 'stats')).requests as IDataObject).process_file as number;
+const admin = async (what: string, method = 'GET') =>
+	(await (await fetch(`${emulator.url}/_emulator/${what}`, { method })).json()) as IDataObject;
+const uploads = async () => ((await admin('stats')).requests as IDataObject).process_file;
 
 beforeEach(async () => {
-	await admin('POST', 'reset');
+	await admin('reset', 'POST');
 });
 
 /** An email item as n8n's email triggers output it: attachment_<n> per file, the email's fields in its JSON. */
@@ -149,6 +142,7 @@ describe('every attachment of an email item', () => {
 			]);
 		},
 	);
+
 	it('outputs items in input order, per item then per file; a failed document is its own error item under Continue', async () => {
 		const items = [
 			email([
@@ -173,25 +167,6 @@ describe('every attachment of an email item', () => {
 			fileName: 'b.pdf',
 		});
 		expect(await uploads()).toBe(3);
-	});
-
-	it('Max Concurrent Requests bounds uploads and status checks across all files of all items', async () => {
-		const items = Array.from({ length: 3 }, (_, i) =>
-			email(
-				Array.from(
-					{ length: 4 },
-					(__, f) => [`%PDF ${i}-${f}`, `${i}-${f}.pdf`] as [string, string],
-				),
-			),
-		);
-		// every service request takes 150 ms, so that requests overlap and the limit matters
-		for (const endpoint of ['process_file', 'task_status'])
-			await admin('POST', 'faults', { endpoint, delay_ms: 150, count: 1000 });
-		const result = await run(everyAttachment({ maxConcurrency: 2 }), items);
-		expect(result.outputOf('Extract')).toHaveLength(12);
-		const stats = await admin('GET', 'stats');
-		expect((stats.requests as IDataObject).process_file).toBe(12);
-		expect(stats.max_in_flight).toBe(2);
 	});
 
 	it('Retry On Fail sends no file again: the second try reuses the task of each file', async () => {

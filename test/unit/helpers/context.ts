@@ -69,9 +69,7 @@ export async function sendPlain(options: IHttpRequestOptions) {
 	const headers = (options.headers ?? {}) as Record<string, string>;
 	let body = options.body as unknown;
 	if (body && typeof (body as Readable).pipe === 'function') {
-		const chunks: Buffer[] = [];
-		for await (const chunk of body as Readable) chunks.push(Buffer.from(chunk));
-		body = Buffer.concat(chunks);
+		body = Buffer.concat(await (body as Readable).toArray());
 	} else if (
 		body !== undefined &&
 		body !== null &&
@@ -199,10 +197,7 @@ export function createContext(options: ContextOptions) {
 					? await sendPlain(request)
 					: await n8nHttpRequest(request as Parameters<typeof n8nHttpRequest>[0]),
 			async prepareBinaryData(data: Buffer | Readable, fileName?: string, mimeType?: string) {
-				const chunks: Buffer[] = [];
-				if (Buffer.isBuffer(data)) chunks.push(data);
-				else for await (const chunk of data) chunks.push(Buffer.from(chunk));
-				const bytes = Buffer.concat(chunks);
+				const bytes = Buffer.isBuffer(data) ? data : Buffer.concat(await data.toArray());
 				const binary = { mimeType: mimeType ?? 'text/plain', fileName, data: '' } as IBinaryData;
 				if (options.binaryMode === 'filesystem') {
 					const id = `filesystem-v2:download-${++stored}`;
@@ -216,13 +211,11 @@ export function createContext(options: ContextOptions) {
 				if (!binary) throw new NodeOperationError(node, `expects binary "${name}"`);
 				return binary;
 			},
-			async getBinaryMetadata(id: string) {
-				return {
-					fileName: `${id}.pdf`,
-					mimeType: 'application/pdf',
-					fileSize: store.get(id)!.length,
-				};
-			},
+			getBinaryMetadata: async (id: string) => ({
+				fileName: `${id}.pdf`,
+				mimeType: 'application/pdf',
+				fileSize: store.get(id)!.length,
+			}),
 			async getBinaryStream(id: string, chunkSize = 64 * 1024) {
 				const bytes = store.get(id)!;
 				const chunks: Buffer[] = [];

@@ -170,13 +170,15 @@ export class Host {
 		}
 	}
 
-	private base(workflow: Workflow) {
+	private base(workflow: Workflow, webhookUrl = PRODUCTION_URL) {
 		const node = workflow.getNode(NODE_NAME)!;
 		return {
 			getNode: () => node,
 			getWorkflow: () => ({ id: workflow.id, name: workflow.name, active: workflow.active }),
 			getMode: () => 'trigger',
 			getActivationMode: () => 'activate',
+			getWebhookName: () => 'default',
+			getNodeWebhookUrl: () => webhookUrl,
 			getWorkflowStaticData: (type: string) => workflow.getStaticData(type, node),
 			getCredentials: async () => this.credentials,
 			getNodeParameter(name: string, fallback?: unknown, extra?: { extractValue?: boolean }) {
@@ -192,11 +194,7 @@ export class Host {
 	}
 
 	hook(workflow: Workflow, webhookUrl: string = PRODUCTION_URL): IHookFunctions {
-		return {
-			...this.base(workflow),
-			getWebhookName: () => 'default',
-			getNodeWebhookUrl: () => webhookUrl,
-		} as unknown as IHookFunctions;
+		return this.base(workflow, webhookUrl) as unknown as IHookFunctions;
 	}
 
 	webhook(workflow: Workflow, delivery: Delivery) {
@@ -204,8 +202,6 @@ export class Host {
 		const req = { method: 'POST', ...delivery };
 		const context = {
 			...this.base(workflow),
-			getWebhookName: () => 'default',
-			getNodeWebhookUrl: () => PRODUCTION_URL,
 			getRequestObject: () => req,
 			getResponseObject: () => res,
 			getHeaderData: () => delivery.headers,
