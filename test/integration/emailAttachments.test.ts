@@ -104,70 +104,57 @@ async function run(
 
 describe('every attachment of an email item', () => {
 	it.each(['default', 'filesystem'] as const)(
-		'%s mode: one task and one output item per PDF with its own file, paired with the email; the text file in the hint',
+		'%s mode: one task and one output item per PDF with its own file, in input order, paired with its email; a failed document its own error item under Continue; the text file in the hint',
 		async (binaryMode) => {
-			const email1 = email(
-				[
-					['%PDF first invoice', 'invoice-1.pdf'],
-					['%PDF second invoice', 'invoice-2.pdf'],
-					['Please find attached', 'notes.txt', 'text/plain'],
-				],
-				{ subject: 'March invoices' },
-			);
+			const items = [
+				email(
+					[
+						['%PDF first invoice', 'invoice-1.pdf'],
+						['%PDF second invoice EMULATOR_FAIL', 'invoice-2.pdf'],
+						['Please find attached', 'notes.txt', 'text/plain'],
+					],
+					{ subject: 'March invoices' },
+				),
+				email([['%PDF third invoice', 'invoice-3.pdf']], { subject: 'April' }),
+			];
 			const options = { keepInputFields: true, includeInputBinary: true };
-			const result = await run(everyAttachment(options), [email1], { binaryMode });
-			expect(result.errorOf('Extract')).toBeUndefined();
+			const result = await run(everyAttachment(options), items, {
+				binaryMode,
+				nodeSettings: { onError: 'continueRegularOutput' },
+			});
 			const out = result.outputOf('Extract');
-			expect(out.map((o) => o.pairedItem)).toEqual([{ item: 0 }, { item: 0 }]);
-			expect(out.map((o) => [o.json.binaryField, o.json.fileName, o.json.subject])).toEqual([
-				['attachment_0', 'invoice-1.pdf', 'March invoices'],
-				['attachment_1', 'invoice-2.pdf', 'March invoices'],
+			expect(
+				out.map((o) => [o.pairedItem, o.json.binaryField, o.json.fileName, o.json.subject]),
+			).toEqual([
+				[{ item: 0 }, 'attachment_0', 'invoice-1.pdf', 'March invoices'],
+				[{ item: 0 }, 'attachment_1', 'invoice-2.pdf', undefined],
+				[{ item: 1 }, 'attachment_0', 'invoice-3.pdf', 'April'],
 			]);
-			expect(out.map((o) => (o.json.result as IDataObject).file_sha256)).toEqual([
+			expect(out.map((o) => (o.json.result as IDataObject | undefined)?.file_sha256)).toEqual([
 				sha256('%PDF first invoice'),
-				sha256('%PDF second invoice'),
+				undefined,
+				sha256('%PDF third invoice'),
 			]);
-			expect(out[0].json.task_id).not.toBe(out[1].json.task_id);
-			expect(await uploads()).toBe(2);
+			expect(out[1].json).toMatchObject({
+				error: expect.stringMatching(/^Extraction failed: .*EMULATOR_FAIL/),
+				task_id: expect.stringMatching(/^[0-9a-f-]{36}$/),
+			});
+			expect(new Set(out.map((o) => o.json.task_id)).size).toBe(3);
+			expect(await uploads()).toBe(3);
 			// the file kept is the one n8n stored, in its binary mode
-			const kept = out[1].binary?.attachment_1;
-			if (binaryMode === 'filesystem') expect(kept?.id).toMatch(/^filesystem/);
-			const bytes = await result.binaryOf('Extract', 1, 'attachment_1');
-			expect(bytes.toString()).toBe('%PDF second invoice');
+			if (binaryMode === 'filesystem')
+				expect(out[2].binary?.attachment_0.id).toMatch(/^filesystem/);
+			const bytes = await result.binaryOf('Extract', 2, 'attachment_0');
+			expect(bytes.toString()).toBe('%PDF third invoice');
 			const hints = result.run.data.resultData.runData.Extract[0].hints ?? [];
 			expect(hints.map((h) => h.message)).toEqual([
+				expect.stringMatching(/^1 item failed and is output as an error item/),
 				expect.stringMatching(
 					/^1 file was not sent.*item 0 attachment_2 \("notes\.txt", text\/plain\)/,
 				),
 			]);
 		},
 	);
-
-	it('outputs items in input order, per item then per file; a failed document is its own error item under Continue', async () => {
-		const items = [
-			email([
-				['%PDF a', 'a.pdf'],
-				['%PDF b EMULATOR_FAIL', 'b.pdf'],
-			]),
-			email([['%PDF c', 'c.pdf']]),
-		];
-		const result = await run(everyAttachment(), items, {
-			nodeSettings: { onError: 'continueRegularOutput' },
-		});
-		const out = result.outputOf('Extract');
-		expect(out.map((o) => [o.pairedItem, o.json.fileName, o.json.status ?? 'error'])).toEqual([
-			[{ item: 0 }, 'a.pdf', 'complete'],
-			[{ item: 0 }, 'b.pdf', 'error'],
-			[{ item: 1 }, 'c.pdf', 'complete'],
-		]);
-		expect(out[1].json).toMatchObject({
-			error: expect.stringMatching(/^Extraction failed: .*EMULATOR_FAIL/),
-			task_id: expect.stringMatching(/^[0-9a-f-]{36}$/),
-			binaryField: 'attachment_1',
-			fileName: 'b.pdf',
-		});
-		expect(await uploads()).toBe(3);
-	});
 
 	it('Retry On Fail sends no file again: the second try reuses the task of each file', async () => {
 		const result = await run(

@@ -38,39 +38,34 @@ function anchorsOf(markdown: string): Set<string> {
 	return anchors;
 }
 
-/** The relative links (and images) of a page: [text](target) outside code. */
+/** The relative links (and images) of a page outside code: [text](target) and [ref]: target. */
 function relativeLinks(markdown: string): string[] {
-	const targets = [
-		...prose(markdown).matchAll(/!?\[[^\]]*\]\(\s*<?([^)\s>]+)>?(?:\s+"[^"]*")?\s*\)/g),
+	const text = prose(markdown);
+	return [
+		...text.matchAll(/!?\[[^\]]*\]\(\s*<?([^)\s>]+)>?(?:\s+"[^"]*")?\s*\)/g),
+		...text.matchAll(/^\s*\[[^\]]+\]:\s*(\S+)/gm),
 	]
 		.map((m) => m[1])
-		.concat([...prose(markdown).matchAll(/^\s*\[[^\]]+\]:\s*(\S+)/gm)].map((m) => m[1]));
-	return targets.filter((target) => !/^[a-z][a-z0-9+.-]*:/i.test(target));
+		.filter((target) => !/^[a-z][a-z0-9+.-]*:/i.test(target));
 }
 
 /** What is wrong with the links of `file`: one line per broken link, empty when all resolve. */
-function brokenLinks(file: string, markdown = readFileSync(file, 'utf8')): string[] {
-	const problems: string[] = [];
-	const where = relative(ROOT, file);
-	for (const link of relativeLinks(markdown)) {
+function brokenLinks(file: string): string[] {
+	const markdown = readFileSync(file, 'utf8');
+	return relativeLinks(markdown).flatMap((link) => {
 		const [rawPath, anchor] = link.split('#', 2) as [string, string | undefined];
 		const path = decodeURIComponent(rawPath);
 		const target = path ? resolve(dirname(file), path) : file;
-		if (path && !existsSync(target)) {
-			problems.push(`${where}: ${link}: no file ${relative(ROOT, target)}`);
-			continue;
-		}
-		if (anchor === undefined) continue;
-		if (path && (statSync(target).isDirectory() || !target.endsWith('.md'))) {
-			problems.push(`${where}: ${link}: an anchor into something that is not a page`);
-			continue;
-		}
+		const broken = (why: string) => [`${relative(ROOT, file)}: ${link}: ${why}`];
+		if (path && !existsSync(target)) return broken(`no file ${relative(ROOT, target)}`);
+		if (anchor === undefined) return [];
+		if (path && (statSync(target).isDirectory() || !target.endsWith('.md')))
+			return broken('an anchor into something that is not a page');
 		const text = target === file ? markdown : readFileSync(target, 'utf8');
-		if (!anchorsOf(text).has(decodeURIComponent(anchor))) {
-			problems.push(`${where}: ${link}: no heading #${anchor} in ${relative(ROOT, target)}`);
-		}
-	}
-	return problems;
+		return anchorsOf(text).has(decodeURIComponent(anchor))
+			? []
+			: broken(`no heading #${anchor} in ${relative(ROOT, target)}`);
+	});
 }
 
 describe('docs/reliability.md', () => {

@@ -123,31 +123,23 @@ describe('layout', () => {
 		expect(cycles).toEqual([]);
 	});
 
-	it(`has no product file over ${MAX_LINES} lines`, () => {
-		const long = product
-			.filter((file) => file.lines > MAX_LINES)
-			.map((file) => `${file.path}: ${file.lines}`);
-		expect(long).toEqual([]);
-	});
-
-	it(`has no test file over ${MAX_TEST_LINES} lines`, () => {
-		const long = filesBelow(join(ROOT, 'test'), ['.ts', '.js'])
-			.map((path) => ({ path: rel(path), lines: readFileSync(path, 'utf8').split('\n').length }))
-			.filter((file) => file.lines > MAX_TEST_LINES)
-			.map((file) => `${file.path}: ${file.lines}`);
+	const testFiles = filesBelow(join(ROOT, 'test'), ['.ts', '.js']).map((path) => ({
+		path: rel(path),
+		lines: readFileSync(path, 'utf8').split('\n').length,
+	}));
+	it.each([
+		['product', MAX_LINES, product],
+		['test', MAX_TEST_LINES, testFiles],
+	] as const)('has no %s file over %d lines', (_kind, max, files) => {
+		const long = files.filter((file) => file.lines > max).map((f) => `${f.path}: ${f.lines}`);
 		expect(long).toEqual([]);
 	});
 
 	it('has shared code that both nodes use, or that docs/development.md names as an exception', () => {
-		const reachable = (entry: string) => {
-			const seen = new Set<string>();
-			const queue = [entry];
-			while (queue.length) {
-				const path = queue.pop() as string;
-				if (seen.has(path)) continue;
-				seen.add(path);
-				queue.push(...edges(path));
-			}
+		const reachable = (path: string, seen = new Set<string>()) => {
+			if (seen.has(path)) return seen;
+			seen.add(path);
+			for (const next of edges(path)) reachable(next, seen);
 			return seen;
 		};
 		const action = reachable('nodes/DocumentExtraction/DocumentExtraction.node.ts');

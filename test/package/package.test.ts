@@ -1,17 +1,15 @@
 /* eslint-disable @n8n/community-nodes/no-dangerous-functions, @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports -- test code: runs under jest on Node, is never shipped or loaded by n8n */
 import { execFileSync } from 'node:child_process';
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 
 const ROOT = path.resolve(__dirname, '../..');
 const pkg = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8'));
 
-function sourceFiles(dir: string): string[] {
-	return readdirSync(dir).flatMap((name) => {
-		const full = path.join(dir, name);
-		return statSync(full).isDirectory() ? sourceFiles(full) : full.endsWith('.ts') ? [full] : [];
-	});
-}
+const sourceFiles = (dir: string) =>
+	readdirSync(path.join(ROOT, dir), { recursive: true, encoding: 'utf8' })
+		.filter((name) => name.endsWith('.ts'))
+		.map((name) => path.join(dir, name));
 
 describe('package.json', () => {
 	it('is a community node package with n8n-workflow as its only peer and no runtime dependencies', () => {
@@ -69,12 +67,7 @@ describe('npm pack', () => {
 });
 
 describe('verified-node rules in nodes/ and credentials/', () => {
-	const files = [
-		...sourceFiles(path.join(ROOT, 'nodes')),
-		...sourceFiles(path.join(ROOT, 'credentials')),
-	];
-
-	it.each(files.map((f) => [path.relative(ROOT, f)]))(
+	it.each([...sourceFiles('nodes'), ...sourceFiles('credentials')])(
 		'%s uses no forbidden global or module',
 		(file) => {
 			const code = readFileSync(path.join(ROOT, file), 'utf8')

@@ -1,13 +1,8 @@
 #!/usr/bin/env node
 'use strict';
 
-/**
- * Checks a running `npm start` instance as a user would find it: logs in with the printed
- * owner account, and asserts that n8n lists the community package (Settings > Community Nodes)
- * with both nodes, and that n8n has loaded both node types.
- *
- *   node test/start/listed.js <n8nBaseUrl> <email> <password>
- */
+// node test/start/listed.js <n8nBaseUrl> <email> <password>: with the printed login, n8n lists
+// the package with both nodes (Settings > Community Nodes) and has loaded both node types.
 
 const { login } = require('../../scripts/n8n-local.js');
 

@@ -43,15 +43,9 @@ class CapturedResponse extends EventEmitter {
 		this.statusCode = code;
 		return this;
 	}
-	json(body: unknown) {
-		return this.finish(body);
-	}
-	send(body: unknown) {
-		return this.finish(body);
-	}
-	end() {
-		return this.finish(undefined);
-	}
+	json = (body: unknown) => this.finish(body);
+	send = this.json;
+	end = () => this.finish(undefined);
 	/** The connection closes before any answer was sent (the sender gave up). */
 	drop() {
 		this.closed = true;
