@@ -104,7 +104,7 @@ async function run(
 
 describe('every attachment of an email item', () => {
 	it.each(['default', 'filesystem'] as const)(
-		'%s mode: one task and one output item per PDF with its own file, in input order, paired with its email; a failed document its own error item under Continue; the text file in the hint',
+		'%s mode: one task and one output item per PDF (the same bytes twice: two) with its own file, in input order, paired with its email; a failed one an error item under Continue; the text file in the hint',
 		async (binaryMode) => {
 			const items = [
 				email(
@@ -115,7 +115,14 @@ describe('every attachment of an email item', () => {
 					],
 					{ subject: 'March invoices' },
 				),
-				email([['%PDF third invoice', 'invoice-3.pdf']], { subject: 'April' }),
+				// the same bytes twice: two documents (the memory is per file)
+				email(
+					[
+						['%PDF third invoice', 'invoice-3.pdf'],
+						['%PDF third invoice', 'copy.pdf'],
+					],
+					{ subject: 'April' },
+				),
 			];
 			const options = { keepInputFields: true, includeInputBinary: true };
 			const result = await run(everyAttachment(options), items, {
@@ -129,18 +136,20 @@ describe('every attachment of an email item', () => {
 				[{ item: 0 }, 'attachment_0', 'invoice-1.pdf', 'March invoices'],
 				[{ item: 0 }, 'attachment_1', 'invoice-2.pdf', undefined],
 				[{ item: 1 }, 'attachment_0', 'invoice-3.pdf', 'April'],
+				[{ item: 1 }, 'attachment_1', 'copy.pdf', 'April'],
 			]);
 			expect(out.map((o) => (o.json.result as IDataObject | undefined)?.file_sha256)).toEqual([
 				sha256('%PDF first invoice'),
 				undefined,
+				sha256('%PDF third invoice'),
 				sha256('%PDF third invoice'),
 			]);
 			expect(out[1].json).toMatchObject({
 				error: expect.stringMatching(/^Extraction failed: .*EMULATOR_FAIL/),
 				task_id: expect.stringMatching(/^[0-9a-f-]{36}$/),
 			});
-			expect(new Set(out.map((o) => o.json.task_id)).size).toBe(3);
-			expect(await uploads()).toBe(3);
+			expect(new Set(out.map((o) => o.json.task_id)).size).toBe(4);
+			expect(await uploads()).toBe(4);
 			// the file kept is the one n8n stored, in its binary mode
 			if (binaryMode === 'filesystem')
 				expect(out[2].binary?.attachment_0.id).toMatch(/^filesystem/);
@@ -168,19 +177,6 @@ describe('every attachment of an email item', () => {
 			{ nodeSettings: { retryOnFail: true, maxTries: 2, waitBetweenTries: 0 } },
 		);
 		expect(result.errorOf('Extract')?.message).toMatch(/EMULATOR_FAIL/);
-		expect(await uploads()).toBe(2);
-	});
-
-	it('two attachments with the same bytes are two documents (the memory is per file)', async () => {
-		const result = await run(everyAttachment(), [
-			email([
-				['%PDF same', 'copy-1.pdf'],
-				['%PDF same', 'copy-2.pdf'],
-			]),
-		]);
-		const out = result.outputOf('Extract');
-		expect(out.map((o) => o.json.fileName)).toEqual(['copy-1.pdf', 'copy-2.pdf']);
-		expect(new Set(out.map((o) => o.json.task_id)).size).toBe(2);
 		expect(await uploads()).toBe(2);
 	});
 });

@@ -47,17 +47,14 @@ function nested(value: unknown, at: string, out: Array<{ at: string; value: unkn
 
 /** An error's text: `.error`, `.message`, `error`, `message` (a field or a variable). */
 const TEXT = String.raw`\b(?:error|message|errorMessage|description)\b`;
-/** Ways an expression or a Code node decides on a text. */
+/** Ways an expression or a Code node decides on a text: the text first, or the test first. */
 const READS_TEXT = [
-	// String($json.error).includes('…'), $json.error.startsWith(…), $json.error?.match(/…/)
+	// $json.error.startsWith(…), String($json.error).includes('…'), $json.error === 'text'
 	new RegExp(
-		String.raw`${TEXT}['"\]]*\s*\)*\s*\??\.\s*(?:includes|match|matchAll|indexOf|lastIndexOf|search|startsWith|endsWith|localeCompare)\s*\(`,
+		String.raw`${TEXT}['"\]]*\s*\)*\s*(?:\??\.\s*(?:includes|match|matchAll|indexOf|lastIndexOf|search|startsWith|endsWith|localeCompare)\s*\(|[!=]==?\s*['"\x60])`,
 	),
-	// /may have/.test($json.error), /…/i.exec(String($json.error))
-	new RegExp(String.raw`\.\s*(?:test|exec)\s*\([^)]*${TEXT}`),
-	// $json.error === 'text', 'text' !== $json.error
-	new RegExp(String.raw`${TEXT}['"\]]*\s*\)*\s*[!=]==?\s*['"\x60]`),
-	new RegExp(String.raw`['"\x60]\s*[!=]==?\s*[^,;)?:]*${TEXT}`),
+	// /may have/.test($json.error), /…/i.exec(String($json.error)), 'text' !== $json.error
+	new RegExp(String.raw`(?:\.\s*(?:test|exec)\s*\([^)]*|['"\x60]\s*[!=]==?\s*[^,;)?:]*)${TEXT}`),
 ];
 
 /** Where an expression, a Code node or a Filter/If/Switch condition reads an error's text. */
@@ -87,7 +84,7 @@ function readsErrorText(wf: Example): string[] {
 describe.each(allFiles)('examples/%s', (file) => {
 	const wf = read(file);
 
-	it('has unique node names, connections between its own nodes, execution order v1', () => {
+	it('has unique node names, connections between its own nodes, execution order v1, Row Exists with equals only', () => {
 		const names = wf.nodes.map((n) => n.name);
 		expect(new Set(names).size).toBe(names.length);
 		for (const [from, byType] of Object.entries(wf.connections)) {
@@ -95,13 +92,7 @@ describe.each(allFiles)('examples/%s', (file) => {
 			for (const target of Object.values(byType).flat(2)) expect(names).toContain(target.node);
 		}
 		expect(wf.settings).toMatchObject({ executionOrder: 'v1' });
-	});
-
-	it('branches on the error item’s kind, never on its message', () => {
-		expect(readsErrorText(wf)).toEqual([]);
-	});
-
-	it('compares with "equals" only in Row Exists and Row Not Exists (n8n hides their Condition field and reads it as equals)', () => {
+		// n8n hides the Condition field of Row Exists and Row Not Exists and reads it as equals
 		const compared = wf.nodes
 			.filter((n) => ['rowExists', 'rowNotExists'].includes(String(n.parameters.operation)))
 			.flatMap((n) =>
@@ -110,6 +101,10 @@ describe.each(allFiles)('examples/%s', (file) => {
 				),
 			);
 		expect(compared.filter((c) => !c.endsWith(': eq'))).toEqual([]);
+	});
+
+	it('branches on the error item’s kind, never on its message', () => {
+		expect(readsErrorText(wf)).toEqual([]);
 	});
 });
 

@@ -33,12 +33,18 @@ export const node: INode = {
 	parameters: {},
 };
 
-/** A parameter value as n8n's getNodeParameter returns it: a resource locator's value with extractValue. */
-export function parameterValue(value: unknown, extra?: { extractValue?: boolean }): unknown {
-	if (extra?.extractValue && value && typeof value === 'object' && '__rl' in value) {
-		return (value as IDataObject).value;
-	}
-	return value;
+type Extra = { extractValue?: boolean } | undefined;
+/** A value as n8n's getNodeParameter returns it: a resource locator's value with extractValue. */
+const locatorValue = (value: unknown, extra: Extra) =>
+	extra?.extractValue && value && typeof value === 'object' && '__rl' in value
+		? (value as IDataObject).value
+		: value;
+
+/** n8n's getNodeParameter on `value`; `rest`: [fallback, options], the fallback when missing. */
+export function parameterValue(name: string, value: unknown, rest: unknown[]): unknown {
+	if (value !== undefined) return locatorValue(value, rest[1] as Extra);
+	if (rest.length) return rest[0];
+	throw new Error(`Could not get parameter "${name}"`);
 }
 
 type Params = Record<string, unknown> | ((name: string, itemIndex: number) => unknown);
@@ -126,23 +132,15 @@ export function httpClientError(error: Error, request: IHttpRequestOptions): Err
 	});
 }
 
+/** An item with `content` in binary field `field` (a PDF named invoice.pdf unless `extra` says). */
 export function binaryItem(
 	content: Buffer | string,
 	extra: Partial<IBinaryData> = {},
 	field = 'data',
 ) {
-	const bytes = Buffer.isBuffer(content) ? content : Buffer.from(content);
-	return {
-		json: {},
-		binary: {
-			[field]: {
-				data: bytes.toString('base64'),
-				mimeType: 'application/pdf',
-				fileName: 'invoice.pdf',
-				...extra,
-			} as IBinaryData,
-		},
-	} as INodeExecutionData;
+	const data = Buffer.from(content).toString('base64');
+	const binary = { data, mimeType: 'application/pdf', fileName: 'invoice.pdf', ...extra };
+	return { json: {}, binary: { [field]: binary as IBinaryData } } as INodeExecutionData;
 }
 
 /** An item whose binary lives in the store, like n8n's filesystem binary mode. */
@@ -172,19 +170,8 @@ export function createContext(options: ContextOptions) {
 		continueOnFail: () => options.continueOnFail === true,
 		getExecutionCancelSignal: () => signal,
 		getCredentials: async () => credentials,
-		getNodeParameter(
-			name: string,
-			itemIndex: number,
-			fallback?: unknown,
-			extra?: { extractValue?: boolean },
-		) {
-			const value = param(name, itemIndex);
-			if (value === undefined) {
-				if (arguments.length >= 3) return fallback;
-				throw new Error(`Could not get parameter "${name}"`);
-			}
-			return parameterValue(value, extra);
-		},
+		getNodeParameter: (name: string, itemIndex: number, ...rest: unknown[]) =>
+			parameterValue(name, param(name, itemIndex), rest),
 		helpers: {
 			// requests to the service over fetch (sendPlain), which nock can fail reliably; others
 			// through n8n's own request function
@@ -233,8 +220,7 @@ export function createContext(options: ContextOptions) {
 export function loadOptionsContext(project?: unknown) {
 	return {
 		...createContext({ params: {} }),
-		getCurrentNodeParameter: (_name: string, extra?: { extractValue?: boolean }) =>
-			parameterValue(project, extra),
+		getCurrentNodeParameter: (_name: string, extra: Extra) => locatorValue(project, extra),
 	} as unknown as ILoadOptionsFunctions;
 }
 

@@ -1,11 +1,7 @@
 /**
- * n8n-workflow with a `sleep` that returns at once, so that retry and polling delays are checked
- * without waiting. In a test file:
- *
- *   jest.mock('n8n-workflow', () => jest.requireActual('<path>/helpers/sleep').workflowWithFakeSleep());
- *
- * or, for a clock the sleeps move forward (minutes of Max Wait or of 429s at once), with
- * `useFakeClock()` in the file: ….workflowWithFakeClock().
+ * n8n-workflow whose `sleep` returns at once: `jest.mock('n8n-workflow', () =>
+ * jest.requireActual('<path>/helpers/sleep').workflowWithFakeSleep())`, or workflowWithFakeClock()
+ * with useFakeClock() for a clock the sleeps move forward (minutes of Max Wait at once).
  */
 function withSleep(record: (ms: number) => void): object {
 	return {

@@ -175,14 +175,8 @@ export class Host {
 			getNodeWebhookUrl: () => webhookUrl,
 			getWorkflowStaticData: (type: string) => workflow.getStaticData(type, node),
 			getCredentials: async () => this.credentials,
-			getNodeParameter(name: string, fallback?: unknown, extra?: { extractValue?: boolean }) {
-				const value = node.parameters[name];
-				if (value === undefined) {
-					if (arguments.length >= 2) return fallback;
-					throw new Error(`Could not get parameter "${name}"`);
-				}
-				return parameterValue(value, extra);
-			},
+			getNodeParameter: (name: string, ...rest: unknown[]) =>
+				parameterValue(name, node.parameters[name], rest),
 			helpers: { httpRequest: sendPlain },
 		};
 	}
