@@ -3,13 +3,7 @@ import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 
-import type {
-	IBinaryKeyData,
-	IDataObject,
-	INode,
-	INodeExecutionData,
-	INodeParameters,
-} from 'n8n-workflow';
+import type { IBinaryKeyData, IDataObject, INode, INodeExecutionData } from 'n8n-workflow';
 
 import {
 	binaryItem,
@@ -68,32 +62,28 @@ function email(
 	return { json, binary };
 }
 
-/** Submit and Wait of every attachment as invoices of the Invoices project, full output. */
-const everyAttachment = (options: IDataObject = {}): INodeParameters => ({
-	resource: 'document',
-	operation: 'submitAndWait',
-	project: { __rl: true, mode: 'id', value: 'Invoices' },
-	documentType: 'invoice',
-	filesToSend: 'all',
-	output: 'full',
-	options: { pollInterval: 1, ...options },
-});
-
-/** Manual trigger → Files (stores the items' binary in the binary mode) → Extract. */
+/**
+ * Manual trigger → Files (stores the items' binary in the binary mode) → Extract: Submit and Wait
+ * of every attachment as invoices of the Invoices project, full output, with `options`.
+ */
 async function run(
-	parameters: INodeParameters,
 	items: INodeExecutionData[],
-	opts: { binaryMode?: BinaryMode; nodeSettings?: Partial<INode> } = {},
+	opts: { options?: IDataObject; binaryMode?: BinaryMode; nodeSettings?: Partial<INode> } = {},
 ) {
+	const parameters = {
+		resource: 'document',
+		operation: 'submitAndWait',
+		project: { __rl: true, mode: 'id', value: 'Invoices' },
+		documentType: 'invoice',
+		filesToSend: 'all',
+		output: 'full',
+		options: { pollInterval: 1, ...opts.options },
+	};
+	const type = 'n8n-nodes-document-extraction.documentExtraction';
 	return await runWorkflow({
 		workflow: chainWorkflow([
 			...START_AND_FILES,
-			{
-				name: 'Extract',
-				type: 'n8n-nodes-document-extraction.documentExtraction',
-				parameters,
-				...opts.nodeSettings,
-			},
+			{ name: 'Extract', type, parameters, ...opts.nodeSettings },
 		]),
 		types,
 		credentials: { documentExtractionApi: { apiKey: 'vnd_test_key', baseUrl: emulator.url } },
@@ -124,8 +114,8 @@ describe('every attachment of an email item', () => {
 					{ subject: 'April' },
 				),
 			];
-			const options = { keepInputFields: true, includeInputBinary: true };
-			const result = await run(everyAttachment(options), items, {
+			const result = await run(items, {
+				options: { keepInputFields: true, includeInputBinary: true },
 				binaryMode,
 				nodeSettings: { onError: 'continueRegularOutput' },
 			});
@@ -167,7 +157,6 @@ describe('every attachment of an email item', () => {
 
 	it('Retry On Fail sends no file again: the second try reuses the task of each file', async () => {
 		const result = await run(
-			everyAttachment(),
 			[
 				email([
 					['%PDF a', 'a.pdf'],

@@ -54,28 +54,24 @@ const edges = (path: string) =>
 const under = (path: string, folders: string[]) =>
 	folders.some((f) => path === f || path.startsWith(`${f}/`));
 const actionsOf = (path: string) => `${folderOf(path)}/actions/`;
-const NODE = /^nodes\/DocumentExtraction[^/]*\//;
+const [ACTION, TRIGGER] = ['nodes/DocumentExtraction', 'nodes/DocumentExtractionTrigger'];
 
+type Rule = [string, (from: string) => boolean, (to: string, from: string) => boolean];
 /** Rules on imports: which files, and which imports of theirs break the rule. */
-const IMPORT_RULES: Array<
-	[string, (from: string) => boolean, (to: string, from: string) => boolean]
-> = [
-	[
-		'nodes/DocumentExtraction imports nothing from the trigger or credentials/',
-		(from) => folderOf(from) === 'nodes/DocumentExtraction',
-		(to) => under(to, ['nodes/DocumentExtractionTrigger', 'credentials']),
-	],
-	[
-		'nodes/DocumentExtractionTrigger imports nothing from the action node or credentials/',
-		(from) => folderOf(from) === 'nodes/DocumentExtractionTrigger',
-		(to) => under(to, ['nodes/DocumentExtraction', 'credentials']),
-	],
-	[
-		'nodes/shared imports from neither node nor credentials/',
-		(from) => folderOf(from) === 'nodes/shared',
-		(to) =>
-			under(to, ['nodes/DocumentExtraction', 'nodes/DocumentExtractionTrigger', 'credentials']),
-	],
+const IMPORT_RULES: Rule[] = [
+	...(
+		[
+			[ACTION, [TRIGGER, 'credentials']],
+			[TRIGGER, [ACTION, 'credentials']],
+			['nodes/shared', [ACTION, TRIGGER, 'credentials']],
+		] as const
+	).map(
+		([folder, forbidden]): Rule => [
+			`${folder} imports nothing from ${forbidden.join(', ')}`,
+			(from) => folderOf(from) === folder,
+			(to) => under(to, [...forbidden]),
+		],
+	),
 	[
 		'operations never import one another',
 		(from) => from.endsWith('.operation.ts'),
@@ -83,7 +79,10 @@ const IMPORT_RULES: Array<
 	],
 	[
 		'inside a node, only the node file and the actions import from actions/',
-		(from) => NODE.test(from) && !from.endsWith('.node.ts') && !from.startsWith(actionsOf(from)),
+		(from) =>
+			under(folderOf(from), [ACTION, TRIGGER]) &&
+			!from.endsWith('.node.ts') &&
+			!from.startsWith(actionsOf(from)),
 		(to, from) => to.startsWith(actionsOf(from)),
 	],
 ];
@@ -142,8 +141,8 @@ describe('layout', () => {
 			for (const next of edges(path)) reachable(next, seen);
 			return seen;
 		};
-		const action = reachable('nodes/DocumentExtraction/DocumentExtraction.node.ts');
-		const trigger = reachable('nodes/DocumentExtractionTrigger/DocumentExtractionTrigger.node.ts');
+		const action = reachable(`${ACTION}/DocumentExtraction.node.ts`);
+		const trigger = reachable(`${TRIGGER}/DocumentExtractionTrigger.node.ts`);
 		const docs = readFileSync(join(ROOT, 'docs/development.md'), 'utf8');
 		const section = /### Shared code used by one node\n([\s\S]*?)(?=\n#)/.exec(docs)?.[1] ?? '';
 		const exceptions = [...section.matchAll(/`(nodes\/shared\/[^`]+\.ts)`/g)].map((m) => m[1]);

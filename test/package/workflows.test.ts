@@ -8,12 +8,9 @@ const ROOT = path.resolve(__dirname, '../..');
 const read = (file: string) => readFileSync(path.join(ROOT, file), 'utf8');
 const pkg = JSON.parse(read('package.json'));
 
-interface Step {
-	uses?: string;
-	run?: string;
-	with?: Record<string, string>;
-	env?: Record<string, string>;
-}
+type Step = { uses?: string; run?: string } & Partial<
+	Record<'with' | 'env', Record<string, string>>
+>;
 interface Workflow {
 	on: Record<string, { tags?: string[]; branches?: string[] }>;
 	jobs: Record<string, { permissions?: Record<string, string>; steps: Step[] }>;
