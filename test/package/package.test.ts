@@ -22,16 +22,12 @@ describe('package.json', () => {
 });
 
 describe('npm pack', () => {
-	let files: string[];
-
-	beforeAll(() => {
-		const output = execFileSync('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], {
-			cwd: ROOT,
-			encoding: 'utf8',
-			stdio: ['ignore', 'pipe', 'ignore'],
-		});
-		files = (JSON.parse(output)[0].files as Array<{ path: string }>).map((f) => f.path);
+	const output = execFileSync('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], {
+		cwd: ROOT,
+		encoding: 'utf8',
+		stdio: ['ignore', 'pipe', 'ignore'],
 	});
+	const files = (JSON.parse(output)[0].files as Array<{ path: string }>).map((f) => f.path);
 
 	it('ships every node and credential listed in package.json, with icons, codex files and output schemas', () => {
 		for (const entry of [...pkg.n8n.nodes, ...pkg.n8n.credentials]) expect(files).toContain(entry);

@@ -18,11 +18,9 @@ const { description } = new DocumentExtraction();
 const schemaFiles = readdirSync(SCHEMA_DIR, { recursive: true, encoding: 'utf8' })
 	.filter((f) => statSync(path.join(SCHEMA_DIR, f)).isFile())
 	.map((f) => f.split(path.sep).join('/'));
-const schemaOf = (file: string) =>
-	JSON.parse(readFileSync(path.join(SCHEMA_DIR, file), 'utf8')) as {
-		type: string;
-		properties: object;
-	};
+type Schema = { type: string; properties: object };
+const schemaOf = (file: string): Schema =>
+	JSON.parse(readFileSync(path.join(SCHEMA_DIR, file), 'utf8'));
 
 const optionsOf = (property?: INodeProperties) =>
 	(property?.options ?? []) as INodePropertyOptions[];

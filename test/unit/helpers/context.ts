@@ -76,12 +76,7 @@ export async function sendPlain(options: IHttpRequestOptions) {
 	let body = options.body as unknown;
 	if (body && typeof (body as Readable).pipe === 'function') {
 		body = Buffer.concat(await (body as Readable).toArray());
-	} else if (
-		body !== undefined &&
-		body !== null &&
-		!Buffer.isBuffer(body) &&
-		typeof body !== 'string'
-	) {
+	} else if (typeof body === 'object' && body !== null && !Buffer.isBuffer(body)) {
 		body = JSON.stringify(body);
 		headers['Content-Type'] ??= 'application/json';
 	}
@@ -152,6 +147,9 @@ export function storedItem(store: Map<string, Buffer>, id: string, content: Buff
 export function createContext(options: ContextOptions) {
 	const items: INodeExecutionData[] = options.items ?? [{ json: {} }];
 	const credentials = options.credentials ?? { apiKey: API_KEY, baseUrl: BASE_URL };
+	const serviceUrl = String(credentials.baseUrl ?? BASE_URL)
+		.trim()
+		.replace(/\/+$/, '');
 	const signal = options.signal ?? new AbortController().signal;
 	const store = options.store ?? new Map<string, Buffer>();
 	const param = (name: string, itemIndex: number) =>
@@ -176,11 +174,7 @@ export function createContext(options: ContextOptions) {
 			// requests to the service over fetch (sendPlain), which nock can fail reliably; others
 			// through n8n's own request function
 			httpRequest: async (request: IHttpRequestOptions) =>
-				String(request.url).startsWith(
-					String(credentials.baseUrl ?? BASE_URL)
-						.trim()
-						.replace(/\/+$/, ''),
-				)
+				String(request.url).startsWith(serviceUrl)
 					? await sendPlain(request)
 					: await n8nHttpRequest(request as Parameters<typeof n8nHttpRequest>[0]),
 			async prepareBinaryData(data: Buffer | Readable, fileName?: string, mimeType?: string) {
