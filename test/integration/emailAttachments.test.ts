@@ -46,9 +46,7 @@ const admin = async (what: string, method = 'GET') =>
 	(await (await fetch(`${emulator.url}/_emulator/${what}`, { method })).json()) as IDataObject;
 const uploads = async () => ((await admin('stats')).requests as IDataObject).process_file;
 
-beforeEach(async () => {
-	await admin('reset', 'POST');
-});
+beforeEach(() => admin('reset', 'POST'));
 
 /** An email item as n8n's email triggers output it: attachment_<n> per file, the email's fields in its JSON. */
 function email(

@@ -65,16 +65,14 @@ function readsErrorText(wf: Example): string[] {
 				return code && READS_TEXT.some((re) => re.test(value)) ? [`${at}: ${value}`] : [];
 			}
 			// a condition: a string operation other than (not) exists / (not) empty on an error's text
-			const { leftValue, operator } = (value ?? {}) as {
+			const { leftValue, operator: op } = (value ?? {}) as {
 				leftValue?: unknown;
-				operator?: { type?: string; operation?: string };
+				operator?: Params;
 			};
-			const compares = !/^(exists|notExists|empty|notEmpty)$/.test(String(operator?.operation));
-			return typeof leftValue === 'string' &&
-				new RegExp(TEXT).test(leftValue) &&
-				operator?.type === 'string' &&
-				compares
-				? [`${at}: ${operator.operation} on ${leftValue}`]
+			const onText = typeof leftValue === 'string' && new RegExp(TEXT).test(leftValue);
+			const compares = !/^(exists|notExists|empty|notEmpty)$/.test(String(op?.operation));
+			return onText && op?.type === 'string' && compares
+				? [`${at}: ${op.operation} on ${leftValue}`]
 				: [];
 		}),
 	);
@@ -194,22 +192,19 @@ describe('the examples as npm start imports them (scripts/local-examples.js)', (
 		localExample: (workflow: Example, emulatorUrl: string) => Example;
 	};
 
-	it.each(files)(
-		'%s: a URL download reaches the emulator on 127.0.0.1 in the local copy',
-		(file) => {
-			const shipped = read(file);
-			const local = localExample(shipped, 'http://127.0.0.1:41234');
-			const urlOptions = (wf: Example) =>
-				wf.nodes
-					.filter((n) => ACTION.test(n.type) && n.parameters.inputSource === 'url')
-					.map((n) => (n.parameters.options as Params | undefined)?.allowPrivateAddresses ?? false);
-			expect(urlOptions(local)).toEqual(urlOptions(local).map(() => true));
-			// the option belongs to the local copy: an example meant for any n8n keeps it off
-			expect(urlOptions(shipped)).toEqual(urlOptions(shipped).map(() => false));
-			expect(JSON.stringify(local)).not.toContain('127.0.0.1:8790');
-			expect(read(file)).toEqual(shipped);
-		},
-	);
+	it.each(files)('%s: only the local copy may download from 127.0.0.1', (file) => {
+		const shipped = read(file);
+		const local = localExample(shipped, 'http://127.0.0.1:41234');
+		const urlOptions = (wf: Example) =>
+			wf.nodes
+				.filter((n) => ACTION.test(n.type) && n.parameters.inputSource === 'url')
+				.map((n) => (n.parameters.options as Params | undefined)?.allowPrivateAddresses ?? false);
+		expect(urlOptions(local)).toEqual(urlOptions(local).map(() => true));
+		// the option belongs to the local copy: an example meant for any n8n keeps it off
+		expect(urlOptions(shipped)).toEqual(urlOptions(shipped).map(() => false));
+		expect(JSON.stringify(local)).not.toContain('127.0.0.1:8790');
+		expect(read(file)).toEqual(shipped);
+	});
 
 	it.each(['submit-and-wait.json', 'trigger-to-crm.json', 'mcp-server.json'])(
 		'%s: every project is picked from the list, with its name shown',

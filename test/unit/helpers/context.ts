@@ -158,7 +158,7 @@ export function createContext(options: ContextOptions) {
 	const thisNode = options.nodeType ? { ...node, type: options.nodeType } : node;
 	const nodeContext = options.nodeContext ?? {};
 	let stored = 0;
-	const context = {
+	return {
 		getNode: () => thisNode,
 		getExecutionId: () => options.executionId ?? '',
 		getMode: () => options.mode ?? 'manual',
@@ -199,15 +199,12 @@ export function createContext(options: ContextOptions) {
 			}),
 			async getBinaryStream(id: string, chunkSize = 64 * 1024) {
 				const bytes = store.get(id)!;
-				const chunks: Buffer[] = [];
-				for (let offset = 0; offset < bytes.length; offset += chunkSize) {
-					chunks.push(bytes.subarray(offset, offset + chunkSize));
-				}
-				return Readable.from(chunks);
+				const count = Math.ceil(bytes.length / chunkSize);
+				const chunk = (i: number) => bytes.subarray(i * chunkSize, (i + 1) * chunkSize);
+				return Readable.from(Array.from({ length: count }, (_, i) => chunk(i)));
 			},
 		},
-	};
-	return context as unknown as IExecuteFunctions;
+	} as unknown as IExecuteFunctions;
 }
 
 /** A load-options context whose Project field holds `project`. */

@@ -30,7 +30,5 @@ export function useFakeClock(): void {
 		mockClock.sleeps.length = 0;
 		jest.spyOn(Date, 'now').mockImplementation(() => mockClock.now);
 	});
-	afterEach(() => {
-		jest.restoreAllMocks();
-	});
+	afterEach(() => jest.restoreAllMocks());
 }
