@@ -9,18 +9,19 @@ const { login } = require('../../scripts/n8n-local.js');
 const PACKAGE = 'n8n-nodes-document-extraction';
 const NODE_TYPES = [`${PACKAGE}.documentExtraction`, `${PACKAGE}.documentExtractionTrigger`];
 
-async function get(baseUrl, cookie, path) {
-	const res = await fetch(`${baseUrl}${path}`, {
-		headers: { cookie, 'browser-id': 'start-smoke' },
-	});
-	const text = await res.text();
-	if (res.status !== 200) throw new Error(`GET ${path}: HTTP ${res.status} ${text.slice(0, 300)}`);
-	return JSON.parse(text);
-}
-
 async function main([baseUrl, email, password]) {
-	const cookie = await login(baseUrl, { email, password });
-	const { data: packages } = await get(baseUrl, cookie, '/rest/community-packages');
+	const headers = {
+		cookie: await login(baseUrl, { email, password }),
+		'browser-id': 'start-smoke',
+	};
+	const get = async (path) => {
+		const res = await fetch(`${baseUrl}${path}`, { headers });
+		const text = await res.text();
+		if (res.status !== 200)
+			throw new Error(`GET ${path}: HTTP ${res.status} ${text.slice(0, 300)}`);
+		return JSON.parse(text);
+	};
+	const { data: packages } = await get('/rest/community-packages');
 	const listed = packages.find((p) => p.packageName === PACKAGE);
 	if (!listed) {
 		throw new Error(
@@ -28,13 +29,11 @@ async function main([baseUrl, email, password]) {
 		);
 	}
 	const listedTypes = (listed.installedNodes ?? []).map((n) => n.type).sort();
+	const loaded = await get('/types/nodes.json');
+	const names = new Set((Array.isArray(loaded) ? loaded : (loaded.data ?? [])).map((n) => n.name));
 	for (const type of NODE_TYPES) {
 		if (!listedTypes.includes(type))
 			throw new Error(`the listed package lacks ${type} (has ${listedTypes.join(', ')})`);
-	}
-	const loaded = await get(baseUrl, cookie, '/types/nodes.json');
-	const names = new Set((Array.isArray(loaded) ? loaded : (loaded.data ?? [])).map((n) => n.name));
-	for (const type of NODE_TYPES) {
 		if (!names.has(type)) throw new Error(`n8n has not loaded the node type ${type}`);
 	}
 	console.log(

@@ -53,8 +53,7 @@ npm_start_stop() {
 }
 
 npm_start_kill() {
-	if group_alive; then
-		log "killing what is left of the process group"
-		kill -KILL -- "-$PGID" 2>/dev/null || true
-	fi
+	group_alive || return 0
+	log "killing what is left of the process group"
+	kill -KILL -- "-$PGID" 2>/dev/null || true
 }
