@@ -1,16 +1,9 @@
 #!/usr/bin/env bash
-# npm test's last step (npm run test:ui-and-queue): the browser suite (npm run test:ui) and the
-# queue-mode suite (npm run test:queue) side by side. Most of either is waiting (for the editor,
-# for n8n's processes, for the emulator), so together they take about as long as the longer one.
-#
-# The order matters because both pack the package from dist/:
-#   1. the queue suite starts first, in the background; it builds dist/ and packs its tarball
-#      before it prints "# work folder";
-#   2. then the browser suite starts, in the foreground (its `npm start` rebuilds dist/ and is
-#      stopped with Ctrl-C, which a background job of a script could not receive).
-# Their apt-get calls (chromium, dovecot-imapd; postgresql, redis-server, nginx) take turns on
-# one lock. The queue suite's lines are prefixed with [queue]; the exit status is the first
-# failing suite's, 0 when both pass; the last line counts both suites.
+# npm test's last step: the browser suite and the queue-mode suite side by side (both mostly wait).
+# Both pack dist/: the queue suite starts first, in the background, and has packed its tarball when
+# it prints "# work folder"; then the browser suite, in the foreground (its `npm start` rebuilds
+# dist/ and is stopped with Ctrl-C, which a background job could not receive). Exit status: the
+# first failing suite's; the last line counts both suites.
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"

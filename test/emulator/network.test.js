@@ -1,11 +1,6 @@
 'use strict';
 
-/**
- * The network rule every suite relies on, where the emulator enforces it: it listens on
- * 127.0.0.1 only, and delivers webhooks to loopback targets only (any other target is refused
- * without a connection or a DNS lookup). The rest of the emulator is exercised by the
- * integration, e2e and queue suites that use it.
- */
+/** The network rule every suite relies on: the emulator listens and delivers on loopback only. */
 
 const dns = require('node:dns');
 const net = require('node:net');

@@ -1,7 +1,5 @@
-# Sourced by test/e2e/both.sh and test/ui-and-queue.sh (bash): one closing count for suites run
-# side by side.
-#   sum_counts LOG...   prints "N passed, N failed" over the last such line of each log; a log
-#                       without one (a suite that ended early) counts as one failure
+# Sourced by test/e2e/both.sh and test/ui-and-queue.sh.  sum_counts LOG...: "N passed, N failed"
+# over the last such line of each log; a log without one (a suite ended early) is one failure.
 sum_counts() {
 	local passed=0 failed=0 log line
 	for log in "$@"; do

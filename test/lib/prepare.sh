@@ -1,11 +1,7 @@
-# Sourced by test/e2e/run.sh and test/queue/run.sh (bash, set -euo pipefail, in the clone's
-# directory): what a suite needs before it runs.
-#   prepare_suite PREFIX [--npm-install-fallback]
-# installs the development dependencies when node_modules is missing (npm ci; with
-# --npm-install-fallback, npm install --no-save when npm ci fails), ensures the runtime
-# (scripts/ensure-runtime.sh, cached in ~/.cache; exits 1 when it cannot), builds the package, and
-# exports NODE24, N8N_DIR and N8N_BIN. PREFIX names the suite in its messages ([PREFIX] ...).
-# E2E_BUILT=1 skips the build: test/e2e/both.sh builds once for two suites that run side by side.
+# Sourced by test/e2e/run.sh and test/queue/run.sh.  prepare_suite PREFIX [--npm-install-fallback]:
+# npm ci when node_modules is missing (then npm install --no-save with the fallback), the runtime
+# (scripts/ensure-runtime.sh; exits 1 without it), the build (not with E2E_BUILT=1: both.sh builds
+# once for two suites), and exports NODE24, N8N_DIR and N8N_BIN.
 
 prepare_suite() {
 	local prefix="$1" fallback="${2:-}" runtime

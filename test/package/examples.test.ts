@@ -1,149 +1,152 @@
-import { allExampleFiles, type Example, files, read } from './exampleFiles';
+/* eslint-disable @n8n/community-nodes/no-dangerous-functions, @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports -- test code: runs under jest on Node, is never shipped or loaded by n8n */
+import { spawnSync } from 'node:child_process';
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
 
-/** The example workflows: importable as they are. */
-// eslint-disable-next-line @typescript-eslint/no-require-imports -- the plain script npm start runs
-const { localExample } = require('../../scripts/local-examples.js') as {
-	localExample: (workflow: Example, emulatorUrl: string) => Example;
-};
+/**
+ * The example workflows as shipped (examples/*.json, examples/n8n1/*.json for n8n 1.x) and as `npm
+ * start` imports them; the production workflow's promises: test/e2e/cases/production.test.js.
+ */
 
-const examples = files.map((file) => ({ file, wf: read(file) }));
+type Params = Record<string, unknown>;
+type ExampleNode = Params & { name: string; type: string; parameters: Params };
+interface Example {
+	id: string;
+	nodes: ExampleNode[];
+	connections: Record<string, Record<string, Array<Array<{ node: string }>>>>;
+	settings?: object;
+}
 
-describe('examples/*.json', () => {
-	it.each(files)('%s: unique ids and names, connections between its own nodes', (file) => {
-		const wf = read(file);
+const ROOT = path.resolve(__dirname, '../..');
+const jsonIn = (dir: string) =>
+	readdirSync(path.join(ROOT, dir)).filter((f) => f.endsWith('.json'));
+const read = (file: string): Example =>
+	JSON.parse(readFileSync(path.join(ROOT, 'examples', file), 'utf8')) as Example;
+const files = jsonIn('examples');
+const allFiles = [...files, ...jsonIn('examples/n8n1').map((f) => `n8n1/${f}`)];
+const nodeOf = (wf: Example, name: string) => wf.nodes.find((n) => n.name === name)!;
+const next = (wf: Example, name: string, output = 0) =>
+	(wf.connections[name]?.main?.[output] ?? []).map((c) => c.node);
+const notesOf = (wf: Example) =>
+	wf.nodes
+		.filter((n) => n.type === 'n8n-nodes-base.stickyNote')
+		.map((n) => String(n.parameters.content))
+		.join('\n');
+
+const ACTION = /^n8n-nodes-document-extraction\.documentExtraction(Tool|Trigger)?$/;
+const EMPTY_PROJECT = { __rl: true, mode: 'list', value: '' };
+
+/** Every nested value of `value`, with where it is (for the failure message). */
+function nested(value: unknown, at: string, out: Array<{ at: string; value: unknown }> = []) {
+	out.push({ at, value });
+	if (value && typeof value === 'object')
+		for (const [k, v] of Object.entries(value)) nested(v, `${at}.${k}`, out);
+	return out;
+}
+
+/** An error's text: `.error`, `.message`, `error`, `message` (a field or a variable). */
+const TEXT = String.raw`\b(?:error|message|errorMessage|description)\b`;
+/** Ways an expression or a Code node decides on a text: the text first, or the test first. */
+const READS_TEXT = [
+	// $json.error.startsWith(…), String($json.error).includes('…'), $json.error === 'text'
+	new RegExp(
+		String.raw`${TEXT}['"\]]*\s*\)*\s*(?:\??\.\s*(?:includes|match|matchAll|indexOf|lastIndexOf|search|startsWith|endsWith|localeCompare)\s*\(|[!=]==?\s*['"\x60])`,
+	),
+	// /may have/.test($json.error), /…/i.exec(String($json.error)), 'text' !== $json.error
+	new RegExp(String.raw`(?:\.\s*(?:test|exec)\s*\([^)]*|['"\x60]\s*[!=]==?\s*[^,;)?:]*)${TEXT}`),
+];
+
+/** Where an expression, a Code node or a Filter/If/Switch condition reads an error's text. */
+function readsErrorText(wf: Example): string[] {
+	return wf.nodes.flatMap((node) =>
+		nested(node.parameters, node.name).flatMap(({ at, value }) => {
+			if (typeof value === 'string') {
+				const code = value.startsWith('=') || value.includes('{{') || /code/i.test(at);
+				return code && READS_TEXT.some((re) => re.test(value)) ? [`${at}: ${value}`] : [];
+			}
+			// a condition: a string operation other than (not) exists / (not) empty on an error's text
+			const { leftValue, operator: op } = (value ?? {}) as {
+				leftValue?: unknown;
+				operator?: Params;
+			};
+			const onText = typeof leftValue === 'string' && new RegExp(TEXT).test(leftValue);
+			const compares = !/^(exists|notExists|empty|notEmpty)$/.test(String(op?.operation));
+			return onText && op?.type === 'string' && compares
+				? [`${at}: ${op.operation} on ${leftValue}`]
+				: [];
+		}),
+	);
+}
+
+describe.each(allFiles)('examples/%s', (file) => {
+	const wf = read(file);
+
+	it('has unique node names, connections between its own nodes, execution order v1, Row Exists with equals only', () => {
 		const names = wf.nodes.map((n) => n.name);
 		expect(new Set(names).size).toBe(names.length);
 		for (const [from, byType] of Object.entries(wf.connections)) {
 			expect(names).toContain(from);
 			for (const target of Object.values(byType).flat(2)) expect(names).toContain(target.node);
 		}
+		expect(wf.settings).toMatchObject({ executionOrder: 'v1' });
+		// n8n hides the Condition field of Row Exists and Row Not Exists and reads it as equals
+		const compared = wf.nodes
+			.filter((n) => ['rowExists', 'rowNotExists'].includes(String(n.parameters.operation)))
+			.flatMap((n) =>
+				(n.parameters.filters as { conditions: Array<{ condition?: string }> }).conditions.map(
+					(c) => `${n.name}: ${c.condition ?? 'eq'}`,
+				),
+			);
+		expect(compared.filter((c) => !c.endsWith(': eq'))).toEqual([]);
 	});
 
-	it('have workflow ids and webhook ids of their own', () => {
-		const ids = examples.map(({ wf }) => wf.id);
-		expect(new Set(ids).size).toBe(ids.length);
-		const hooks = examples.flatMap(({ wf }) => wf.nodes.flatMap((n) => n.webhookId ?? []));
-		expect(new Set(hooks).size).toBe(hooks.length);
+	it('branches on the error item’s kind, never on its message', () => {
+		expect(readsErrorText(wf)).toEqual([]);
 	});
 });
 
-/** Every example file, n8n 2.x and 1.x: examples/*.json and examples/n8n1/*.json. */
-
-/** Every string of a node's parameters, with where it is (for the failure message). */
-function stringsOf(value: unknown, at: string, out: Array<{ at: string; text: string }> = []) {
-	if (typeof value === 'string') out.push({ at, text: value });
-	else if (Array.isArray(value)) value.forEach((v, i) => stringsOf(v, `${at}[${i}]`, out));
-	else if (value && typeof value === 'object')
-		for (const [k, v] of Object.entries(value)) stringsOf(v, `${at}.${k}`, out);
-	return out;
-}
-
-/** An error's text: `.error`, `.message`, `error`, `message` (a field or a variable). */
-const TEXT = String.raw`\b(?:error|message|errorMessage|description)\b`;
-/** Ways an expression or a Code node decides on a text. */
-const READS_TEXT = [
-	// String($json.error).includes('…'), $json.error.startsWith(…), $json.error?.match(/…/)
-	new RegExp(
-		String.raw`${TEXT}['"\]]*\s*\)*\s*\??\.\s*(?:includes|match|matchAll|indexOf|lastIndexOf|search|startsWith|endsWith|localeCompare)\s*\(`,
-	),
-	// /may have/.test($json.error), /…/i.exec(String($json.error))
-	new RegExp(String.raw`\.\s*(?:test|exec)\s*\([^)]*${TEXT}`),
-	// $json.error === 'text', 'text' !== $json.error
-	new RegExp(String.raw`${TEXT}['"\]]*\s*\)*\s*[!=]==?\s*['"\x60]`),
-	new RegExp(String.raw`['"\x60]\s*[!=]==?\s*[^,;)?:]*${TEXT}`),
-];
-/** Operations of the Filter, If and Switch conditions that compare a text (not just its presence). */
-const TEXT_OPERATIONS = /^(?!exists|notExists|empty|notEmpty).+$/;
-
-/** The places in a workflow where an expression, a Code node or a condition reads an error's text. */
-function readsErrorText(wf: Example): string[] {
-	const found: string[] = [];
-	for (const node of wf.nodes) {
-		for (const { at, text } of stringsOf(node.parameters, node.name)) {
-			if (!(text.startsWith('=') || text.includes('{{') || /jsCode|pythonCode|code/.test(at)))
-				continue;
-			if (READS_TEXT.some((re) => re.test(text))) found.push(`${at}: ${text.slice(0, 160)}`);
-		}
-		// conditions of Filter, If and Switch nodes: a text operation on an error's text
-		for (const { at, text } of stringsOf(node.parameters, node.name)) {
-			if (!at.endsWith('.leftValue') || !new RegExp(TEXT).test(text)) continue;
-			const condition = at
-				.slice(0, -'.leftValue'.length)
-				.split(/\.|\[|\]/)
-				.filter(Boolean);
-			let here: unknown = { [node.name]: node.parameters };
-			for (const key of condition) here = (here as Record<string, unknown>)?.[key];
-			const operator = (here as { operator?: { type?: string; operation?: string } })?.operator;
-			if (operator?.type === 'string' && TEXT_OPERATIONS.test(String(operator.operation)))
-				found.push(`${at}: ${operator.operation} on ${text}`);
-		}
-	}
-	return found;
-}
-
-describe('no example decides on the text of an error (examples/*.json, examples/n8n1/*.json)', () => {
-	it.each(allExampleFiles.map(({ file }) => file))(
-		'%s: branches on the error item’s kind, never on its message',
-		(file) => {
-			const { wf } = allExampleFiles.find((x) => x.file === file)!;
-			expect(readsErrorText(wf)).toEqual([]);
-		},
-	);
+it('examples/*.json have workflow ids and webhook ids of their own', () => {
+	const examples = files.map(read);
+	const ids = examples.map((wf) => wf.id);
+	expect(new Set(ids).size).toBe(ids.length);
+	const hooks = examples.flatMap((wf) => wf.nodes.flatMap((n) => n.webhookId ?? []));
+	expect(new Set(hooks).size).toBe(hooks.length);
 });
-
-const ACTION = /^n8n-nodes-document-extraction\.documentExtraction(Tool|Trigger)?$/;
-const NON_PRODUCTION = ['submit-and-wait.json', 'trigger-to-crm.json', 'mcp-server.json'];
-const EMAIL_FILES = [
-	'email-to-crm-gmail.json',
-	'email-to-crm-imap.json',
-	'email-to-crm-outlook.json',
-];
 
 describe('the email examples (examples/email-to-crm-*.json)', () => {
 	const EXTRACT = 'Extract Every Attachment';
 	const CRM = 'CRM Record (replace with your CRM)';
-	const TRIGGERS: Record<
-		string,
-		{ type: string; downloads: (p: Record<string, unknown>) => unknown }
-	> = {
-		'email-to-crm-imap.json': {
-			type: 'n8n-nodes-base.emailReadImap',
-			// Download Attachments is shown (and read) with the format Simple only
-			downloads: (p) =>
-				p.format === 'simple' &&
-				p.downloadAttachments === true &&
-				p.dataPropertyAttachmentsPrefixName,
-		},
+	const ON = { downloadAttachments: true };
+	/** Each mail trigger with Download Attachments on, its files named attachment_<n>. */
+	const TRIGGERS: Record<string, { type: string; parameters: Params }> = {
 		'email-to-crm-gmail.json': {
 			type: 'n8n-nodes-base.gmailTrigger',
 			// the options are read with Simplify off only
-			downloads: (p) => {
-				const o = p.options as Record<string, unknown>;
-				return (
-					p.simple === false &&
-					o.downloadAttachments === true &&
-					o.dataPropertyAttachmentsPrefixName
-				);
+			parameters: {
+				simple: false,
+				options: { ...ON, dataPropertyAttachmentsPrefixName: 'attachment_' },
 			},
+		},
+		'email-to-crm-imap.json': {
+			type: 'n8n-nodes-base.emailReadImap',
+			// Download Attachments is shown (and read) with the format Simple only
+			parameters: { format: 'simple', ...ON, dataPropertyAttachmentsPrefixName: 'attachment_' },
 		},
 		'email-to-crm-outlook.json': {
 			type: 'n8n-nodes-base.microsoftOutlookTrigger',
-			downloads: (p) => {
-				const o = p.options as Record<string, unknown>;
-				return o.downloadAttachments === true && o.attachmentsPrefix;
-			},
+			parameters: { options: { ...ON, attachmentsPrefix: 'attachment_' } },
 		},
 	};
 
 	it('are one file per mail source', () => {
-		expect(files.filter((f) => f.startsWith('email'))).toEqual(EMAIL_FILES);
+		expect(files.filter((f) => f.startsWith('email'))).toEqual(Object.keys(TRIGGERS));
 	});
 
-	it.each(EMAIL_FILES)(
+	it.each(Object.keys(TRIGGERS))(
 		'%s: a chain, its trigger with Download Attachments on, every attachment sent, the CRM step to replace',
 		(file) => {
 			const wf = read(file);
-			const { type, downloads } = TRIGGERS[file];
+			const { type, parameters } = TRIGGERS[file];
 			const working = wf.nodes.filter((n) => !n.type.endsWith('.stickyNote'));
 			expect(working.map((n) => n.type)).toEqual([
 				type,
@@ -151,26 +154,22 @@ describe('the email examples (examples/email-to-crm-*.json)', () => {
 				'n8n-nodes-base.httpRequest',
 			]);
 			const [trigger, extract, crm] = working;
-			expect(downloads(trigger.parameters)).toBe('attachment_');
-			// a chain: every node has one next node at most, nothing depends on canvas position
-			const next = (name: string) => (wf.connections[name]?.main ?? []).flat().map((c) => c.node);
-			expect(next(trigger.name)).toEqual([EXTRACT]);
-			expect(next(EXTRACT)).toEqual([CRM]);
-			expect(next(CRM)).toEqual([]);
+			expect(trigger.parameters).toMatchObject(parameters);
+			// a chain: nothing depends on canvas position
+			expect(next(wf, trigger.name)).toEqual([EXTRACT]);
+			expect(next(wf, EXTRACT)).toEqual([CRM]);
 			expect(Object.keys(wf.connections).sort()).toEqual([EXTRACT, trigger.name].sort());
 			expect(extract.name).toBe(EXTRACT);
+			// the user picks the credentials and the project; the CRM step maps invoice fields
 			expect(extract.parameters).toMatchObject({
 				operation: 'submitAndWait',
 				filesToSend: 'all',
 				options: { keepInputFields: true },
+				project: EMPTY_PROJECT,
+				documentType: 'invoice',
 			});
-			// the user picks the credentials and the project after the import
 			for (const node of working) expect(node.credentials).toBeUndefined();
-			expect(extract.parameters.project).toEqual({ __rl: true, mode: 'list', value: '' });
-			// the CRM step maps invoice fields: the file's Document Type is invoice, kept when the
-			// user picks a project that has it
-			expect(extract.parameters.documentType).toBe('invoice');
-			// the CRM step: the fields mapped, and until replaced the emulator's CRM stand-in
+			// until replaced, the CRM step posts to the emulator's CRM stand-in
 			expect(crm.name).toBe(CRM);
 			expect(crm.parameters).toMatchObject({
 				method: 'POST',
@@ -181,56 +180,103 @@ describe('the email examples (examples/email-to-crm-*.json)', () => {
 			expect(body.map((p) => p.name)).toEqual(
 				expect.arrayContaining(['file', 'invoice_number', 'vendor', 'total', 'currency']),
 			);
-			const notes = wf.nodes
-				.filter((n) => n.type.endsWith('.stickyNote'))
-				.map((n) => String(n.parameters.content))
-				.join('\n');
-			expect(notes).toContain(`Replace this node`);
-			expect(notes).toContain(CRM);
-			expect(wf).toMatchObject({ settings: { executionOrder: 'v1' } });
+			expect(notesOf(wf)).toContain('Replace this node');
+			expect(notesOf(wf)).toContain(CRM);
 		},
 	);
 });
 
 describe('the examples as npm start imports them (scripts/local-examples.js)', () => {
-	it.each(files)(
-		'%s: a URL download reaches the emulator on 127.0.0.1 in the local copy',
+	// eslint-disable-next-line @typescript-eslint/no-require-imports -- the plain script npm start runs
+	const { localExample } = require('../../scripts/local-examples.js') as {
+		localExample: (workflow: Example, emulatorUrl: string) => Example;
+	};
+
+	it.each(files)('%s: only the local copy may download from 127.0.0.1', (file) => {
+		const shipped = read(file);
+		const local = localExample(shipped, 'http://127.0.0.1:41234');
+		const urlOptions = (wf: Example) =>
+			wf.nodes
+				.filter((n) => ACTION.test(n.type) && n.parameters.inputSource === 'url')
+				.map((n) => (n.parameters.options as Params | undefined)?.allowPrivateAddresses ?? false);
+		expect(urlOptions(local)).toEqual(urlOptions(local).map(() => true));
+		// the option belongs to the local copy: an example meant for any n8n keeps it off
+		expect(urlOptions(shipped)).toEqual(urlOptions(shipped).map(() => false));
+		expect(JSON.stringify(local)).not.toContain('127.0.0.1:8790');
+		expect(read(file)).toEqual(shipped);
+	});
+
+	it.each(['submit-and-wait.json', 'trigger-to-crm.json', 'mcp-server.json'])(
+		'%s: every project is picked from the list, with its name shown',
 		(file) => {
-			const shipped = read(file);
-			const local = localExample(shipped, 'http://127.0.0.1:41234');
-			const urlNodes = (wf: Example) =>
-				wf.nodes.filter((n) => ACTION.test(n.type) && n.parameters.inputSource === 'url');
-			for (const node of urlNodes(local)) {
-				expect(node.parameters.options).toMatchObject({ allowPrivateAddresses: true });
+			const projects = read(file)
+				.nodes.filter((n) => ACTION.test(n.type) && n.parameters.project)
+				.map((n) => n.parameters.project);
+			expect(projects.length).toBeGreaterThan(0);
+			for (const project of projects) {
+				expect(project).toMatchObject({ __rl: true, mode: 'list', cachedResultName: 'Invoices' });
+				expect((project as { value: string }).value).toMatch(/^[0-9a-f-]{36}$/);
 			}
-			// the option belongs to the local copy: an example meant for any n8n keeps it off
-			for (const node of urlNodes(shipped)) {
-				expect(
-					(node.parameters.options as Record<string, unknown>)?.allowPrivateAddresses ?? false,
-				).toBe(false);
-			}
-			expect(JSON.stringify(local)).not.toContain('127.0.0.1:8790');
-			expect(read(file)).toEqual(shipped);
+		},
+	);
+});
+
+describe('the production workflow (examples/production.json, examples/n8n1/production.json)', () => {
+	it('is the only production file: intake, completion and catch-up in one workflow', () => {
+		expect(files.filter((f) => f.startsWith('production'))).toEqual(['production.json']);
+		const prod = read('production.json');
+		const types = prod.nodes.map((n) => n.type);
+		expect(types).toEqual(
+			expect.arrayContaining([
+				'n8n-nodes-base.webhook',
+				'n8n-nodes-document-extraction.documentExtractionTrigger',
+				'n8n-nodes-base.scheduleTrigger',
+			]),
+		);
+		expect(types.filter((type) => type.includes('executeWorkflow'))).toEqual([]);
+		expect(next(prod, 'Document Extraction Trigger')).toEqual(['A Finished Task']);
+		expect(next(prod, 'By Status', 0)).toEqual(['A Finished Task']);
+	});
+
+	it.each(['production.json', 'n8n1/production.json'])(
+		'%s runs as imported: its placeholders call nothing, and it names no address; the user picks project and type',
+		(file) => {
+			const wf = read(file);
+			// Downstream Step and Tell Someone show what they get until replaced: nothing to fail on
+			const fields = (name: string) => {
+				expect(nodeOf(wf, name)).toMatchObject({
+					type: 'n8n-nodes-base.set',
+					notesInFlow: true,
+					notes: expect.stringMatching(/^Replace with your /),
+				});
+				const { assignments } = nodeOf(wf, name).parameters.assignments as {
+					assignments: Array<{ name: string }>;
+				};
+				return assignments.map((a) => a.name);
+			};
+			expect(fields('Downstream Step').join()).toBe(
+				'task_id,customer,file_name,status,result,error',
+			);
+			expect(fields('Tell Someone')).toEqual(
+				expect.arrayContaining(['status', 'task_id', 'what_to_do']),
+			);
+			expect(wf.nodes.filter((n) => n.type === 'n8n-nodes-base.httpRequest')).toEqual([]);
+			expect(JSON.stringify(wf)).not.toMatch(/127\.0\.0\.1|localhost|:8790/);
+			// nothing of the emulator's is picked for the user
+			expect(nodeOf(wf, 'Document Extraction Trigger').parameters.project).toEqual(EMPTY_PROJECT);
+			expect(nodeOf(wf, 'Submit').parameters.documentType).toBe('');
 		},
 	);
 
-	it.each(files)('%s: every project is picked from the list, with its name shown', (file) => {
-		// a project read from another node's pick (production.json's Submit) is checked there; the
-		// email examples and production.json leave it empty for the user to pick (checked in their
-		// own tests)
-		const projects = read(file)
-			.nodes.filter(
-				(n) =>
-					ACTION.test(n.type) &&
-					n.parameters.project &&
-					NON_PRODUCTION.includes(file) &&
-					!/params\.project/.test(JSON.stringify(n.parameters.project)),
-			)
-			.map((n) => n.parameters.project);
-		if (NON_PRODUCTION.includes(file)) expect(projects.length).toBeGreaterThan(0);
-		for (const project of projects) {
-			expect(project).toMatchObject({ __rl: true, mode: 'list', cachedResultName: 'Invoices' });
-			expect((project as { value: string }).value).toMatch(/^[0-9a-f-]{36}$/);
-		}
+	it('for n8n 1.x is what scripts/examples-n8n1.js makes of the 2.x file, its note naming the Active switch, not Publish', () => {
+		const run = spawnSync(process.execPath, ['scripts/examples-n8n1.js', '--check'], {
+			cwd: ROOT,
+			encoding: 'utf8',
+		});
+		expect([run.stderr, run.status]).toEqual(['', 0]);
+		expect(jsonIn('examples/n8n1')).toEqual(['production.json']);
+		const notes = notesOf(read('n8n1/production.json'));
+		expect(notes).toContain('**Active**');
+		expect(notes.replace('n8n 1.x has no Publish', '')).not.toMatch(/publish/i);
 	});
 });

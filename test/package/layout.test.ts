@@ -1,30 +1,20 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals -- test code: runs under jest on Node, is never shipped or loaded by n8n */
-import { existsSync, readdirSync, readFileSync, statSync } from 'fs';
+import { existsSync, readdirSync, readFileSync } from 'fs';
 import { dirname, join, relative, resolve } from 'path';
 
-/**
- * The layout rules of docs/development.md: code both nodes use lives in nodes/shared/ (or is
- * named there as an exception); neither node's folder imports from the other's; shared code
- * imports from neither node; nothing under nodes/ imports credentials/; no operation imports
- * another; inside a node, only the node file and its actions import from actions/ (descriptions,
- * constants and input lie below them); only the transport builds an error of the service; no
- * import cycle; no product file over MAX_LINES and no test file over MAX_TEST_LINES; the benchmark imports no test code; and
- * test/unit/nodes/ mirrors nodes/ file for file.
- */
+/** The layout rules of docs/development.md, and the longest a file may be. */
 
 const ROOT = resolve(__dirname, '../..');
 const MAX_LINES = 250;
-/** The longest a test file may be: a longer one holds more than one subject. */
+/** A longer test file holds more than one subject. */
 const MAX_TEST_LINES = 600;
 
-function filesBelow(dir: string, endings: string[]): string[] {
-	if (!existsSync(dir)) return [];
-	return readdirSync(dir).flatMap((name) => {
-		const path = join(dir, name);
-		if (statSync(path).isDirectory()) return filesBelow(path, endings);
-		return endings.some((ending) => path.endsWith(ending)) ? [path] : [];
-	});
-}
+const filesBelow = (dir: string, endings: string[]): string[] =>
+	existsSync(dir)
+		? readdirSync(dir, { recursive: true, encoding: 'utf8' })
+				.map((name) => join(dir, name))
+				.filter((path) => endings.some((ending) => path.endsWith(ending)))
+		: [];
 
 const rel = (path: string) => relative(ROOT, path).split('\\').join('/');
 
@@ -39,12 +29,10 @@ function importsOf(file: string): string[] {
 }
 
 /** The product file an import names: the path with .ts, or its index.ts. */
-function productFile(target: string): string | undefined {
-	for (const candidate of [`${target}.ts`, `${target}/index.ts`, target]) {
-		if (existsSync(join(ROOT, candidate)) && candidate.endsWith('.ts')) return candidate;
-	}
-	return undefined;
-}
+const productFile = (target: string) =>
+	[`${target}.ts`, `${target}/index.ts`, target].find(
+		(candidate) => candidate.endsWith('.ts') && existsSync(join(ROOT, candidate)),
+	);
 
 const folderOf = (path: string) => path.split('/').slice(0, 2).join('/');
 
@@ -53,59 +41,59 @@ const TRANSPORT = 'nodes/shared/transport/';
 const product = [
 	...filesBelow(join(ROOT, 'nodes'), ['.ts']),
 	...filesBelow(join(ROOT, 'credentials'), ['.ts']),
-].map((file) => ({
-	path: rel(file),
-	imports: importsOf(file),
-	lines: readFileSync(file, 'utf8').split('\n').length,
-	text: readFileSync(file, 'utf8'),
-}));
+].map((file) => {
+	const text = readFileSync(file, 'utf8');
+	return { path: rel(file), imports: importsOf(file), lines: text.split('\n').length, text };
+});
 const byPath = new Map(product.map((file) => [file.path, file]));
 const edges = (path: string) =>
 	(byPath.get(path)?.imports ?? [])
 		.map(productFile)
 		.filter((target): target is string => target !== undefined);
 
-describe('layout', () => {
-	it.each([
-		['nodes/DocumentExtraction', ['nodes/DocumentExtractionTrigger', 'credentials']],
-		['nodes/DocumentExtractionTrigger', ['nodes/DocumentExtraction', 'credentials']],
+const under = (path: string, folders: string[]) =>
+	folders.some((f) => path === f || path.startsWith(`${f}/`));
+const actionsOf = (path: string) => `${folderOf(path)}/actions/`;
+const [ACTION, TRIGGER] = ['nodes/DocumentExtraction', 'nodes/DocumentExtractionTrigger'];
+
+type Rule = [string, (from: string) => boolean, (to: string, from: string) => boolean];
+/** Rules on imports: which files, and which imports of theirs break the rule. */
+const IMPORT_RULES: Rule[] = [
+	...(
 		[
-			'nodes/shared',
-			['nodes/DocumentExtraction', 'nodes/DocumentExtractionTrigger', 'credentials'],
+			[ACTION, [TRIGGER, 'credentials']],
+			[TRIGGER, [ACTION, 'credentials']],
+			['nodes/shared', [ACTION, TRIGGER, 'credentials']],
+		] as const
+	).map(
+		([folder, forbidden]): Rule => [
+			`${folder} imports nothing from ${forbidden.join(', ')}`,
+			(from) => folderOf(from) === folder,
+			(to) => under(to, [...forbidden]),
 		],
-	])('%s imports nothing from %j', (folder, forbidden) => {
-		const offending = product
-			.filter((file) => folderOf(file.path) === folder)
-			.flatMap((file) =>
-				file.imports
-					.filter((target) => forbidden.some((f) => target === f || target.startsWith(`${f}/`)))
-					.map((target) => `${file.path} -> ${target}`),
-			);
-		expect(offending).toEqual([]);
-	});
+	),
+	[
+		'operations never import one another',
+		(from) => from.endsWith('.operation.ts'),
+		(to) => to.endsWith('.operation'),
+	],
+	[
+		'inside a node, only the node file and the actions import from actions/',
+		(from) =>
+			under(folderOf(from), [ACTION, TRIGGER]) &&
+			!from.endsWith('.node.ts') &&
+			!from.startsWith(actionsOf(from)),
+		(to, from) => to.startsWith(actionsOf(from)),
+	],
+];
 
-	it('has operations that never import one another', () => {
+describe('layout', () => {
+	it.each(IMPORT_RULES)('%s', (_rule, applies, breaks) => {
 		const offending = product
-			.filter((file) => file.path.endsWith('.operation.ts'))
+			.filter((file) => applies(file.path))
 			.flatMap((file) =>
-				file.imports
-					.filter((target) => target.endsWith('.operation'))
-					.map((target) => `${file.path} -> ${target}`),
+				file.imports.filter((to) => breaks(to, file.path)).map((to) => `${file.path} -> ${to}`),
 			);
-		expect(offending).toEqual([]);
-	});
-
-	it('has nothing inside a node that imports its actions/ back up, but the node file and the actions', () => {
-		const offending = product
-			.filter((file) => /^nodes\/DocumentExtraction[^/]*\//.test(file.path))
-			.filter((file) => !file.path.endsWith('.node.ts'))
-			.flatMap((file) => {
-				const actions = `${folderOf(file.path)}/actions/`;
-				if (file.path.startsWith(actions)) return [];
-				return file.imports
-					.filter((target) => target.startsWith(actions))
-					.map((target) => `${file.path} -> ${target}`);
-			});
 		expect(offending).toEqual([]);
 	});
 
@@ -134,35 +122,27 @@ describe('layout', () => {
 		expect(cycles).toEqual([]);
 	});
 
-	it(`has no product file over ${MAX_LINES} lines`, () => {
-		const long = product
-			.filter((file) => file.lines > MAX_LINES)
-			.map((file) => `${file.path}: ${file.lines}`);
-		expect(long).toEqual([]);
-	});
-
-	it(`has no test file over ${MAX_TEST_LINES} lines`, () => {
-		const long = filesBelow(join(ROOT, 'test'), ['.ts', '.js'])
-			.map((path) => ({ path: rel(path), lines: readFileSync(path, 'utf8').split('\n').length }))
-			.filter((file) => file.lines > MAX_TEST_LINES)
-			.map((file) => `${file.path}: ${file.lines}`);
+	const testFiles = filesBelow(join(ROOT, 'test'), ['.ts', '.js']).map((path) => ({
+		path: rel(path),
+		lines: readFileSync(path, 'utf8').split('\n').length,
+	}));
+	it.each([
+		['product', MAX_LINES, product],
+		['test', MAX_TEST_LINES, testFiles],
+	] as const)('has no %s file over %d lines', (_kind, max, files) => {
+		const long = files.filter((file) => file.lines > max).map((f) => `${f.path}: ${f.lines}`);
 		expect(long).toEqual([]);
 	});
 
 	it('has shared code that both nodes use, or that docs/development.md names as an exception', () => {
-		const reachable = (entry: string) => {
-			const seen = new Set<string>();
-			const queue = [entry];
-			while (queue.length) {
-				const path = queue.pop() as string;
-				if (seen.has(path)) continue;
-				seen.add(path);
-				queue.push(...edges(path));
-			}
+		const reachable = (path: string, seen = new Set<string>()) => {
+			if (seen.has(path)) return seen;
+			seen.add(path);
+			for (const next of edges(path)) reachable(next, seen);
 			return seen;
 		};
-		const action = reachable('nodes/DocumentExtraction/DocumentExtraction.node.ts');
-		const trigger = reachable('nodes/DocumentExtractionTrigger/DocumentExtractionTrigger.node.ts');
+		const action = reachable(`${ACTION}/DocumentExtraction.node.ts`);
+		const trigger = reachable(`${TRIGGER}/DocumentExtractionTrigger.node.ts`);
 		const docs = readFileSync(join(ROOT, 'docs/development.md'), 'utf8');
 		const section = /### Shared code used by one node\n([\s\S]*?)(?=\n#)/.exec(docs)?.[1] ?? '';
 		const exceptions = [...section.matchAll(/`(nodes\/shared\/[^`]+\.ts)`/g)].map((m) => m[1]);

@@ -1,17 +1,15 @@
 /* eslint-disable @n8n/community-nodes/no-dangerous-functions, @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports -- test code: runs under jest on Node, is never shipped or loaded by n8n */
 import { execFileSync } from 'node:child_process';
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 
 const ROOT = path.resolve(__dirname, '../..');
 const pkg = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8'));
 
-function sourceFiles(dir: string): string[] {
-	return readdirSync(dir).flatMap((name) => {
-		const full = path.join(dir, name);
-		return statSync(full).isDirectory() ? sourceFiles(full) : full.endsWith('.ts') ? [full] : [];
-	});
-}
+const sourceFiles = (dir: string) =>
+	readdirSync(path.join(ROOT, dir), { recursive: true, encoding: 'utf8' })
+		.filter((name) => name.endsWith('.ts'))
+		.map((name) => path.join(dir, name));
 
 describe('package.json', () => {
 	it('is a community node package with n8n-workflow as its only peer and no runtime dependencies', () => {
@@ -24,22 +22,28 @@ describe('package.json', () => {
 });
 
 describe('npm pack', () => {
-	let files: string[];
-
-	beforeAll(() => {
-		const output = execFileSync('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], {
-			cwd: ROOT,
-			encoding: 'utf8',
-			stdio: ['ignore', 'pipe', 'ignore'],
-		});
-		files = (JSON.parse(output)[0].files as Array<{ path: string }>).map((f) => f.path);
+	const output = execFileSync('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], {
+		cwd: ROOT,
+		encoding: 'utf8',
+		stdio: ['ignore', 'pipe', 'ignore'],
 	});
+	const files = (JSON.parse(output)[0].files as Array<{ path: string }>).map((f) => f.path);
 
-	it('ships every node and credential listed in package.json, with icons and codex files', () => {
+	it('ships every node and credential listed in package.json, with icons, codex files and output schemas', () => {
 		for (const entry of [...pkg.n8n.nodes, ...pkg.n8n.credentials]) expect(files).toContain(entry);
 		for (const node of pkg.n8n.nodes as string[]) {
 			expect(files).toContain(node.replace(/\.js$/, '.json'));
 		}
+		// the output schemas next to the compiled node file (schemas.test.ts checks what they say)
+		const schemas = readdirSync(path.join(ROOT, 'nodes/DocumentExtraction/__schema__'), {
+			recursive: true,
+			encoding: 'utf8',
+		}).filter((f) => f.endsWith('.json'));
+		expect(schemas.length).toBeGreaterThan(0);
+		for (const file of schemas)
+			expect(files).toContain(
+				`dist/nodes/DocumentExtraction/__schema__/${file.split(path.sep).join('/')}`,
+			);
 		const icons = files.filter((f) => f.endsWith('.svg'));
 		expect(icons.some((f) => f.endsWith('.dark.svg'))).toBe(true);
 		expect(icons.some((f) => !f.endsWith('.dark.svg'))).toBe(true);
@@ -59,12 +63,7 @@ describe('npm pack', () => {
 });
 
 describe('verified-node rules in nodes/ and credentials/', () => {
-	const files = [
-		...sourceFiles(path.join(ROOT, 'nodes')),
-		...sourceFiles(path.join(ROOT, 'credentials')),
-	];
-
-	it.each(files.map((f) => [path.relative(ROOT, f)]))(
+	it.each([...sourceFiles('nodes'), ...sourceFiles('credentials')])(
 		'%s uses no forbidden global or module',
 		(file) => {
 			const code = readFileSync(path.join(ROOT, file), 'utf8')

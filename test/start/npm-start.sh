@@ -1,18 +1,14 @@
-# Sourced by the scripts that check `npm start` from outside (bash): test/start/smoke.sh and
-# test/ui/run.sh. It runs `npm start` from this clone as a user does, in its own process group
-# (so that Ctrl-C, SIGINT to the group, reaches everything it started), on free ports and with
-# its n8n folder in a temporary directory.
-#
-# The caller runs in the clone's directory, sets WORK (a temporary directory it removes) and
-# LOG_PREFIX, then:
+# Sourced by test/start/smoke.sh and test/ui/run.sh: `npm start` from this clone in its own process
+# group (Ctrl-C reaches all it started), on free ports, its n8n folder in $WORK. The caller sets
+# WORK and LOG_PREFIX, then:
 #   npm_start_begin TIMEOUT   start and wait for the editor (output in START_LOG); sets EDITOR_URL,
 #                             LOGIN_EMAIL, LOGIN_PASSWORD, N8N_PORT and EMULATOR_PORT
 #   npm_start_stop            Ctrl-C, then wait up to 30 s for the group to exit (1 if it does not)
 #   npm_start_kill            SIGKILL whatever is left of the group (for EXIT traps)
-# Environment for npm start itself (EMULATOR_PROCESSING_MS, ...) is inherited.
 
 log() { printf '[%s] %s\n' "$LOG_PREFIX" "$*" >&2; }
-free_port() { node -e 'const s=require("net").createServer().listen(0,"127.0.0.1",()=>{console.log(s.address().port);s.close()})'; }
+# three distinct free ports: n8n's, the emulator's, and n8n's task broker's (5679 may be taken)
+free_ports() { node -e 'const s=[0,1,2].map(()=>require("net").createServer().listen(0,"127.0.0.1"));Promise.all(s.map((x)=>new Promise((r)=>x.on("listening",r)))).then(()=>{console.log(s.map((x)=>x.address().port).join(" "));s.forEach((x)=>x.close())})'; }
 listening() { (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null; }
 group_alive() { [ -n "${PGID:-}" ] && [ -n "$(ps -o pid= -g "$PGID" 2>/dev/null)" ]; }
 
@@ -20,14 +16,7 @@ PGID=""
 START_LOG="$WORK/start.log"
 npm_start_begin() {
 	local timeout="$1" started deadline
-	N8N_PORT="$(free_port)"
-	EMULATOR_PORT="$(free_port)"
-	while [ "$EMULATOR_PORT" = "$N8N_PORT" ]; do EMULATOR_PORT="$(free_port)"; done
-	# n8n's task broker listens too (5679 by default, taken when another n8n runs on this machine)
-	N8N_RUNNERS_BROKER_PORT="$(free_port)"
-	while [ "$N8N_RUNNERS_BROKER_PORT" = "$N8N_PORT" ] || [ "$N8N_RUNNERS_BROKER_PORT" = "$EMULATOR_PORT" ]; do
-		N8N_RUNNERS_BROKER_PORT="$(free_port)"
-	done
+	read -r N8N_PORT EMULATOR_PORT N8N_RUNNERS_BROKER_PORT <<<"$(free_ports)"
 	export N8N_PORT EMULATOR_PORT N8N_RUNNERS_BROKER_PORT DOCEX_LOCAL_DIR="$WORK/local"
 
 	log "npm start (n8n on $N8N_PORT, emulator on $EMULATOR_PORT)"
@@ -64,8 +53,7 @@ npm_start_stop() {
 }
 
 npm_start_kill() {
-	if group_alive; then
-		log "killing what is left of the process group"
-		kill -KILL -- "-$PGID" 2>/dev/null || true
-	fi
+	group_alive || return 0
+	log "killing what is left of the process group"
+	kill -KILL -- "-$PGID" 2>/dev/null || true
 }

@@ -1,8 +1,6 @@
 #!/usr/bin/env bash
-# `npm start` as a user runs it, checked from outside: started in its own process group from this
-# clone, it must bring up the emulator and n8n, print the editor URL and login, have n8n list the
-# installed community package, stop on Ctrl-C (SIGINT to the whole group, as a terminal sends
-# it) and leave no process and no listening port behind.
+# `npm start` checked from outside: the emulator and n8n answer, n8n lists the package, and Ctrl-C
+# (SIGINT to the whole group, as a terminal sends it) leaves no process and no port behind.
 #   START_SMOKE_TIMEOUT (900)  seconds to wait for the editor (a cold runtime install included)
 set -euo pipefail
 

@@ -6,18 +6,15 @@ import nock from 'nock';
 
 import type {
 	IBinaryData,
-	ICredentialDataDecryptedObject,
 	IDataObject,
 	IExecuteFunctions,
 	IHttpRequestOptions,
 	ILoadOptionsFunctions,
 	INode,
 	INodeExecutionData,
-	JsonObject,
 } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
-import { DocumentExtractionApi } from '../../../credentials/DocumentExtractionApi.credentials';
 import type { RunReport } from '../../../nodes/DocumentExtraction/actions/common/hints';
 import { NodeRun } from '../../../nodes/DocumentExtraction/actions/common/itemRunner';
 import { Pacer, pacerFor } from '../../../nodes/shared/transport/pacer';
@@ -36,12 +33,18 @@ export const node: INode = {
 	parameters: {},
 };
 
-/** A parameter value as n8n's getNodeParameter returns it: a resource locator's value with extractValue. */
-export function parameterValue(value: unknown, extra?: { extractValue?: boolean }): unknown {
-	if (extra?.extractValue && value && typeof value === 'object' && '__rl' in value) {
-		return (value as IDataObject).value;
-	}
-	return value;
+type Extra = { extractValue?: boolean } | undefined;
+/** A value as n8n's getNodeParameter returns it: a resource locator's value with extractValue. */
+const locatorValue = (value: unknown, extra: Extra) =>
+	extra?.extractValue && value && typeof value === 'object' && '__rl' in value
+		? (value as IDataObject).value
+		: value;
+
+/** n8n's getNodeParameter on `value`; `rest`: [fallback, options], the fallback when missing. */
+export function parameterValue(name: string, value: unknown, rest: unknown[]): unknown {
+	if (value !== undefined) return locatorValue(value, rest[1] as Extra);
+	if (rest.length) return rest[0];
+	throw new Error(`Could not get parameter "${name}"`);
 }
 
 type Params = Record<string, unknown> | ((name: string, itemIndex: number) => unknown);
@@ -58,77 +61,47 @@ export interface ContextOptions {
 	binaryMode?: 'filesystem' | 'default';
 	/** The node type, e.g. …documentExtractionTool for the tool variant. */
 	nodeType?: string;
-	/** The execution's id (none unless set), its mode and the workflow's id. */
 	executionId?: string;
 	mode?: string;
-	workflowId?: string;
-	/**
-	 * The node's context (`getContext('node')`) as n8n keeps it with the execution: pass the same
-	 * object to several runs for tries of one execution, a JSON copy for a retry from the list.
-	 */
+	/** getContext('node'): the same object for tries of one execution, a copy for a retry from the list. */
 	nodeContext?: IDataObject;
 }
 
-/** Sends a request the way n8n's httpRequestWithAuthentication does: credential's authenticate, then HTTP. */
-export async function sendWithCredential(
-	credentials: IDataObject,
-	options: IHttpRequestOptions,
-	signal?: AbortSignal,
-) {
-	const credential = new DocumentExtractionApi();
-	const authenticated = await credential.authenticate(
-		credentials as ICredentialDataDecryptedObject,
-		{
-			...options,
-		},
-	);
-	// n8n's authenticated helper replaces the request's abort signal with the execution's.
-	return await sendPlain({ ...authenticated, abortSignal: signal ?? authenticated.abortSignal });
-}
-
 /**
- * Sends a request the way n8n's plain httpRequest does for the service's requests (JSON, full
- * response, status errors ignored when asked), over fetch, so that nock can answer and fail it:
- * the request as given, headers and abort signal included.
+ * n8n's plain httpRequest for the service's requests (JSON, full response, status errors ignored
+ * when asked), over fetch so that nock can answer and fail it: headers and abort signal included.
  */
 export async function sendPlain(options: IHttpRequestOptions) {
-	const authenticated = options;
-	const signal = options.abortSignal as AbortSignal | undefined;
-	const headers = (authenticated.headers ?? {}) as Record<string, string>;
-	let body: FetchBody | undefined;
-	const raw = authenticated.body as unknown;
-	if (raw === undefined || raw === null) body = undefined;
-	else if (Buffer.isBuffer(raw) || typeof raw === 'string') body = raw as FetchBody;
-	else if (raw && typeof (raw as Readable).pipe === 'function') {
-		const chunks: Buffer[] = [];
-		for await (const chunk of raw as Readable) chunks.push(Buffer.from(chunk));
-		body = Buffer.concat(chunks);
-	} else {
-		body = JSON.stringify(raw);
-		headers['Content-Type'] = headers['Content-Type'] ?? 'application/json';
+	const headers = (options.headers ?? {}) as Record<string, string>;
+	let body = options.body as unknown;
+	if (body && typeof (body as Readable).pipe === 'function') {
+		body = Buffer.concat(await (body as Readable).toArray());
+	} else if (typeof body === 'object' && body !== null && !Buffer.isBuffer(body)) {
+		body = JSON.stringify(body);
+		headers['Content-Type'] ??= 'application/json';
 	}
-	const signals = [signal ?? (authenticated.abortSignal as AbortSignal | undefined)].filter(
-		(s): s is AbortSignal => s !== undefined,
-	);
-	if (authenticated.timeout) signals.push(AbortSignal.timeout(authenticated.timeout));
+	const signals = [
+		options.abortSignal as AbortSignal | undefined,
+		options.timeout ? AbortSignal.timeout(options.timeout) : undefined,
+	].filter((s): s is AbortSignal => s !== undefined);
 	let response: Response;
 	try {
-		response = await fetch(authenticated.url, {
-			method: authenticated.method ?? 'GET',
+		response = await fetch(options.url, {
+			method: options.method ?? 'GET',
 			headers,
-			body,
-			redirect: authenticated.disableFollowRedirect ? 'manual' : 'follow',
+			body: (body ?? undefined) as FetchBody,
+			redirect: options.disableFollowRedirect ? 'manual' : 'follow',
 			signal: signals.length ? AbortSignal.any(signals) : undefined,
 		});
 	} catch (error) {
-		throw httpClientError(error as Error, authenticated);
+		throw httpClientError(error as Error, options);
 	}
 	const text = await response.text();
 	let parsed: unknown = text;
 	try {
 		parsed = text ? JSON.parse(text) : undefined;
 	} catch {
-		parsed = text;
+		// not JSON: the text as it came
 	}
 	if (!options.ignoreHttpStatusErrors && response.status >= 400) {
 		throw new Error(`Request failed with status code ${response.status}`);
@@ -138,10 +111,7 @@ export async function sendPlain(options: IHttpRequestOptions) {
 		: parsed;
 }
 
-/**
- * The error n8n's HTTP client (axios) throws for a failed request: a code (ECONNREFUSED,
- * ECONNRESET, ECONNABORTED for a timeout) and the request it sent, API key included.
- */
+/** The error n8n's HTTP client (axios) throws: a code (ECONNABORTED for a timeout), the request sent. */
 export function httpClientError(error: Error, request: IHttpRequestOptions): Error {
 	const cause = (error as Error & { cause?: { code?: string; message?: string } }).cause;
 	const timedOut = error.name === 'TimeoutError';
@@ -157,44 +127,29 @@ export function httpClientError(error: Error, request: IHttpRequestOptions): Err
 	});
 }
 
+/** An item with `content` in binary field `field` (a PDF named invoice.pdf unless `extra` says). */
 export function binaryItem(
 	content: Buffer | string,
 	extra: Partial<IBinaryData> = {},
 	field = 'data',
 ) {
-	const bytes = Buffer.isBuffer(content) ? content : Buffer.from(content);
-	return {
-		json: {},
-		binary: {
-			[field]: {
-				data: bytes.toString('base64'),
-				mimeType: 'application/pdf',
-				fileName: 'invoice.pdf',
-				...extra,
-			} as IBinaryData,
-		},
-	} as INodeExecutionData;
+	const data = Buffer.from(content).toString('base64');
+	const binary = { data, mimeType: 'application/pdf', fileName: 'invoice.pdf', ...extra };
+	return { json: {}, binary: { [field]: binary as IBinaryData } } as INodeExecutionData;
 }
 
 /** An item whose binary lives in the store, like n8n's filesystem binary mode. */
 export function storedItem(store: Map<string, Buffer>, id: string, content: Buffer | string) {
 	store.set(id, Buffer.isBuffer(content) ? content : Buffer.from(content));
-	return {
-		json: {},
-		binary: {
-			data: {
-				id,
-				data: 'filesystem-v2',
-				mimeType: 'application/pdf',
-				fileName: `${id}.pdf`,
-			} as IBinaryData,
-		},
-	} as INodeExecutionData;
+	return binaryItem('', { id, data: 'filesystem-v2', fileName: `${id}.pdf` });
 }
 
 export function createContext(options: ContextOptions) {
 	const items: INodeExecutionData[] = options.items ?? [{ json: {} }];
 	const credentials = options.credentials ?? { apiKey: API_KEY, baseUrl: BASE_URL };
+	const serviceUrl = String(credentials.baseUrl ?? BASE_URL)
+		.trim()
+		.replace(/\/+$/, '');
 	const signal = options.signal ?? new AbortController().signal;
 	const store = options.store ?? new Map<string, Buffer>();
 	const param = (name: string, itemIndex: number) =>
@@ -203,51 +158,27 @@ export function createContext(options: ContextOptions) {
 	const thisNode = options.nodeType ? { ...node, type: options.nodeType } : node;
 	const nodeContext = options.nodeContext ?? {};
 	let stored = 0;
-	const context = {
+	return {
 		getNode: () => thisNode,
 		getExecutionId: () => options.executionId ?? '',
 		getMode: () => options.mode ?? 'manual',
 		getContext: () => nodeContext,
-		getWorkflow: () => ({
-			id: options.workflowId ?? 'workflow-1',
-			name: 'Workflow',
-			active: false,
-		}),
+		getWorkflow: () => ({ id: 'workflow-1', name: 'Workflow', active: false }),
 		getInputData: () => items,
 		continueOnFail: () => options.continueOnFail === true,
 		getExecutionCancelSignal: () => signal,
 		getCredentials: async () => credentials,
-		getNodeParameter(
-			name: string,
-			itemIndex: number,
-			fallback?: unknown,
-			extra?: { extractValue?: boolean },
-		) {
-			const value = param(name, itemIndex);
-			if (value === undefined) {
-				if (arguments.length >= 3) return fallback;
-				throw new Error(`Could not get parameter "${name}"`);
-			}
-			return parameterValue(value, extra);
-		},
+		getNodeParameter: (name: string, itemIndex: number, ...rest: unknown[]) =>
+			parameterValue(name, param(name, itemIndex), rest),
 		helpers: {
-			/**
-			 * n8n's own plain request function (axios), as this.helpers.httpRequest sends it;
-			 * requests to the service go over fetch (sendPlain), which nock can fail reliably.
-			 */
+			// requests to the service over fetch (sendPlain), which nock can fail reliably; others
+			// through n8n's own request function
 			httpRequest: async (request: IHttpRequestOptions) =>
-				String(request.url).startsWith(
-					String(credentials.baseUrl ?? BASE_URL)
-						.trim()
-						.replace(/\/+$/, ''),
-				)
+				String(request.url).startsWith(serviceUrl)
 					? await sendPlain(request)
 					: await n8nHttpRequest(request as Parameters<typeof n8nHttpRequest>[0]),
 			async prepareBinaryData(data: Buffer | Readable, fileName?: string, mimeType?: string) {
-				const chunks: Buffer[] = [];
-				if (Buffer.isBuffer(data)) chunks.push(data);
-				else for await (const chunk of data) chunks.push(Buffer.from(chunk));
-				const bytes = Buffer.concat(chunks);
+				const bytes = Buffer.isBuffer(data) ? data : Buffer.concat(await data.toArray());
 				const binary = { mimeType: mimeType ?? 'text/plain', fileName, data: '' } as IBinaryData;
 				if (options.binaryMode === 'filesystem') {
 					const id = `filesystem-v2:download-${++stored}`;
@@ -256,49 +187,31 @@ export function createContext(options: ContextOptions) {
 				}
 				return { ...binary, data: bytes.toString('base64') };
 			},
-			httpRequestWithAuthentication: async (_type: string, request: IHttpRequestOptions) => {
-				try {
-					return await sendWithCredential(credentials, request, signal);
-				} catch (error) {
-					// As n8n does: the client's error, request and all, becomes the cause.
-					throw new NodeApiError(node, error as JsonObject);
-				}
-			},
 			assertBinaryData(itemIndex: number, name: string): IBinaryData {
 				const binary = items[itemIndex].binary?.[name];
 				if (!binary) throw new NodeOperationError(node, `expects binary "${name}"`);
 				return binary;
 			},
-			async getBinaryDataBuffer(itemIndex: number, name: string) {
-				const binary = items[itemIndex].binary![name];
-				return binary.id ? store.get(binary.id)! : Buffer.from(binary.data, 'base64');
-			},
-			async getBinaryMetadata(id: string) {
-				return {
-					fileName: `${id}.pdf`,
-					mimeType: 'application/pdf',
-					fileSize: store.get(id)!.length,
-				};
-			},
+			getBinaryMetadata: async (id: string) => ({
+				fileName: `${id}.pdf`,
+				mimeType: 'application/pdf',
+				fileSize: store.get(id)!.length,
+			}),
 			async getBinaryStream(id: string, chunkSize = 64 * 1024) {
 				const bytes = store.get(id)!;
-				const chunks: Buffer[] = [];
-				for (let offset = 0; offset < bytes.length; offset += chunkSize) {
-					chunks.push(bytes.subarray(offset, offset + chunkSize));
-				}
-				return Readable.from(chunks);
+				const count = Math.ceil(bytes.length / chunkSize);
+				const chunk = (i: number) => bytes.subarray(i * chunkSize, (i + 1) * chunkSize);
+				return Readable.from(Array.from({ length: count }, (_, i) => chunk(i)));
 			},
 		},
-	};
-	return context as unknown as IExecuteFunctions;
+	} as unknown as IExecuteFunctions;
 }
 
 /** A load-options context whose Project field holds `project`. */
 export function loadOptionsContext(project?: unknown) {
 	return {
 		...createContext({ params: {} }),
-		getCurrentNodeParameter: (_name: string, extra?: { extractValue?: boolean }) =>
-			parameterValue(project, extra),
+		getCurrentNodeParameter: (_name: string, extra: Extra) => locatorValue(project, extra),
 	} as unknown as ILoadOptionsFunctions;
 }
 
@@ -314,10 +227,7 @@ export async function failureOf<E = NodeOperationError & NodeApiError>(
 	throw new Error('expected a failure');
 }
 
-/**
- * The service accepts every document (up to `times`), naming each task after the document's
- * content ("task-<content>"); returns the contents it received, in order.
- */
+/** The service accepts every document (up to `times`) as task "task-<content>"; returns the contents. */
 export function acceptEachDocument(times = 10): string[] {
 	const received: string[] = [];
 	nock(BASE_URL)
@@ -331,11 +241,7 @@ export function acceptEachDocument(times = 10): string[] {
 	return received;
 }
 
-/**
- * No real network in this test file, and no mocked request left over from the test before.
- * Afterwards nock is taken out of Node's http module, which later test files in the same
- * process (npm run test:jest runs in band) share.
- */
+/** No real network and no leftover mock in this file; afterwards nock leaves Node's http module. */
 export function useOfflineNock(): void {
 	beforeAll(() => nock.disableNetConnect());
 	afterAll(() => {
@@ -349,10 +255,7 @@ export function useOfflineNock(): void {
 	});
 }
 
-/**
- * An operation as the tests call it, `op.call(ctx, items, report?)`: the run the router would
- * build from the context (its input items, Continue On Fail, its cancel signal), with `report`.
- */
+/** An operation as the tests call it, `op.call(ctx, items, report?)`, on the run the router builds. */
 export function asOperation(
 	execute: (this: IExecuteFunctions, run: NodeRun) => Promise<INodeExecutionData[]>,
 ) {

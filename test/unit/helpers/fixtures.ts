@@ -23,10 +23,7 @@ export const task = (status: string, extra: IDataObject = {}) => ({
 	...extra,
 });
 
-/**
- * Parameters of a document operation (Submit, Submit and Wait) that reads binary field "data"
- * and sends it as an invoice of the Invoices project chosen from the list; `extra` overrides.
- */
+/** A document operation sending binary field "data" as an invoice of Invoices; `extra` overrides. */
 export const documentParams = (operation: string, extra: IDataObject = {}) => ({
 	resource: 'document',
 	operation,

@@ -5,7 +5,6 @@ import nock from 'nock';
 import type {
 	IDataObject,
 	IHookFunctions,
-	IHttpRequestOptions,
 	INode,
 	INodeType,
 	INodeTypes,
@@ -14,14 +13,7 @@ import type {
 import { Workflow } from 'n8n-workflow';
 
 import { DocumentExtractionTrigger } from '../../../nodes/DocumentExtractionTrigger/DocumentExtractionTrigger.node';
-import {
-	API_KEY,
-	BASE_URL,
-	parameterValue,
-	sendPlain,
-	sendWithCredential,
-	useOfflineNock,
-} from './context';
+import { API_KEY, BASE_URL, parameterValue, sendPlain, useOfflineNock } from './context';
 
 export { API_KEY, BASE_URL } from './context';
 export const PROJECT_ID = '3f1c2a9e-5b7d-4c1e-9a2b-6d8e0f4a1b2c';
@@ -39,52 +31,34 @@ const nodeTypes = {
 	getKnownTypes: () => ({}),
 } as unknown as INodeTypes;
 
-export interface CapturedResponse {
+/** An HTTP response as express gives it: it emits 'finish' once answered, then 'close'. */
+class CapturedResponse extends EventEmitter {
 	statusCode?: number;
 	body?: unknown;
-	ended: boolean;
-	status(code: number): CapturedResponse;
-	json(body: unknown): CapturedResponse;
-	send(body: unknown): CapturedResponse;
-	end(): CapturedResponse;
-	once(event: 'finish' | 'close', listener: () => void): CapturedResponse;
+	ended = false;
 	/** Whether the connection has closed (as on express's response) */
-	closed: boolean;
-	/** The connection closes before any answer was sent (the sender gave up). */
-	drop(): void;
-}
+	closed = false;
 
-/** An HTTP response as express gives it: it emits 'finish' once answered, then 'close'. */
-function captureResponse(): CapturedResponse {
-	const events = new EventEmitter();
-	const finish = (body: unknown) => {
-		res.body = body;
-		res.ended = true;
-		events.emit('finish');
-		res.closed = true;
-		events.emit('close');
-		return res;
-	};
-	const res: CapturedResponse = {
-		ended: false,
-		status(code) {
-			res.statusCode = code;
-			return res;
-		},
-		json: finish,
-		send: finish,
-		end: () => finish(undefined),
-		once(event, listener) {
-			events.once(event, listener);
-			return res;
-		},
-		closed: false,
-		drop() {
-			res.closed = true;
-			events.emit('close');
-		},
-	};
-	return res;
+	status(code: number) {
+		this.statusCode = code;
+		return this;
+	}
+	json = (body: unknown) => this.finish(body);
+	send = this.json;
+	end = () => this.finish(undefined);
+	/** The connection closes before any answer was sent (the sender gave up). */
+	drop() {
+		this.closed = true;
+		this.emit('close');
+	}
+	private finish(body: unknown) {
+		this.body = body;
+		this.ended = true;
+		this.emit('finish');
+		this.closed = true;
+		this.emit('close');
+		return this;
+	}
 }
 
 export interface Delivery {
@@ -95,11 +69,11 @@ export interface Delivery {
 	readRawBody?: () => void;
 }
 
-/** A delivery as n8n hands it to the node: parsed body, and the raw bytes in rawBody. */
-export /** The signature the service sends: the lowercase hex HMAC-SHA256 of the bytes. */
-const computeSignature = (body: string | Buffer, secret: string) =>
+/** The signature the service sends: the lowercase hex HMAC-SHA256 of the bytes. */
+export const computeSignature = (body: string | Buffer, secret: string) =>
 	createHmac('sha256', secret).update(body).digest('hex');
 
+/** A delivery as n8n hands it to the node: parsed body, and the raw bytes in rawBody. */
 export function signedDelivery(
 	payload: unknown,
 	secret: string,
@@ -122,8 +96,8 @@ export function signedDelivery(
 	return { headers, body, rawBody };
 }
 
-/** When the test deliveries were signed: now, as the trigger refuses deliveries dated outside its tolerance. */
-export const SIGNED_AT = new Date().toISOString();
+/** Now: the trigger refuses deliveries dated outside its tolerance. */
+const SIGNED_AT = new Date().toISOString();
 
 export function completedPayload(overrides: IDataObject = {}): IDataObject {
 	return {
@@ -138,13 +112,12 @@ export function completedPayload(overrides: IDataObject = {}): IDataObject {
 	};
 }
 
-/**
- * A stand-in for the n8n host around one workflow with the trigger: it keeps the workflow's
- * static data as the database does (JSON, saved only when n8n's change flag is set) and
- * builds real n8n-workflow Workflow objects, whose getStaticData the node uses.
- */
 let workflowCount = 0;
 
+/**
+ * The n8n host around one workflow with the trigger: static data kept as the database does (JSON,
+ * saved only when n8n's change flag is set), real n8n-workflow Workflow objects.
+ */
 export class Host {
 	/** The workflow's static data as stored in the database. */
 	stored: IDataObject = {};
@@ -191,46 +164,32 @@ export class Host {
 		}
 	}
 
-	private base(workflow: Workflow) {
+	private base(workflow: Workflow, webhookUrl = PRODUCTION_URL) {
 		const node = workflow.getNode(NODE_NAME)!;
 		return {
 			getNode: () => node,
 			getWorkflow: () => ({ id: workflow.id, name: workflow.name, active: workflow.active }),
 			getMode: () => 'trigger',
 			getActivationMode: () => 'activate',
+			getWebhookName: () => 'default',
+			getNodeWebhookUrl: () => webhookUrl,
 			getWorkflowStaticData: (type: string) => workflow.getStaticData(type, node),
 			getCredentials: async () => this.credentials,
-			getNodeParameter(name: string, fallback?: unknown, extra?: { extractValue?: boolean }) {
-				const value = node.parameters[name];
-				if (value === undefined) {
-					if (arguments.length >= 2) return fallback;
-					throw new Error(`Could not get parameter "${name}"`);
-				}
-				return parameterValue(value, extra);
-			},
-			helpers: {
-				httpRequestWithAuthentication: async (_type: string, options: IHttpRequestOptions) =>
-					await sendWithCredential(this.credentials, options),
-				httpRequest: async (options: IHttpRequestOptions) => await sendPlain(options),
-			},
+			getNodeParameter: (name: string, ...rest: unknown[]) =>
+				parameterValue(name, node.parameters[name], rest),
+			helpers: { httpRequest: sendPlain },
 		};
 	}
 
 	hook(workflow: Workflow, webhookUrl: string = PRODUCTION_URL): IHookFunctions {
-		return {
-			...this.base(workflow),
-			getWebhookName: () => 'default',
-			getNodeWebhookUrl: () => webhookUrl,
-		} as unknown as IHookFunctions;
+		return this.base(workflow, webhookUrl) as unknown as IHookFunctions;
 	}
 
 	webhook(workflow: Workflow, delivery: Delivery) {
-		const res = captureResponse();
+		const res = new CapturedResponse();
 		const req = { method: 'POST', ...delivery };
 		const context = {
 			...this.base(workflow),
-			getWebhookName: () => 'default',
-			getNodeWebhookUrl: () => PRODUCTION_URL,
 			getRequestObject: () => req,
 			getResponseObject: () => res,
 			getHeaderData: () => delivery.headers,
@@ -277,8 +236,7 @@ export class Host {
 
 	/** The signing secret of the current registration, as stored. */
 	get secret(): string {
-		const data = this.stored[`node:${NODE_NAME}`] as IDataObject | undefined;
-		return String((data?.registration as IDataObject | undefined)?.secret ?? '');
+		return String((this.nodeData().registration as IDataObject | undefined)?.secret ?? '');
 	}
 
 	nodeData(): IDataObject {
@@ -286,10 +244,7 @@ export class Host {
 	}
 }
 
-/**
- * Registers jest hooks that forbid real connections and fail a test that sent a request no
- * interceptor matched or left an interceptor unused; `onReset` runs before each test.
- */
+/** No real connection; a test fails on a request nothing matched or a mock left unused. */
 export function strictNock(onReset: () => void = () => {}): void {
 	const unmatched: string[] = [];
 	nock.emitter.on('no match', (req: { method?: string; path?: string }) => {
