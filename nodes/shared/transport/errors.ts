@@ -6,7 +6,7 @@ import { NodeApiError, NodeOperationError } from 'n8n-workflow';
  * error keeps its kind in `error.context.kind`, an error item in its `kind` field;
  * docs/reliability.md says what to do with each.
  */
-export const FAILURE_KINDS = [
+const FAILURE_KINDS = [
 	'refused', // 3xx or 4xx other than 404 and 429: the service did not take the request
 	'not_found', // 404
 	'rate_limited', // 429 until the time for the request ran out; nothing was created
