@@ -291,6 +291,17 @@ describe('timeouts', () => {
 		expect(sleeps).toEqual([]);
 	});
 
+	it('an upload gets 30 s and one more second for every 256 kB of body; a GET 30 s', async () => {
+		const timers = jest.spyOn(AbortSignal, 'timeout');
+		try {
+			await send('POST', [[200, { task_id: TASK }]], { bodyBytes: 10 * 1024 * 1024 + 1 });
+			await send('GET', [[200, { task_id: TASK, status: 'complete' }]]);
+			expect(timers.mock.calls).toEqual([[71_000], [30_000]]);
+		} finally {
+			timers.mockRestore();
+		}
+	});
+
 	it('never lets a request outlast the deadline it is given', async () => {
 		nock(BASE_URL).get(PATH.GET).delay(3000).reply(200, {});
 		const started = Date.now();
