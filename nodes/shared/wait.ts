@@ -17,8 +17,8 @@ export function throwIfCancelled(signal: AbortSignal | undefined): void {
 	if (signal?.aborted) throw new CancelledError();
 }
 
-/** `sleepWithAbort` where n8n-workflow still has it (before 2.34), else `sleep(ms, signal)`. */
-function hostSleep(): SleepFn {
+/** A timer the signal clears: `sleepWithAbort` where n8n-workflow has it (n8n 1.x), else `sleep(ms, signal)`. */
+function cancellableSleep(): SleepFn {
 	const lib = workflow as unknown as { sleep: SleepFn; sleepWithAbort?: SleepFn };
 	return typeof lib.sleepWithAbort === 'function' ? lib.sleepWithAbort : lib.sleep;
 }
@@ -65,17 +65,24 @@ export function attemptSignal(
 	timeoutMs: number,
 ): { signal: AbortSignal; timedOut: () => boolean; dispose: () => void } {
 	const controller = new AbortController();
-	const clock = AbortSignal.timeout(timeoutMs);
-	const onTimeout = () => controller.abort(clock.reason);
-	clock.addEventListener('abort', onTimeout, { once: true });
+	// the attempt's one timer, cleared by `dispose` when the attempt ends
+	const clock = new AbortController();
+	let timedOut = false;
+	void cancellableSleep()(timeoutMs, clock.signal).then(
+		() => {
+			timedOut = true;
+			controller.abort(new DOMException('The attempt timed out', 'TimeoutError'));
+		},
+		() => {},
+	);
 	const stopped = onAbort(signal);
 	void stopped.promise.then(() => controller.abort(signal?.reason));
 	return {
 		signal: controller.signal,
-		timedOut: () => clock.aborted,
+		timedOut: () => timedOut,
 		dispose: () => {
 			stopped.dispose();
-			clock.removeEventListener('abort', onTimeout);
+			clock.abort();
 		},
 	};
 }
@@ -84,12 +91,10 @@ export function attemptSignal(
 export async function wait(ms: number, signal: AbortSignal | undefined): Promise<void> {
 	throwIfCancelled(signal);
 	if (ms > 0) {
+		// A stop ends the wait at once; the host's sleep is left to run out.
 		const aborted = onAbort(signal);
-		// A signal of its own, so that the execution's keeps one listener however many items wait.
-		const own = signal ? new AbortController() : undefined;
-		void aborted.promise.then(() => own?.abort());
 		try {
-			await Promise.race([hostSleep()(ms, own?.signal).catch(() => {}), aborted.promise]);
+			await Promise.race([workflow.sleep(ms), aborted.promise]);
 		} finally {
 			aborted.dispose();
 		}

@@ -119,7 +119,6 @@ export async function apiRequest<T = unknown>(
 			// An upload keeps its whole timeout: cut short, it could leave a task whose task_id never
 			// came back.
 			const attemptTimeout = isGet ? Math.min(timeoutMs, remaining) : timeoutMs;
-			const clock = attemptSignal(signal, attemptTimeout);
 			const request: IHttpRequestOptions = {
 				method: options.method,
 				url: `${baseUrl}${options.path}`,
@@ -130,7 +129,6 @@ export async function apiRequest<T = unknown>(
 				// Following redirects makes the HTTP client keep every chunk of a streamed body in
 				// memory, to resend it; a redirect is reported instead, naming the address to use.
 				disableFollowRedirect: true,
-				abortSignal: clock.signal,
 			};
 			if (typeof options.body === 'function') {
 				request.body = (await options.body()) as IHttpRequestOptions['body'];
@@ -139,6 +137,8 @@ export async function apiRequest<T = unknown>(
 				request.body = options.body;
 			}
 
+			const clock = attemptSignal(signal, attemptTimeout);
+			request.abortSignal = clock.signal;
 			let response: Answer | undefined;
 			let failure: unknown;
 			try {

@@ -4,9 +4,13 @@
  * with useFakeClock() for a clock the sleeps move forward (minutes of Max Wait at once).
  */
 function withSleep(record: (ms: number) => void): object {
+	const actual = jest.requireActual('n8n-workflow');
 	return {
-		...jest.requireActual('n8n-workflow'),
-		sleep: jest.fn(async (ms: number) => record(ms)),
+		...actual,
+		// a sleep given a signal is a request attempt's time limit: it runs in real time
+		sleep: jest.fn(async (ms: number, signal?: AbortSignal) =>
+			signal ? await actual.sleep(ms, signal) : record(ms),
+		),
 	};
 }
 

@@ -261,6 +261,7 @@ describe('duplicates', () => {
 	});
 
 	it('asks a copy to come again (503) when the first is still unanswered after 5 s', async () => {
+		jest.mocked(sleep).mockImplementation(async (ms: number) => void sleeps.push(ms));
 		const host = registeredHost();
 		const delivery = signedDelivery(completedPayload({ task_id: 'slow-first' }), SECRET);
 		await host.receive(delivery);
