@@ -110,3 +110,14 @@ export function classifyHost(hostname: string): AddressClass | undefined {
 export function isRestricted(kind: AddressClass | undefined): kind is RestrictedAddressClass {
 	return kind !== undefined && kind !== 'public';
 }
+
+/** The first of the addresses a name resolves to that a download must not reach, with its class. */
+export function firstRestricted(
+	addresses: string[],
+): { address: string; kind: RestrictedAddressClass } | undefined {
+	for (const address of addresses) {
+		const kind = classifyIp(address);
+		if (isRestricted(kind)) return { address, kind };
+	}
+	return undefined;
+}

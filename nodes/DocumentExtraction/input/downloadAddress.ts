@@ -3,7 +3,7 @@ import type { IExecuteFunctions } from 'n8n-workflow';
 import {
 	ADDRESS_CLASS_NAMES,
 	classifyHost,
-	classifyIp,
+	firstRestricted,
 	isRestricted,
 	type RestrictedAddressClass,
 } from '../../shared/addresses';
@@ -66,9 +66,6 @@ export async function refusedAddress(
 	const kind = classifyHost(url.hostname);
 	if (isRestricted(kind)) return refusal(kind);
 	if (kind !== undefined) return undefined;
-	for (const address of await resolveHost.call(this, url.hostname, signal)) {
-		const resolved = classifyIp(address);
-		if (isRestricted(resolved)) return refusal(resolved, address);
-	}
-	return undefined;
+	const resolved = firstRestricted(await resolveHost.call(this, url.hostname, signal));
+	return resolved && refusal(resolved.kind, resolved.address);
 }

@@ -7,10 +7,11 @@ import type { DocumentSource, SubmissionFields } from '../../input/requestBody';
 
 /*
  * What each document became, in the node's context: n8n stores it with the execution, also when
- * the node fails, and hands it to every later try in any process. Retry On Fail (same execution)
- * reuses accepted tasks and does not resend what may have arrived; a retry from the Executions
- * list reuses accepted tasks and resends the rest (the error said to check first); a later
- * execution starts empty. Entries are keyed by item (and file), with a fingerprint of what was sent.
+ * the node fails, and hands it to every later try, on any n8n main or worker. Retry On Fail (same
+ * execution) reuses accepted tasks and does not resend what may have arrived; a retry from the
+ * Executions list reuses accepted tasks and resends the rest (the error said to check first); a
+ * later execution starts empty. Entries are keyed by item (and file), with a fingerprint of what
+ * was sent.
  */
 
 const MEMORY_KEY = 'documentExtractionSent';

@@ -1,4 +1,9 @@
-import { classifyHost, classifyIp, isRestricted } from '../../../../nodes/shared/addresses';
+import {
+	classifyHost,
+	classifyIp,
+	firstRestricted,
+	isRestricted,
+} from '../../../../nodes/shared/addresses';
 
 /**
  * The address table: each URL as a user or an agent could write it, and the class its host has.
@@ -125,5 +130,18 @@ describe('classifyIp (addresses a name resolves to)', () => {
 		['::ffff:1.2.3.999', undefined],
 	])('%p → %s', (ip, expected) => {
 		expect(classifyIp(ip)).toBe(expected);
+	});
+
+	it.each([
+		[['93.184.216.34', '10.1.2.3'], { address: '10.1.2.3', kind: 'private' }],
+		[
+			['2a00:1450:4001:81b::200e', '169.254.169.254'],
+			{ address: '169.254.169.254', kind: 'link-local' },
+		],
+		[['93.184.216.34', '2a00:1450:4001:81b::200e'], undefined],
+		[['not an address'], undefined],
+		[[], undefined],
+	])('firstRestricted(%p) → %p: every address of a name counts', (addresses, expected) => {
+		expect(firstRestricted(addresses)).toEqual(expected);
 	});
 });
