@@ -2,7 +2,7 @@ import type { IBinaryData, IExecuteFunctions } from 'n8n-workflow';
 
 import { asNodeError } from '../../shared/transport/errors';
 import { displayUrl, parseHttpUrl } from '../../shared/urls';
-import { CancelledError } from '../../shared/wait';
+import { attemptSignal, CancelledError } from '../../shared/wait';
 import { MESSAGES, refusal, type Words } from '../messages';
 import { refusedAddress } from './downloadAddress';
 import {
@@ -84,21 +84,37 @@ const megabytes = (bytes: number) => `${Math.round((bytes / (1024 * 1024)) * 10)
 export async function downloadDocument(
 	this: IExecuteFunctions,
 	url: URL,
-	options: {
-		itemIndex: number;
-		maxBytes: number;
-		timeoutMs: number;
-		allowPrivateAddresses?: boolean;
-		signal?: AbortSignal;
-	},
+	options: DownloadOptions,
+): Promise<IBinaryData> {
+	// one timer for the whole download, cleared when it ends
+	const clock = attemptSignal(options.signal, options.timeoutMs);
+	try {
+		return await download.call(this, url, options, clock);
+	} finally {
+		clock.dispose();
+	}
+}
+
+interface DownloadOptions {
+	itemIndex: number;
+	maxBytes: number;
+	timeoutMs: number;
+	allowPrivateAddresses?: boolean;
+	signal?: AbortSignal;
+}
+
+async function download(
+	this: IExecuteFunctions,
+	url: URL,
+	options: DownloadOptions,
+	clock: ReturnType<typeof attemptSignal>,
 ): Promise<IBinaryData> {
 	const { itemIndex, maxBytes, timeoutMs, signal: cancel } = options;
+	const { signal } = clock;
 	const shown = displayUrl(url);
 	const fail = (words: Words) => refusal(this, words, itemIndex, 'download_failed');
-	const timeout = AbortSignal.timeout(timeoutMs);
-	const signal = cancel ? AbortSignal.any([timeout, cancel]) : timeout;
 	const interrupted = () => {
-		if (timeout.aborted) return fail(MESSAGES.downloadTimedOut(shown, timeoutMs));
+		if (clock.timedOut()) return fail(MESSAGES.downloadTimedOut(shown, timeoutMs));
 		if (cancel?.aborted) return asNodeError(this, new CancelledError(), itemIndex);
 		return undefined;
 	};
