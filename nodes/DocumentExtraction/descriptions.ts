@@ -14,6 +14,8 @@ import {
 	includeDownloadedFileOption,
 	inputSourceField,
 	maxDownloadSizeOption,
+	minImageSizeOption,
+	withoutDocumentOption,
 } from './input/descriptions';
 
 // Not required: n8n's editor warns on an empty required field; a run without a type fails.
@@ -129,10 +131,12 @@ export const documentOptions = (maxWait?: INodeProperties, ...after: INodeProper
 		fileTypesOption,
 		includeDownloadedFileOption,
 		includeInputBinaryOption,
+		withoutDocumentOption,
 		maxConcurrencyOption,
 		maxDownloadSizeOption,
 		...(maxWait ? [maxWait] : []),
 		keepInputFieldsOption,
 		maxPagesOption,
+		minImageSizeOption,
 		...after,
 	]);

@@ -50,7 +50,7 @@ beforeEach(() => admin('reset', 'POST'));
 
 /** An email item as n8n's email triggers output it: attachment_<n> per file, the email's fields in its JSON. */
 function email(
-	files: Array<[content: string, fileName: string, mimeType?: string]>,
+	files: Array<[content: Buffer | string, fileName: string, mimeType?: string]>,
 	json: IDataObject = {},
 ): INodeExecutionData {
 	const binary: IBinaryKeyData = {};
@@ -165,5 +165,80 @@ describe('every attachment of an email item', () => {
 		);
 		expect(result.errorOf('Extract')?.message).toMatch(/EMULATOR_FAIL/);
 		expect(await uploads()).toBe(2);
+	});
+});
+
+/**
+ * Email items as n8n's Gmail trigger and Outlook trigger build them (read in their code, n8n 1.123.81
+ * and 2.41.1): Gmail parses the raw email with mailparser and stores every attachment it finds,
+ * inline (cid) parts included, with its filename (none for a part without a name) and content type;
+ * Outlook downloads every attachment of a message with hasAttachments (inline ones included, as
+ * Graph lists them: an Outlook signature is image001.png), none for a message whose only parts are
+ * inline. Each through prepareBinaryData (the Files node), so n8n keeps its size in `bytes`.
+ */
+describe('the everyday inbox: Skip Images Smaller Than 20 KB, Items Without a Document: Skip', () => {
+	const bytes = (size: number, head: string) =>
+		Buffer.concat([Buffer.from(head), Buffer.alloc(size - head.length, 7)]);
+	const pdf = (size: number, text: string) => bytes(size, `%PDF-1.4 ${text}`);
+	const image = (size: number) => bytes(size, 'JFIF');
+	const inbox = (): INodeExecutionData[] => [
+		// Gmail: an invoice with the sender's signature logo (cid:image001.png)
+		email([
+			[pdf(31_000, 'INV-1'), 'INV-1.pdf'],
+			[image(7_100), 'image001.png', 'image/png'],
+		]),
+		// Gmail: a newsletter, its inline images: a banner, two social icons and a nameless tracking pixel
+		email([
+			[image(14_000), 'banner.jpg', 'image/jpeg'],
+			[image(1_200), 'linkedin.png', 'image/png'],
+			[image(1_100), 'x.png', 'image/png'],
+			[image(43), '', 'image/gif'],
+		]),
+		// Gmail: a photographed receipt
+		email([[image(310_000), 'IMG_2041.jpg', 'image/jpeg']]),
+		// Gmail: a calendar invite (mailparser gives its text/calendar part as an attachment)
+		email([
+			['BEGIN:VCALENDAR\r\nMETHOD:REQUEST\r\nEND:VCALENDAR\r\n', 'invite.ics', 'text/calendar'],
+		]),
+		// any trigger: a reply without an attachment, and an email with only notes.txt
+		{ json: { subject: 'Thanks, received' } },
+		email([['Please pay by Friday', 'notes.txt', 'text/plain']]),
+		// Outlook: an invoice and the signature logo Graph lists as an inline attachment
+		email([
+			[pdf(52_000, 'INV-2'), 'INV-2.pdf'],
+			[image(6_900), 'image001.png', 'image/png'],
+		]),
+	];
+	const options = { minImageSize: 20, withoutDocument: 'skip' };
+
+	it.each(['default', 'filesystem'] as const)(
+		'%s mode: one task per real document (the two invoices and the receipt), none for the rest; the execution succeeds and its hints name every file and item not sent',
+		async (binaryMode) => {
+			const result = await run(inbox(), {
+				options: { ...options, keepInputFields: true },
+				binaryMode,
+			});
+			expect(result.run.data.resultData.error).toBeUndefined();
+			const out = result.outputOf('Extract');
+			expect(out.map((o) => [o.pairedItem, o.json.fileName, o.json.status])).toEqual([
+				[{ item: 0 }, 'INV-1.pdf', 'complete'],
+				[{ item: 2 }, 'IMG_2041.jpg', 'complete'],
+				[{ item: 6 }, 'INV-2.pdf', 'complete'],
+			]);
+			expect(await uploads()).toBe(3);
+			const hints = result.run.data.resultData.runData.Extract[0].hints ?? [];
+			expect(hints.map((h) => h.message)).toEqual([
+				'2 files were not sent, File Types not counting them as a document: item 3 attachment_0 ("invite.ics", text/calendar), item 5 attachment_0 ("notes.txt", text/plain). Add their types to File Types to send them',
+				'6 images were not sent, smaller than Skip Images Smaller Than: item 0 attachment_1 ("image001.png", image/png, 7 KB), item 1 attachment_0 ("banner.jpg", image/jpeg, 13.7 KB), item 1 attachment_1 ("linkedin.png", image/png, 1.2 KB), item 1 attachment_2 ("x.png", image/png, 1.1 KB), item 1 attachment_3 (image/gif, 0.1 KB), item 6 attachment_1 ("image001.png", image/png, 6.8 KB). Lower the option to send them',
+				'4 items held no document and gave no output (Items Without a Document: Skip): item 1, item 3, item 4, item 5',
+			]);
+		},
+	);
+
+	it('an execution whose every email holds no document succeeds, with no output and no request', async () => {
+		const result = await run(inbox().slice(3, 6), { options });
+		expect(result.run.data.resultData.error).toBeUndefined();
+		expect(result.outputOf('Extract')).toEqual([]);
+		expect(await uploads()).toBe(0);
 	});
 });

@@ -87,7 +87,32 @@ export const fileTypesOption: INodeProperties = {
 	default: DEFAULT_FILE_TYPES,
 	placeholder: 'e.g. application/pdf, image/*, .pdf',
 	description:
-		'Which files count as documents, by MIME type (image/* for every image) or file extension (.pdf), separated by commas. A file sent as application/octet-stream is judged by its extension. Other files are not sent and are named in the run’s hint; an item with no file that counts fails.',
+		'Which files count as documents, by MIME type (image/* for every image) or file extension (.pdf), separated by commas. A file sent as application/octet-stream is judged by its extension. Other files are not sent and are named in the run’s hint.',
+	displayOptions: { show: { '/inputSource': ['binary'], '/filesToSend': ['all', 'list'] } },
+};
+
+export const minImageSizeOption: INodeProperties = {
+	displayName: 'Skip Images Smaller Than (KB)',
+	name: 'minImageSize',
+	type: 'number',
+	typeOptions: { minValue: 0 },
+	default: 20,
+	description:
+		'Images smaller than this are not sent and are named in the run’s hint: the logos, icons and tracking pixels of an email’s signature and layout (an Outlook image001.png is a few KB), never a readable page (a photographed receipt is hundreds of KB). PDFs are sent whatever their size. 0 sends every image.',
+	displayOptions: { show: { '/inputSource': ['binary'], '/filesToSend': ['all', 'list'] } },
+};
+
+export const withoutDocumentOption: INodeProperties = {
+	displayName: 'Items Without a Document',
+	name: 'withoutDocument',
+	type: 'options',
+	default: 'fail',
+	options: [
+		{ name: 'Fail', value: 'fail' },
+		{ name: 'Skip', value: 'skip' },
+	],
+	description:
+		'What an item with no file that counts as a document does: an email without attachments, or with only a notes.txt. Fail: the item fails (an error item under On Error → Continue). Skip: it gives no output and is named in the run’s hint.',
 	displayOptions: { show: { '/inputSource': ['binary'], '/filesToSend': ['all', 'list'] } },
 };
 

@@ -12,34 +12,32 @@ const LISTED_AT_MOST = 10;
 export interface FileSelection {
 	filesToSend: 'all' | 'list';
 	binaryPropertyNames?: string;
-	/** File Types: MIME types and file extensions separated by commas. */
 	fileTypes?: string;
+	minImageKb?: number;
+	skipWithoutDocument?: boolean;
 }
 
 export interface ItemFile {
 	field: string;
 	fileName?: string;
 	mimeType: string;
+	bytes?: number;
+	/** An image under Skip Images Smaller Than: not sent. */
+	small?: boolean;
+	/** The item of a file a hint names. */
+	itemIndex?: number;
 }
 
 /** File Types read: `any` for `*` or `*∕*`, extensions without the dot, `label` as messages show it. */
-interface FileTypeRules {
-	any: boolean;
-	mimeTypes: string[];
-	extensions: string[];
-	label: string;
-}
+type FileTypeRules = { any: boolean; mimeTypes: string[]; extensions: string[]; label: string };
 
 const MIME_PATTERN = /^[a-z0-9][a-z0-9.+-]*\/(\*|[a-z0-9][a-z0-9.+-]*)$/;
 const EXTENSION_PATTERN = /^(\*?\.)?([a-z0-9]+)$/;
 
 /** The names of a comma-separated list: trimmed, without empty entries or repeats. */
 function parseNameList(text: string): string[] {
-	const names = String(text ?? '')
-		.split(',')
-		.map((name) => name.trim())
-		.filter(Boolean);
-	return [...new Set(names)];
+	const names = String(text ?? '').split(',');
+	return [...new Set(names.map((name) => name.trim()))].filter(Boolean);
 }
 
 /** Reads File Types, or why it cannot be read. */
@@ -60,33 +58,34 @@ function parseFileTypes(text: string | undefined): FileTypeRules | Words {
 
 /** Whether a file counts as a document under File Types (by its MIME type or its name's extension). */
 function countsAsDocument(file: ItemFile, rules: FileTypeRules): boolean {
-	if (rules.any) return true;
 	const mimeType = fileType(file.fileName ?? '', file.mimeType ?? '');
 	const byType = rules.mimeTypes.some((pattern) =>
-		pattern.endsWith('/*')
-			? mimeType.startsWith(pattern.slice(0, -1))
-			: mimeType === pattern || (pattern === 'application/pdf' && mimeType === 'application/x-pdf'),
+		pattern.endsWith('/*') ? mimeType.startsWith(pattern.slice(0, -1)) : mimeType === pattern,
 	);
-	return byType || rules.extensions.includes(extensionOf(file.fileName ?? ''));
+	return rules.any || byType || rules.extensions.includes(extensionOf(file.fileName ?? ''));
 }
 
-/** A file as a message names it: `attachment_2 ("notes.txt", text/plain)`. */
+/** An image under Skip Images Smaller Than: an email's logo or pixel (a file of unknown size is not). */
+const isSmall = (file: ItemFile, { minImageKb = 0 }: FileSelection) =>
+	fileType(file.fileName ?? '', file.mimeType).startsWith('image/') &&
+	file.bytes! < minImageKb * 1024;
+
+/** A file as a message names it: `attachment_2 ("notes.txt", text/plain)`, after its item in a hint. */
 export function describeFile(file: ItemFile): string {
-	const type = file.mimeType || 'no type';
-	return `${file.field} (${file.fileName ? `"${file.fileName}", ` : ''}${type})`;
+	const item = file.itemIndex === undefined ? '' : `item ${file.itemIndex} `;
+	const name = file.fileName ? `"${file.fileName}", ` : '';
+	const size = file.small ? `, ${Math.ceil(file.bytes! / 102.4) / 10} KB` : '';
+	return `${item}${file.field} (${name}${file.mimeType || 'no type'}${size})`;
 }
 
-/** The files as a message lists them (each as `describe` names it), the first few and "and N more". */
-export function describeFiles<F extends ItemFile>(
-	files: F[],
-	describe: (file: F) => string = describeFile,
-): string {
-	const shown = files.slice(0, LISTED_AT_MOST).map(describe).join(', ');
+/** The files as a message lists them, the first few and "and N more". */
+export function describeFiles(files: ItemFile[]): string {
+	const shown = files.slice(0, LISTED_AT_MOST).map(describeFile).join(', ');
 	const more = files.length - LISTED_AT_MOST;
 	return more > 0 ? `${shown} and ${more} more` : shown;
 }
 
-/** The files of one item to send, and those File Types left out; or the item's invalid_input error. */
+/** The files of one item to send and those left out; an item without any fails (invalid_input) unless skipped. */
 export function selectFiles(
 	ctx: NodeContext,
 	binary: IBinaryKeyData | undefined,
@@ -97,6 +96,8 @@ export function selectFiles(
 		field,
 		...(data?.fileName ? { fileName: data.fileName } : {}),
 		mimeType: data?.mimeType ?? '',
+		// n8n keeps the size as bytes; data in the item itself is base64
+		bytes: data?.bytes ?? (data?.id ? undefined : Buffer.byteLength(data?.data ?? '', 'base64')),
 	}));
 	const refuse = (words: Words) => refusal(ctx, words, itemIndex);
 	const rules = parseFileTypes(selection.fileTypes);
@@ -112,13 +113,12 @@ export function selectFiles(
 		}
 		candidates = names.map((name) => available.find((file) => file.field === name)!);
 	}
+	const judged = candidates.map((file) => ({ ...file, small: isSmall(file, selection) }));
+	const files = judged.filter((file) => !file.small && countsAsDocument(file, rules));
+	const skipped = judged.filter((file) => !files.includes(file));
+	if (files.length || selection.skipWithoutDocument) return { files, skipped };
 	if (!candidates.length) throw refuse(MESSAGES.noBinaryData(itemIndex));
-	const files = candidates.filter((file) => countsAsDocument(file, rules));
-	if (!files.length) {
-		const isDefault = rules.label === (parseFileTypes(DEFAULT_FILE_TYPES) as FileTypeRules).label;
-		const kind = MESSAGES.wantedKind(isDefault, rules.label);
-		const count = candidates.length;
-		throw refuse(MESSAGES.noDocumentFile(kind, itemIndex, count, describeFiles(candidates)));
-	}
-	return { files, skipped: candidates.filter((file) => !files.includes(file)) };
+	const kind = MESSAGES.wantedKind(rules.label, selection.minImageKb);
+	const count = candidates.length;
+	throw refuse(MESSAGES.noDocumentFile(kind, itemIndex, count, describeFiles(judged)));
 }

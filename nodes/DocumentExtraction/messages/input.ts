@@ -4,6 +4,9 @@ import { plural } from './run';
 const NO_BINARY_ADVICE =
 	'This item has no binary data at all. Put a node that reads the file before this one: an email trigger with Download Attachments on, Read/Write Files from Disk, or HTTP Request with the response format set to File.';
 
+const SKIP_ADVICE =
+	'To let such items pass with no output (an email with no document), set the option Items Without a Document to Skip.';
+
 const hasFields = (list: string) => `This item has these binary fields: ${list}.`;
 
 const noBinaryField = (names: string, itemIndex: number, fix = '') =>
@@ -53,14 +56,15 @@ export const INPUT_MESSAGES = {
 	}),
 	noBinaryData: (itemIndex: number) => ({
 		message: `No binary data on item ${itemIndex}: there is no file to send`,
-		description: NO_BINARY_ADVICE,
+		description: `An email without attachments gives such an item, Download Attachments on or off. ${SKIP_ADVICE} Otherwise put a node that reads the file before this one: an email trigger with Download Attachments on, Read/Write Files from Disk, or HTTP Request with the response format set to File.`,
 	}),
 	noDocumentFile: (kind: string, itemIndex: number, count: number, files: string) => ({
 		message: `No ${kind} on item ${itemIndex}: its ${plural(count, 'file is', `${count} files are`)} ${files}`,
-		description: `Only a ${kind} is sent to the service. Add the type of the file to File Types if it is a document after all (for example .pdf for a PDF sent as another type), or leave such items out before this node (an If node on the item's binary data).`,
+		description: `Only a ${kind} is sent to the service. ${SKIP_ADVICE} Add the type of the file to File Types if it is a document after all (for example .pdf for a PDF sent as another type).`,
 	}),
-	wantedKind: (isDefault: boolean, label: string) =>
-		isDefault ? 'PDF or image' : `file of the types in File Types (${label})`,
+	wantedKind: (label: string, minImageKb = 0) =>
+		(label === DEFAULT_FILE_TYPES ? 'PDF or image' : `file of the types in File Types (${label})`) +
+		(minImageKb ? ` (images from ${minImageKb} KB)` : ''),
 
 	redirectNotHttp: (shown: string) => ({
 		message: `The document URL ${shown} redirected to an address that is not http(s)`,

@@ -1,6 +1,6 @@
 import type { IExecuteFunctions, NodeExecutionHint } from 'n8n-workflow';
 
-import { describeFile, describeFiles, type ItemFile } from '../../input/inputFiles';
+import { describeFiles, type ItemFile } from '../../input/inputFiles';
 import { HINTS } from '../../messages';
 
 /** What a run met that the user must know, recorded as it happens for the hints after it. */
@@ -11,15 +11,18 @@ export class RunReport {
 	failedTasks = 0;
 	/** One entry per error item (On Error → Continue): whether it carries its task_id. */
 	readonly errorItems: boolean[] = [];
-	/** Files File Types did not count: not sent. */
-	readonly skippedFiles: Array<ItemFile & { itemIndex: number }> = [];
+	/** Files not sent: File Types did not count them, or images under Skip Images Smaller Than. */
+	readonly skippedFiles: ItemFile[] = [];
+	/** Items with no document, skipped (Items Without a Document: Skip). */
+	readonly skippedItems: number[] = [];
 }
 
 /** Adds the hints n8n shows above the output, on versions whose execute context offers them. */
 export function addOutputHints(this: IExecuteFunctions, report: RunReport): void {
 	const hints: NodeExecutionHint[] = [];
-	const warn = (message: string) =>
-		hints.push({ type: 'warning', location: 'outputPane', message });
+	const add = (type: 'warning' | 'info') => (message: string) =>
+		hints.push({ type, location: 'outputPane', message });
+	const [warn, info] = [add('warning'), add('info')];
 	const timedOut = report.timedOut.length;
 	if (timedOut) {
 		warn(HINTS.timedOut(timedOut, report.timedOut.filter((checked) => !checked).length));
@@ -27,12 +30,12 @@ export function addOutputHints(this: IExecuteFunctions, report: RunReport): void
 	if (report.failedTasks) warn(HINTS.failedTasks(report.failedTasks));
 	const count = report.errorItems.length;
 	if (count) warn(HINTS.errorItems(count, report.errorItems.filter(Boolean).length));
-	const skipped = report.skippedFiles;
-	if (skipped.length) {
-		const list = describeFiles(skipped, (file) => `item ${file.itemIndex} ${describeFile(file)}`);
-		const message = HINTS.skippedFiles(skipped.length, list);
-		hints.push({ type: 'info', location: 'outputPane', message });
+	for (const small of [false, true]) {
+		const files = report.skippedFiles.filter((file) => !file.small === !small);
+		const hint = small ? HINTS.smallImages : HINTS.skippedFiles;
+		if (files.length) info(hint(files.length, describeFiles(files)));
 	}
+	if (report.skippedItems.length) info(HINTS.skippedItems(report.skippedItems));
 	const context = this as Partial<Pick<IExecuteFunctions, 'addExecutionHints'>>;
 	if (hints.length && typeof context.addExecutionHints === 'function') {
 		context.addExecutionHints(...hints);

@@ -30,14 +30,14 @@ function documentUnits(this: IExecuteFunctions, run: NodeRun, itemIndex: number)
 	if (filesToSend !== 'all' && filesToSend !== 'list') return [{ itemIndex, options }];
 	const selection = {
 		filesToSend,
-		binaryPropertyNames:
-			filesToSend === 'list'
-				? String(this.getNodeParameter('binaryPropertyNames', itemIndex, '') ?? '')
-				: undefined,
+		binaryPropertyNames: String(this.getNodeParameter('binaryPropertyNames', itemIndex, '') ?? ''),
 		fileTypes: options.fileTypes === undefined ? undefined : String(options.fileTypes),
+		minImageKb: Number(options.minImageSize) || 0,
+		skipWithoutDocument: options.withoutDocument === 'skip',
 	};
 	const { files, skipped } = selectFiles(this, run.items[itemIndex]?.binary, selection, itemIndex);
 	run.report.skippedFiles.push(...skipped.map((file) => ({ ...file, itemIndex })));
+	if (!files.length) run.report.skippedItems.push(itemIndex);
 	return files.map((file) => ({ itemIndex, file, options }));
 }
 

@@ -14,6 +14,12 @@ const file = (fileName: string | undefined, mimeType: string) => ({
 	...(fileName ? { fileName } : {}),
 });
 
+/** A file whose size n8n keeps in its metadata (IBinaryData.bytes), as its binary data helpers do. */
+const sized = (fileName: string, mimeType: string, bytes: number) => ({
+	...file(fileName, mimeType),
+	bytes,
+});
+
 /** An email item as n8n's email triggers output it: two invoices and a text file. */
 const EMAIL: IBinaryKeyData = {
 	attachment_0: file('invoice-1.pdf', 'application/pdf'),
@@ -109,12 +115,20 @@ describe('Files to Send: the files selected', () => {
 			undefined,
 		],
 		[
-			'an item without binary data',
+			'an item without binary data, naming the email without attachments and the option that lets it pass',
 			undefined,
 			all(),
 			2,
 			'No binary data on item 2: there is no file to send',
-			/Download Attachments/,
+			/^An email without attachments gives such an item, Download Attachments on or off\. .*set the option Items Without a Document to Skip/,
+		],
+		[
+			'an item whose only image is under Skip Images Smaller Than, naming its size',
+			{ attachment_0: sized('image001.png', 'image/png', 7000) },
+			{ ...all(), minImageKb: 20 },
+			0,
+			'No PDF or image (images from 20 KB) on item 0: its file is attachment_0 ("image001.png", image/png, 6.9 KB)',
+			/Items Without a Document to Skip/,
 		],
 		[
 			'a name the item does not have, listing the fields it has',
@@ -175,6 +189,35 @@ describe('Files to Send: the files selected', () => {
 		expect(error!.message).toMatch(message);
 		if (description) expect(error!.description).toMatch(description);
 	});
+
+	it('Skip Images Smaller Than: an image under it is not sent, by the size n8n keeps (bytes) or of the data in the item; a PDF of any size and an image of unknown size are', () => {
+		const binary: IBinaryKeyData = {
+			logo: sized('image001.png', 'image/png', 7 * 1024),
+			receipt: sized('receipt.jpg', 'image/jpeg', 20 * 1024),
+			pixel: { ...file('pixel.gif', 'image/gif'), data: 'R0lGODlhAQABAAAAACw=' },
+			tiny: sized('credit-note.pdf', 'application/pdf', 900),
+			stored: { ...file('scan.png', 'image/png'), id: 'filesystem-v2:x', data: 'filesystem-v2' },
+		};
+		const { files, skipped } = selectFiles(ctx, binary, { ...all(), minImageKb: 20 }, 0);
+		expect(files.map((f) => f.field)).toEqual(['receipt', 'tiny', 'stored']);
+		expect(skipped.map((f) => [f.field, f.bytes, f.small])).toEqual([
+			['logo', 7 * 1024, true],
+			['pixel', 14, true],
+		]);
+		expect(fields(binary, all())).toEqual({ files: Object.keys(binary), skipped: [] });
+	});
+
+	it.each([
+		['no binary data', undefined, []],
+		['only a text file', { attachment_0: file('notes.txt', 'text/plain') }, ['attachment_0']],
+		['only a small logo', { attachment_0: sized('logo.png', 'image/png', 3000) }, ['attachment_0']],
+	])(
+		'Items Without a Document: Skip: an item with %s gives no file and no error',
+		(_name, binary, skipped) => {
+			const selection = { ...all(), minImageKb: 20, skipWithoutDocument: true };
+			expect(fields(binary, selection)).toEqual({ files: [], skipped });
+		},
+	);
 
 	it('names the first ten files of a large item and counts the rest', () => {
 		const binary: IBinaryKeyData = {};
