@@ -5,9 +5,6 @@ import { DEFAULT_FILE_TYPES } from '../constants';
 import { MESSAGES, refusal, type Words } from '../messages';
 import { extensionOf, fileType } from './downloadedFile';
 
-/** How many files an error message names before "and N more". */
-const LISTED_AT_MOST = 10;
-
 /** Files to Send with several files per item: every binary field, or those listed (by commas). */
 export interface FileSelection {
 	filesToSend: 'all' | 'list';
@@ -65,6 +62,12 @@ function countsAsDocument(file: ItemFile, rules: FileTypeRules): boolean {
 	return rules.any || byType || rules.extensions.includes(extensionOf(file.fileName ?? ''));
 }
 
+/** The size n8n 1.x keeps only in words, pretty-bytes' "7.1 kB" (2.x keeps `bytes` too). */
+function sizeOf(words = ''): number | undefined {
+	const [, value, unit] = /^([\d.]+) (B|kB|MB|GB)$/.exec(words) ?? [];
+	return value ? Number(value) * 1000 ** ['B', 'kB', 'MB', 'GB'].indexOf(unit) : undefined;
+}
+
 /** An image under Skip Images Smaller Than: an email's logo or pixel (a file of unknown size is not). */
 const isSmall = (file: ItemFile, { minImageKb = 0 }: FileSelection) =>
 	fileType(file.fileName ?? '', file.mimeType).startsWith('image/') &&
@@ -78,10 +81,10 @@ export function describeFile(file: ItemFile): string {
 	return `${item}${file.field} (${name}${file.mimeType || 'no type'}${size})`;
 }
 
-/** The files as a message lists them, the first few and "and N more". */
+/** The files as a message lists them, the first ten and "and N more". */
 export function describeFiles(files: ItemFile[]): string {
-	const shown = files.slice(0, LISTED_AT_MOST).map(describeFile).join(', ');
-	const more = files.length - LISTED_AT_MOST;
+	const shown = files.slice(0, 10).map(describeFile).join(', ');
+	const more = files.length - 10;
 	return more > 0 ? `${shown} and ${more} more` : shown;
 }
 
@@ -96,8 +99,7 @@ export function selectFiles(
 		field,
 		...(data?.fileName ? { fileName: data.fileName } : {}),
 		mimeType: data?.mimeType ?? '',
-		// n8n keeps the size as bytes; data in the item itself is base64
-		bytes: data?.bytes ?? (data?.id ? undefined : Buffer.byteLength(data?.data ?? '', 'base64')),
+		bytes: data?.bytes ?? sizeOf(data?.fileSize),
 	}));
 	const refuse = (words: Words) => refusal(ctx, words, itemIndex);
 	const rules = parseFileTypes(selection.fileTypes);
@@ -107,10 +109,8 @@ export function selectFiles(
 		const names = parseNameList(selection.binaryPropertyNames ?? '');
 		if (!names.length) throw refuse(MESSAGES.noFieldNames);
 		const missing = names.filter((name) => !available.some((file) => file.field === name));
-		if (missing.length) {
-			const what = missing.map((name) => `"${name}"`).join(', ');
-			throw refuse(MESSAGES.missingFields(what, itemIndex, describeFiles(available)));
-		}
+		if (missing.length)
+			throw refuse(MESSAGES.missingFields(missing, itemIndex, describeFiles(available)));
 		candidates = names.map((name) => available.find((file) => file.field === name)!);
 	}
 	const judged = candidates.map((file) => ({ ...file, small: isSmall(file, selection) }));
@@ -119,6 +119,5 @@ export function selectFiles(
 	if (files.length || selection.skipWithoutDocument) return { files, skipped };
 	if (!candidates.length) throw refuse(MESSAGES.noBinaryData(itemIndex));
 	const kind = MESSAGES.wantedKind(rules.label, selection.minImageKb);
-	const count = candidates.length;
-	throw refuse(MESSAGES.noDocumentFile(kind, itemIndex, count, describeFiles(judged)));
+	throw refuse(MESSAGES.noDocumentFile(kind, itemIndex, judged.length, describeFiles(judged)));
 }

@@ -46,9 +46,9 @@ export const INPUT_MESSAGES = {
 			'No binary field names given in Input Binary Fields: enter them separated by commas, for example attachment_0, attachment_1',
 		description: 'Or set Files to Send to All Binary Fields to send every file of the item.',
 	},
-	missingFields: (names: string, itemIndex: number, available: string) => ({
+	missingFields: (names: string[], itemIndex: number, available: string) => ({
 		message: noBinaryField(
-			names,
+			names.map((name) => `"${name}"`).join(', '),
 			itemIndex,
 			': set Input Binary Fields to fields the item has, or Files to Send to All Binary Fields',
 		),

@@ -190,19 +190,26 @@ describe('Files to Send: the files selected', () => {
 		if (description) expect(error!.description).toMatch(description);
 	});
 
-	it('Skip Images Smaller Than: an image under it is not sent, by the size n8n keeps (bytes) or of the data in the item; a PDF of any size and an image of unknown size are', () => {
+	it('Skip Images Smaller Than: an image under it is not sent, by the size n8n keeps (2.x: bytes; 1.x: only the words of fileSize); a PDF of any size and an image of unknown size are', () => {
+		const stored = {
+			id: 'filesystem-v2:workflows/1/executions/2/binary_data/3',
+			data: 'filesystem-v2',
+		};
 		const binary: IBinaryKeyData = {
 			logo: sized('image001.png', 'image/png', 7 * 1024),
 			receipt: sized('receipt.jpg', 'image/jpeg', 20 * 1024),
-			pixel: { ...file('pixel.gif', 'image/gif'), data: 'R0lGODlhAQABAAAAACw=' },
+			pixel: { ...file('pixel.gif', 'image/gif'), fileSize: '43 B' },
+			icon: { ...file('x.png', 'image/png'), ...stored, fileSize: '1.1 kB' },
+			scan: { ...file('scan.png', 'image/png'), ...stored, fileSize: '1.2 MB' },
 			tiny: sized('credit-note.pdf', 'application/pdf', 900),
-			stored: { ...file('scan.png', 'image/png'), id: 'filesystem-v2:x', data: 'filesystem-v2' },
+			unknown: { ...file('photo.png', 'image/png'), ...stored },
 		};
 		const { files, skipped } = selectFiles(ctx, binary, { ...all(), minImageKb: 20 }, 0);
-		expect(files.map((f) => f.field)).toEqual(['receipt', 'tiny', 'stored']);
+		expect(files.map((f) => f.field)).toEqual(['receipt', 'scan', 'tiny', 'unknown']);
 		expect(skipped.map((f) => [f.field, f.bytes, f.small])).toEqual([
 			['logo', 7 * 1024, true],
-			['pixel', 14, true],
+			['pixel', 43, true],
+			['icon', 1100, true],
 		]);
 		expect(fields(binary, all())).toEqual({ files: Object.keys(binary), skipped: [] });
 	});
