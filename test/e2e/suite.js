@@ -18,6 +18,7 @@ runSuite({
 	cases: [
 		'install',
 		'examples',
+		'inbox',
 		'security',
 		'retry-from-list',
 		'binary-modes',
