@@ -69,6 +69,8 @@ listen = 127.0.0.1
 base_dir = $dir/run
 state_dir = $dir/state
 log_path = $dir/dovecot.log
+# the imap processes show their command (IDLE: a client waits for new mail)
+verbose_proctitle = yes
 ssl = required
 ssl_cert = <$dir/tls/server.crt
 ssl_key = <$dir/tls/server.key
