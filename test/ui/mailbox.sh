@@ -36,6 +36,7 @@ ensure_users() {
 	for u in "$MAIL_OWNER" dovecot dovenull; do
 		id "$u" >/dev/null 2>&1 ||
 			useradd --system --user-group --no-create-home --home-dir /nonexistent --shell /usr/sbin/nologin "$u" ||
+			id "$u" >/dev/null 2>&1 || # made meanwhile by the other suite (n8n 1.x and 2.x run side by side)
 			die "could not create the system user $u"
 	done
 }
