@@ -229,7 +229,7 @@ describe('the everyday inbox: Skip Images Smaller Than 20 KB, Items Without a Do
 			const hints = result.run.data.resultData.runData.Extract[0].hints ?? [];
 			expect(hints.map((h) => h.message)).toEqual([
 				'2 files were not sent, File Types not counting them as a document: item 3 attachment_0 ("invite.ics", text/calendar), item 5 attachment_0 ("notes.txt", text/plain). Add their types to File Types to send them',
-				'6 images were not sent, smaller than Skip Images Smaller Than: item 0 attachment_1 ("image001.png", image/png, 7 KB), item 1 attachment_0 ("banner.jpg", image/jpeg, 13.7 KB), item 1 attachment_1 ("linkedin.png", image/png, 1.2 KB), item 1 attachment_2 ("x.png", image/png, 1.1 KB), item 1 attachment_3 (image/gif, 0.1 KB), item 6 attachment_1 ("image001.png", image/png, 6.8 KB). Lower the option to send them',
+				'6 images were not sent, below Skip Images Smaller Than (an email\'s logos and icons): item 0 attachment_1 ("image001.png", image/png, 7 KB), item 1 attachment_0 ("banner.jpg", image/jpeg, 13.7 KB), item 1 attachment_1 ("linkedin.png", image/png, 1.2 KB), item 1 attachment_2 ("x.png", image/png, 1.1 KB), item 1 attachment_3 (image/gif, 0.1 KB), item 6 attachment_1 ("image001.png", image/png, 6.8 KB). Lower the option to send them',
 				'4 items held no document and gave no output (Items Without a Document: Skip): item 1, item 3, item 4, item 5',
 			]);
 		},

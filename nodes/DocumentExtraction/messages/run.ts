@@ -147,7 +147,7 @@ export const HINTS = {
 	skippedFiles: (count: number, list: string) =>
 		`${count} ${plural(count, 'file was', 'files were')} not sent, File Types not counting ${plural(count, 'it', 'them')} as a document: ${list}. Add ${plural(count, 'its type', 'their types')} to File Types to send ${plural(count, 'it', 'them')}`,
 	smallImages: (count: number, list: string) =>
-		`${count} ${plural(count, 'image was', 'images were')} not sent, smaller than Skip Images Smaller Than: ${list}. Lower the option to send ${plural(count, 'it', 'them')}`,
+		`${count} ${plural(count, 'image was', 'images were')} not sent, below Skip Images Smaller Than (an email's logos and icons): ${list}. Lower the option to send ${plural(count, 'it', 'them')}`,
 	skippedItems: (items: number[]) =>
 		`${items.length} ${plural(items.length, 'item held', 'items held')} no document and gave no output (Items Without a Document: Skip): item ${items.join(', item ')}`,
 };
