@@ -62,6 +62,24 @@ export interface Failure {
 	taskId?: string;
 	facts?: FailureFacts;
 	itemIndex?: number;
+	/** Exact secrets of the request (the credential's key, a webhook secret), hidden like the rest. */
+	secrets?: unknown[];
+}
+
+/** Secrets as they appear in text: keys, webhook secrets, Authorization and Bearer values. */
+const SECRET_LIKE =
+	/(authorization["']?\s*[:=]\s*["']?(?:(?:bearer|basic)\s+)?|bearer\s+(?=\S{8})|vnd_|whsec_)[^\s"'<>,;]+/gi;
+
+/** A text or JSON value the service or a download sent, each secret in it replaced by "…". */
+export function redact<T>(value: T, secrets: unknown[] = []): T {
+	if (typeof value === 'string') {
+		const hide = (text: string, secret: unknown) =>
+			typeof secret === 'string' && secret ? text.split(secret).join('…') : text;
+		return secrets.reduce(hide, value).replace(SECRET_LIKE, '$1…') as T;
+	}
+	if (!value || typeof value !== 'object') return value;
+	const copy = Object.entries(value).map(([k, v]) => [redact(k, secrets), redact(v, secrets)]);
+	return (Array.isArray(value) ? copy.map(([, v]) => v) : Object.fromEntries(copy)) as T;
 }
 
 /** A failed request, thrown without a sentence: the edge (`explain`) gives it its words. */
@@ -75,7 +93,8 @@ export class ServiceError extends NodeApiError {
 
 	readonly facts: FailureFacts;
 
-	constructor(node: INode, failure: Failure) {
+	constructor(node: INode, given: Failure) {
+		const failure = redact(given, given.secrets);
 		const status = failure.status ?? null;
 		const response: JsonObject = {};
 		if (failure.detail !== undefined || failure.status !== undefined) {
@@ -137,7 +156,7 @@ export function nodeError(
 	message: string,
 	options: { itemIndex?: number; description?: string } = {},
 ): NodeOperationError {
-	const error = new NodeOperationError(ctx.getNode(), message, options);
+	const error = new NodeOperationError(ctx.getNode(), redact(message), redact(options));
 	error.context.kind = kind;
 	return error;
 }

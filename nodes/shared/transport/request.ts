@@ -93,6 +93,7 @@ export async function apiRequest<T = unknown>(
 			facts: { method: options.method, ...failure.facts },
 			itemIndex,
 			...(options.taskId ? { taskId: options.taskId } : {}),
+			secrets: [authorization.replace(/^Bearer /, ''), (options.body as IDataObject)?.secret],
 		});
 	let lastError: ServiceError | undefined;
 	let failures = 0; // 5xx answers and network errors: they use up `attempts`

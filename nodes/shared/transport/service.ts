@@ -1,7 +1,7 @@
 import { randomBytes } from 'crypto';
 import type { IDataObject } from 'n8n-workflow';
 
-import { ServiceError } from './errors';
+import { redact, ServiceError } from './errors';
 import { apiRequest, type ApiRequestOptions, type RequestBody } from './request';
 import type { ApiContext } from './runCredential';
 
@@ -49,7 +49,7 @@ export async function getTask(
 	const path = `/task_status/${encodeURIComponent(taskId)}`;
 	const task = await apiRequest.call(this, { method: 'GET', path, itemIndex, taskId, ...limits });
 	if (!isObject(task)) throw unexpected(this, task, itemIndex, taskId);
-	return { task_id: taskId, ...task };
+	return { task_id: taskId, ...task, ...(task.error ? { error: redact(task.error) } : {}) };
 }
 
 /** POST /process_file: the new task_id. `bodyBytes` lengthens the timeout of large uploads. */
