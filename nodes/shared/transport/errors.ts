@@ -132,8 +132,7 @@ export interface Answer {
 
 function detailOf(body: unknown): unknown {
 	if (body && typeof body === 'object' && 'detail' in body) return (body as IDataObject).detail;
-	if (typeof body === 'string' && body.trim() !== '') return body.trim();
-	return undefined;
+	return typeof body === 'string' ? body.trim() || undefined : undefined;
 }
 
 export function statusFailure(
@@ -191,10 +190,8 @@ export function asNodeError(
 		stopped.message = message;
 		return stopped;
 	}
-	return nodeError(ctx, failureKind(error), message, {
-		itemIndex,
-		description: (error as { description?: string })?.description,
-	});
+	const description = (error as { description?: string })?.description;
+	return nodeError(ctx, failureKind(error), message, { itemIndex, description });
 }
 
 /** What an error item carries: message, kind, and the HTTP status and `detail` as sent. */

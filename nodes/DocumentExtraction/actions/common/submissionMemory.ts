@@ -16,6 +16,10 @@ import type { DocumentSource, SubmissionFields } from '../../input/requestBody';
 
 const MEMORY_KEY = 'documentExtractionSent';
 
+/** The task_ids as custom data, which n8n keeps of a stopped execution: 6 fit its 255 characters. */
+const keptTaskIds = (ids: string[]) =>
+	`${ids.slice(0, 6).join(' ')}${ids.length > 6 ? ` +${ids.length - 6} more` : ''}`;
+
 /** "<fingerprint> <task_id>" of an accepted document, or one that may have arrived in `execution`. */
 type Entry =
 	| string
@@ -68,6 +72,8 @@ export function submissionMemory(
 		},
 		accepted: (taskId: string) => {
 			entries[slot] = `${fingerprint} ${taskId}`;
+			const ids = Object.values(entries).filter((e): e is string => typeof e === 'string');
+			this.customData?.set('documentExtractionTasks', keptTaskIds(ids.map((e) => e.slice(17))));
 		},
 		failed: (error: unknown) => {
 			if (failureKind(error) === 'may_have_arrived') {
