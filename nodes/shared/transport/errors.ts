@@ -62,8 +62,7 @@ export interface Failure {
 	taskId?: string;
 	facts?: FailureFacts;
 	itemIndex?: number;
-	/** Exact secrets of the request (the credential's key, a webhook secret), hidden like the rest. */
-	secrets?: unknown[];
+	secrets?: unknown[]; // exact secrets of the request: the credential's key, a webhook secret
 }
 
 /** Secrets as they appear in text: keys, webhook secrets, Authorization and Bearer values. */
@@ -170,9 +169,7 @@ export function failureKind(error: unknown): FailureKind {
 	return isFailureKind(context?.kind) ? context.kind : 'unexpected';
 }
 
-export function mayPass(error: unknown): boolean {
-	return PASSING.has(failureKind(error));
-}
+export const mayPass = (error: unknown): boolean => PASSING.has(failureKind(error));
 
 /** Anything but an n8n error becomes one with its message only: the original may hold the key. */
 export function asNodeError(

@@ -237,7 +237,9 @@ describe('a stop: n8n keeps the custom data of a stopped execution, not the node
 		const params = documentParams('submit', { options: {} });
 		const context = createContext({ executionId: 'e', nodeContext: execution, params, items });
 		const set = (key: string, value: string) => (custom[key] = value);
-		const out = await submit.call(Object.assign(context, { customData: { set } }), items);
+		// as n8n 1.x and 2.x give it to a node: $execution.customData of its data proxy
+		const getWorkflowDataProxy = () => ({ $execution: { customData: { set } } });
+		const out = await submit.call(Object.assign(context, { getWorkflowDataProxy }), items);
 		const ids = out.map((item) => item.json.task_id);
 		expect(custom).toEqual({ documentExtractionTasks: `${ids.slice(0, 6).join(' ')} +2 more` });
 		expect(String(custom.documentExtractionTasks).length).toBeLessThanOrEqual(255);
