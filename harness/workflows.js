@@ -248,9 +248,9 @@ function buildWorkflows({ emulatorUrl }) {
 			{ includeInputBinary: true },
 			{ continueOnFail: true },
 		),
-		workflow(WF.cancel, 'e2e: Submit and Wait started by a webhook, to be stopped', [
+		workflow(WF.cancel, 'e2e: Submit and Wait of four documents by a webhook, to be stopped', [
 			webhook(CANCEL_PATH),
-			...fileNodes([FILES.a]),
+			...fileNodes(RETRY_FILES),
 			submitAndWait('Submit and Wait', { maxWait: 120 }),
 		]),
 		submitAndWaitWorkflow(
@@ -298,5 +298,6 @@ module.exports = {
 	docex,
 	project,
 	submitAndWait,
+	webhook,
 	workflow,
 };

@@ -23,8 +23,8 @@ const { handleProductionAdmin, resetProduction } = require('./production.js');
  * `handle_then_answer` handles it as usual and answers `status` instead (a gateway that
  * passed the request on and then answered 502 or 504).
  */
-const FAULT_MODES = ['answer', 'hang', 'drop_after_read', 'handle_then_answer'];
-const NEEDS_STATUS = ['answer', 'handle_then_answer'];
+const FAULT_MODES = ['answer', 'hang', 'drop_after_read', 'handle_then_answer', 'echo_auth'];
+const NEEDS_STATUS = ['answer', 'handle_then_answer', 'echo_auth'];
 
 /** Checks the body of POST /_emulator/faults; returns {error} or {fault}. */
 function parseFault(b) {
@@ -46,7 +46,7 @@ function parseFault(b) {
 	if (mode === 'answer' && status === null && delayMs === 0) {
 		return { error: 'a fault needs a status, a delay_ms, or both' };
 	}
-	if (mode === 'handle_then_answer' && status === null) return { error: 'a handle_then_answer fault needs a status' };
+	if (mode !== 'answer' && NEEDS_STATUS.includes(mode) && status === null) return { error: `a ${mode} fault needs a status` };
 	if (!NEEDS_STATUS.includes(mode) && status !== null) return { error: `a ${mode} fault takes no status` };
 	return {
 		fault: { endpoint: b.endpoint, mode, remaining: count, count, status, delay_ms: delayMs, retry_after: retryAfter },
@@ -107,6 +107,23 @@ function replaceAnswer(res, status) {
 }
 
 /**
+ * Answers `status` with the request's Authorization header echoed back, as a careless service or
+ * gateway may: in a 401 detail, in the `msg` of a 422 list, in any other status's HTML page.
+ */
+function echoAuthorization(req, res, status) {
+	const auth = String(req.headers.authorization ?? '');
+	req.resume();
+	if (status === 401) return sendJson(res, 401, { detail: `Invalid or missing API key: ${auth}` });
+	if (status === 422) {
+		const entry = { loc: ['header', 'authorization'], msg: `not accepted: ${auth}`, type: 'value_error' };
+		return sendJson(res, 422, { detail: [entry] });
+	}
+	const page = `<html><head><title>${status}</title></head><body><h1>Error ${status}</h1><pre>Authorization: ${auth}</pre></body></html>`;
+	res.writeHead(status, { 'Content-Type': 'text/html', 'Content-Length': Buffer.byteLength(page) });
+	res.end(page);
+}
+
+/**
  * Applies the next fault of `endpoint`: waits its delay, then answers its status, hangs,
  * or arranges for the answer to be dropped. Returns true when the request is dealt with.
  */
@@ -126,6 +143,10 @@ async function applyFault(ctx, endpoint, req, res) {
 	if (fault.mode === 'handle_then_answer') {
 		replaceAnswer(res, fault.status);
 		return false;
+	}
+	if (fault.mode === 'echo_auth') {
+		echoAuthorization(req, res, fault.status);
+		return true;
 	}
 	if (fault.status === null) return false;
 	const headers = fault.retry_after !== null ? { 'Retry-After': String(fault.retry_after) } : {};

@@ -28,7 +28,7 @@ function emptyStats() {
 		status_polls_by_task: Object.create(null),
 		in_flight: 0,
 		max_in_flight: 0,
-		faults_applied: { answer: 0, hang: 0, drop_after_read: 0, handle_then_answer: 0 },
+		faults_applied: { answer: 0, hang: 0, drop_after_read: 0, handle_then_answer: 0, echo_auth: 0 },
 		refusals: [],
 	};
 }

@@ -27,6 +27,7 @@ runSuite({
 		'credential',
 		'trigger-refusal',
 		'mcp',
+		'secrets',
 		'stop',
 		'production',
 	].map((name) => path.join(__dirname, 'cases', `${name}.test.js`)),

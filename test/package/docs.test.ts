@@ -2,6 +2,8 @@
 import { existsSync, readdirSync, readFileSync, statSync } from 'fs';
 import { dirname, join, relative, resolve } from 'path';
 
+import { description as submitAndWait } from '../../nodes/DocumentExtraction/actions/document/submitAndWait.operation';
+
 /** README.md and docs/*.md: relative links and #anchors resolve (as GitHub computes anchors). */
 
 const ROOT = resolve(__dirname, '../..');
@@ -78,6 +80,38 @@ describe('docs/reliability.md', () => {
 		const docs = readFileSync(join(DOCS, 'reliability.md'), 'utf8');
 		const listed = [...docs.matchAll(/^\| `([a-z_]+)` +\|/gm)].map((match) => match[1]);
 		expect(listed).toEqual(kinds.map((match) => match[1]));
+	});
+});
+
+describe('Max Wait', () => {
+	it('states one bound, from the upload time limit the transport sets, in the parameter and both pages', () => {
+		const source = readFileSync(join(ROOT, 'nodes/shared/transport/request.ts'), 'utf8');
+		const constant = (name: string) =>
+			(new RegExp(`const ${name} = ([^;]+);`).exec(source)?.[1] ?? '')
+				.split('*')
+				.reduce((product, factor) => product * Number(factor.replace(/_/g, '')), 1);
+		const baseS = constant('REQUEST_TIMEOUT_MS') / 1000;
+		const bytesPerSecond = constant('UPLOAD_BYTES_PER_SECOND');
+		const perMb = ((4 / 3) * 1024 * 1024) / bytesPerSecond;
+		const bound = `ends within Max Wait plus at most one upload's own time limit: ${baseS} s plus 1 s for every ${bytesPerSecond / 1024} KB of the upload (the file in base64, about ${perMb.toFixed(1)} s per MB of file).`;
+		const flat = (text: string) => text.replace(/[_*]/g, '').replace(/\s+/g, ' ');
+		const maxWait = submitAndWait
+			.find((property) => property.name === 'options')
+			?.options?.find((option) => 'name' in option && option.name === 'maxWait') as
+			| { description?: string }
+			| undefined;
+		const places = {
+			parameter: maxWait?.description ?? '',
+			'ai-agents.md': readFileSync(join(DOCS, 'ai-agents.md'), 'utf8'),
+			'reliability.md': readFileSync(join(DOCS, 'reliability.md'), 'utf8'),
+		};
+		for (const [place, text] of Object.entries(places)) {
+			expect([place, flat(text).includes(bound)]).toEqual([place, true]);
+			expect([place, flat(text)]).not.toEqual([
+				place,
+				expect.stringMatching(/request timeout \(30 s\)|plus 30 s under/),
+			]);
+		}
 	});
 });
 

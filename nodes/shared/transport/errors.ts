@@ -62,6 +62,23 @@ export interface Failure {
 	taskId?: string;
 	facts?: FailureFacts;
 	itemIndex?: number;
+	secrets?: unknown[]; // exact secrets of the request: the credential's key, a webhook secret
+}
+
+/** Secrets as they appear in text: keys, webhook secrets, Authorization and Bearer values. */
+const SECRET_LIKE =
+	/(authorization["']?\s*[:=]\s*["']?(?:(?:bearer|basic)\s+)?|bearer\s+(?=\S{8})|vnd_|whsec_)[^\s"'<>,;]+/gi;
+
+/** A text or JSON value the service or a download sent, each secret in it replaced by "…". */
+export function redact<T>(value: T, secrets: unknown[] = []): T {
+	if (typeof value === 'string') {
+		const hide = (text: string, secret: unknown) =>
+			typeof secret === 'string' && secret ? text.split(secret).join('…') : text;
+		return secrets.reduce(hide, value).replace(SECRET_LIKE, '$1…') as T;
+	}
+	if (!value || typeof value !== 'object') return value;
+	const copy = Object.entries(value).map(([k, v]) => [redact(k, secrets), redact(v, secrets)]);
+	return (Array.isArray(value) ? copy.map(([, v]) => v) : Object.fromEntries(copy)) as T;
 }
 
 /** A failed request, thrown without a sentence: the edge (`explain`) gives it its words. */
@@ -75,7 +92,8 @@ export class ServiceError extends NodeApiError {
 
 	readonly facts: FailureFacts;
 
-	constructor(node: INode, failure: Failure) {
+	constructor(node: INode, given: Failure) {
+		const failure = redact(given, given.secrets);
 		const status = failure.status ?? null;
 		const response: JsonObject = {};
 		if (failure.detail !== undefined || failure.status !== undefined) {
@@ -113,8 +131,7 @@ export interface Answer {
 
 function detailOf(body: unknown): unknown {
 	if (body && typeof body === 'object' && 'detail' in body) return (body as IDataObject).detail;
-	if (typeof body === 'string' && body.trim() !== '') return body.trim();
-	return undefined;
+	return typeof body === 'string' ? body.trim() || undefined : undefined;
 }
 
 export function statusFailure(
@@ -137,7 +154,7 @@ export function nodeError(
 	message: string,
 	options: { itemIndex?: number; description?: string } = {},
 ): NodeOperationError {
-	const error = new NodeOperationError(ctx.getNode(), message, options);
+	const error = new NodeOperationError(ctx.getNode(), redact(message), redact(options));
 	error.context.kind = kind;
 	return error;
 }
@@ -152,9 +169,7 @@ export function failureKind(error: unknown): FailureKind {
 	return isFailureKind(context?.kind) ? context.kind : 'unexpected';
 }
 
-export function mayPass(error: unknown): boolean {
-	return PASSING.has(failureKind(error));
-}
+export const mayPass = (error: unknown): boolean => PASSING.has(failureKind(error));
 
 /** Anything but an n8n error becomes one with its message only: the original may hold the key. */
 export function asNodeError(
@@ -172,10 +187,8 @@ export function asNodeError(
 		stopped.message = message;
 		return stopped;
 	}
-	return nodeError(ctx, failureKind(error), message, {
-		itemIndex,
-		description: (error as { description?: string })?.description,
-	});
+	const description = (error as { description?: string })?.description;
+	return nodeError(ctx, failureKind(error), message, { itemIndex, description });
 }
 
 /** What an error item carries: message, kind, and the HTTP status and `detail` as sent. */

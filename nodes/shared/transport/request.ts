@@ -78,11 +78,10 @@ export async function apiRequest<T = unknown>(
 		throw nodeError(this, 'invalid_input', credential.refused, { itemIndex: options.itemIndex });
 	}
 	const { baseUrl, authorization, pacer } = credential;
-	const { signal } = options;
+	const { signal, itemIndex } = options;
 	const attempts = Math.max(1, options.attempts ?? RETRY_DELAYS_MS.length + 1);
 	const timeoutMs = options.timeoutMs ?? requestTimeoutMs(options.bodyBytes);
 	const isGet = options.method === 'GET';
-	const { itemIndex } = options;
 	const started = Date.now();
 	const deadline = options.deadline ?? Infinity;
 	const throttleBudgetMs = options.throttleBudgetMs ?? MAX_THROTTLED_MS;
@@ -93,6 +92,7 @@ export async function apiRequest<T = unknown>(
 			facts: { method: options.method, ...failure.facts },
 			itemIndex,
 			...(options.taskId ? { taskId: options.taskId } : {}),
+			secrets: [authorization.replace(/^Bearer /, ''), (options.body as IDataObject)?.secret],
 		});
 	let lastError: ServiceError | undefined;
 	let failures = 0; // 5xx answers and network errors: they use up `attempts`

@@ -1,7 +1,7 @@
 import { randomBytes } from 'crypto';
 import type { IDataObject } from 'n8n-workflow';
 
-import { ServiceError } from './errors';
+import { redact, ServiceError } from './errors';
 import { apiRequest, type ApiRequestOptions, type RequestBody } from './request';
 import type { ApiContext } from './runCredential';
 
@@ -35,10 +35,8 @@ type RequestLimits = Pick<
 const isObject = (value: unknown): value is IDataObject =>
 	!!value && typeof value === 'object' && !Array.isArray(value);
 
-function unexpected(ctx: ApiContext, response: unknown, itemIndex?: number, taskId?: string) {
-	const failure = { kind: 'unexpected' as const, facts: { response }, itemIndex, taskId };
-	return new ServiceError(ctx.getNode(), failure);
-}
+const unexpected = (ctx: ApiContext, response: unknown, itemIndex?: number, taskId?: string) =>
+	new ServiceError(ctx.getNode(), { kind: 'unexpected', facts: { response }, itemIndex, taskId });
 
 export async function getTask(
 	this: ApiContext,
@@ -49,7 +47,7 @@ export async function getTask(
 	const path = `/task_status/${encodeURIComponent(taskId)}`;
 	const task = await apiRequest.call(this, { method: 'GET', path, itemIndex, taskId, ...limits });
 	if (!isObject(task)) throw unexpected(this, task, itemIndex, taskId);
-	return { task_id: taskId, ...task };
+	return { task_id: taskId, ...task, ...(task.error ? { error: redact(task.error) } : {}) };
 }
 
 /** POST /process_file: the new task_id. `bodyBytes` lengthens the timeout of large uploads. */
@@ -78,15 +76,10 @@ export async function listProjects(
 export async function registerWebhook(
 	this: ApiContext,
 	projectId: string,
-	registration: WebhookRegistration,
+	body: WebhookRegistration,
 	itemIndex?: number,
 	signal?: AbortSignal,
 ): Promise<unknown> {
-	return await apiRequest.call(this, {
-		method: 'POST',
-		path: `/projects/${encodeURIComponent(projectId)}/webhooks`,
-		body: registration,
-		itemIndex,
-		signal,
-	});
+	const path = `/projects/${encodeURIComponent(projectId)}/webhooks`;
+	return await apiRequest.call(this, { method: 'POST', path, body, itemIndex, signal });
 }

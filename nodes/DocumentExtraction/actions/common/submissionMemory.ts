@@ -16,6 +16,12 @@ import type { DocumentSource, SubmissionFields } from '../../input/requestBody';
 
 const MEMORY_KEY = 'documentExtractionSent';
 
+/** Custom data (of $execution: 1.x has no this.customData) outlives a Stop; 6 task_ids fit 255. */
+function keptTaskIds(entries: Entry[]): string {
+	const ids = entries.flatMap((entry) => (typeof entry === 'string' ? [entry.slice(17)] : []));
+	return `${ids.slice(0, 6).join(' ')}${ids.length > 6 ? ` +${ids.length - 6} more` : ''}`;
+}
+
 /** "<fingerprint> <task_id>" of an accepted document, or one that may have arrived in `execution`. */
 type Entry =
 	| string
@@ -68,6 +74,8 @@ export function submissionMemory(
 		},
 		accepted: (taskId: string) => {
 			entries[slot] = `${fingerprint} ${taskId}`;
+			const { $execution } = this.getWorkflowDataProxy?.(itemIndex) ?? {};
+			$execution?.customData?.set('documentExtractionTasks', keptTaskIds(Object.values(entries)));
 		},
 		failed: (error: unknown) => {
 			if (failureKind(error) === 'may_have_arrived') {

@@ -35,7 +35,7 @@ const properties: INodeProperties[] = [
 			typeOptions: { minValue: 1 },
 			default: DEFAULT_MAX_WAIT_S,
 			description:
-				'The longest an item may take, from its start: waiting for a request slot, the download (URL input), sending (with waits for rate limits) and waiting for the result. An upload already under way may finish its own request timeout. A task still running then is output with its task_id, its last status and timedOut: true, so Get Status can pick it up later.',
+				"The longest an item may take, from its start: waiting for a request slot, the download (URL input), sending (with waits for rate limits) and waiting for the result. An upload under way is not cut short: an item ends within Max Wait plus at most one upload's own time limit: 30 s plus 1 s for every 256 KB of the upload (the file in base64, about 5.3 s per MB of file). For a hard bound, also cap the file (Max Download Size). A task still running then is output with its task_id, its last status and timedOut: true, so Get Status can pick it up later.",
 		},
 		{
 			displayName: 'Output Failed Tasks as Items',

@@ -22,7 +22,12 @@ import {
 	nodeError,
 	ServiceError,
 } from '../../../../../nodes/shared/transport/errors';
-import { isTerminal, registerWebhook } from '../../../../../nodes/shared/transport/service';
+import {
+	getTask,
+	isTerminal,
+	registerWebhook,
+	submitDocument,
+} from '../../../../../nodes/shared/transport/service';
 import { CancelledError } from '../../../../../nodes/shared/wait';
 import { networkErrorCode } from '../../../../../nodes/shared/transport/network';
 import { apiRequest, type ApiRequestOptions } from '../../../../../nodes/shared/transport/request';
@@ -373,6 +378,78 @@ describe('the API key never reaches an error (the failure of each answer: above)
 		expect(serialized(httpClientError(new Error('x'), { url: BASE_URL, headers }))).toContain(
 			API_KEY,
 		);
+	});
+});
+
+describe('no secret the service echoes reaches an error, an item or a task', () => {
+	const BEARER = `Bearer ${API_KEY}`;
+	const html = `<html><body><h1>500</h1><p>Authorization: ${BEARER}</p></body></html>`;
+	const field = [{ loc: ['header', 'authorization'], msg: `bad header "${BEARER}"` }];
+	const secret = `whsec_${'ab'.repeat(32)}`;
+	const odd = 'vnd_odd key"<>';
+	const echo = (text: string) => ({ detail: `Invalid or missing API key: ${text}` });
+	const registration = (reply: unknown[], own = secret) => {
+		nock(BASE_URL)
+			.post(`/projects/${INVOICES}/webhooks`)
+			.reply(422, reply[0] as nock.Body);
+		const body = { url: 'https://n8n.example.com/hook', events: ['task.completed'], secret: own };
+		return registerWebhook.call(ctx(), INVOICES, body);
+	};
+
+	it.each<[string, () => Promise<unknown>, string[]]>([
+		['a 401 detail', () => send('POST', [[401, echo(BEARER)]]), [API_KEY]],
+		['a 422 msg', () => send('POST', [[422, { detail: field }]]), [API_KEY]],
+		[
+			'a 500 HTML page',
+			() =>
+				send(
+					'GET',
+					[1, 2, 3, 4].map(() => [500, html] as Reply),
+				),
+			[API_KEY],
+		],
+		['a redirect', () => send('GET', [[302, '', { Location: `/?key=${API_KEY}` }]]), [API_KEY]],
+		['the webhook secret', () => registration([{ detail: `bad secret ${secret}` }]), [secret]],
+		['an own secret', () => registration([{ detail: 'bad secret my own' }], 'my own'), ['my own']],
+		[
+			'the exact key, whatever it holds',
+			() => {
+				nock(BASE_URL)
+					.get('/projects')
+					.reply(401, echo(`Bearer ${odd}`));
+				const context = createContext({
+					params: {},
+					credentials: { apiKey: odd, baseUrl: BASE_URL },
+				});
+				return apiRequest.call(context, { method: 'GET', path: '/projects' });
+			},
+			['odd key'],
+		],
+		[
+			'an unexpected answer',
+			() => {
+				nock(BASE_URL)
+					.post('/process_file')
+					.reply(200, { echo: { authorization: BEARER } });
+				return submitDocument.call(ctx(), { file_base64: 'AAAA' });
+			},
+			[API_KEY],
+		],
+	])('%s', async (_name, request, hidden) => {
+		const error = await worded(request());
+		const item = JSON.stringify(errorDetail(error));
+		for (const text of hidden) expect(`${serialized(error)}\n${item}`).not.toContain(text);
+		expect(`${error.message} ${error.description} ${item}`).toContain('…');
+	});
+
+	it("nor an error of the node (a download, a task) nor a failed task's error", async () => {
+		const download = nodeError(ctx(), 'download_failed', `The host said Authorization: ${BEARER}`);
+		expect(serialized(download)).not.toContain(API_KEY);
+		expect(download.message).toBe('The host said Authorization: Bearer …');
+		nock(BASE_URL)
+			.get(PATH.GET)
+			.reply(200, { status: 'failed', error: `no ${API_KEY}` });
+		expect(await getTask.call(ctx(), TASK)).toMatchObject({ error: 'no vnd_…' });
 	});
 });
 

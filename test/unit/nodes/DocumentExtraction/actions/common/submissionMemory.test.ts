@@ -228,3 +228,20 @@ describe('Later executions', () => {
 		expect(svc.created).toHaveLength(2);
 	});
 });
+
+describe('a stop: n8n keeps the custom data of a stopped execution, not the node context', () => {
+	it('each accepted task_id is in the custom data at once: the first 6, then how many more', async () => {
+		service();
+		const items = [1, 2, 3, 4, 5, 6, 7, 8].map((n) => binaryItem(`invoice ${n}`));
+		const custom: IDataObject = {};
+		const params = documentParams('submit', { options: {} });
+		const context = createContext({ executionId: 'e', nodeContext: execution, params, items });
+		const set = (key: string, value: string) => (custom[key] = value);
+		// as n8n 1.x and 2.x give it to a node: $execution.customData of its data proxy
+		const getWorkflowDataProxy = () => ({ $execution: { customData: { set } } });
+		const out = await submit.call(Object.assign(context, { getWorkflowDataProxy }), items);
+		const ids = out.map((item) => item.json.task_id);
+		expect(custom).toEqual({ documentExtractionTasks: `${ids.slice(0, 6).join(' ')} +2 more` });
+		expect(String(custom.documentExtractionTasks).length).toBeLessThanOrEqual(255);
+	});
+});
