@@ -1,6 +1,5 @@
 import type {
 	ICredentialDataDecryptedObject,
-	ICredentialTestRequest,
 	ICredentialType,
 	IHttpRequestOptions,
 	Icon,
@@ -55,7 +54,7 @@ export class DocumentExtractionApi implements ICredentialType {
 	];
 
 	// Checks the key and the Base URL as the nodes do, so that neither a malformed key nor a key
-	// bound for an unencrypted address leaves n8n, in the credential test as well.
+	// bound for an unencrypted address leaves n8n (its test: nodes/shared/credentialTest.ts).
 	async authenticate(
 		credentials: ICredentialDataDecryptedObject,
 		requestOptions: IHttpRequestOptions,
@@ -64,13 +63,4 @@ export class DocumentExtractionApi implements ICredentialType {
 		requestOptions.headers = { ...requestOptions.headers, Authorization: `Bearer ${apiKey}` };
 		return requestOptions;
 	}
-
-	// The Base URL as the nodes read it: trimmed, trailing slashes dropped, a path prefix kept.
-	test: ICredentialTestRequest = {
-		request: {
-			baseURL: '={{ String($credentials.baseUrl ?? "").trim().replace(/\\/+$/, "") }}',
-			url: '/projects',
-			method: 'GET',
-		},
-	};
 }
