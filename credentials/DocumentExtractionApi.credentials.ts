@@ -53,8 +53,7 @@ export class DocumentExtractionApi implements ICredentialType {
 		},
 	];
 
-	// Checks the key and the Base URL as the nodes do, so that neither a malformed key nor a key
-	// bound for an unencrypted address leaves n8n (its test: nodes/shared/credentialTest.ts).
+	// The nodes' checks: no malformed key, no key bound for an unencrypted address leaves n8n.
 	async authenticate(
 		credentials: ICredentialDataDecryptedObject,
 		requestOptions: IHttpRequestOptions,

@@ -97,9 +97,6 @@ const inMessage = (reason: string) =>
 		.replace(/\s*\((?:E[A-Z_]+|UND_ERR\w*)\)/g, '')
 		.replace(/\b(?:E[A-Z]{3,}(?:_[A-Z]+)*)\b/g, 'network error');
 
-export const checkBaseUrl = (shown: string) =>
-	`Check the Base URL in the credential (${shown}) and that the service is reachable from n8n.`;
-
 function noAnswer(failure: ServiceError): Words {
 	const { attempts = 1, timedOutAfterMs, baseUrl } = failure.facts;
 	const reason = String(failure.detail);
@@ -109,7 +106,7 @@ function noAnswer(failure: ServiceError): Words {
 			timedOutAfterMs !== undefined
 				? `The Document Extraction Service did not answer within ${seconds(timedOutAfterMs)} s (${tries})`
 				: `Could not reach the Document Extraction Service after ${tries}: ${inMessage(reason)}`,
-		description: `${reason}. ${checkBaseUrl(String(baseUrl))}`,
+		description: `${reason}. Check the Base URL in the credential (${baseUrl}) and that the service is reachable from n8n.`,
 	};
 }
 

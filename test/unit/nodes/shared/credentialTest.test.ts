@@ -47,7 +47,7 @@ describe("The editor's credential test", () => {
 		await expect(result).resolves.toEqual({
 			status: 'Error',
 			message:
-				'Could not reach the Document Extraction Service after 1 attempt: The host name was not found. Check the Base URL in the credential (https://api.example.com/v1) and that the service is reachable from n8n.',
+				'Could not reach the Document Extraction Service: The host name was not found (ENOTFOUND). Check the Base URL in the credential (https://api.example.com/v1) and that the service is reachable from n8n.',
 		});
 	});
 
@@ -55,7 +55,7 @@ describe("The editor's credential test", () => {
 		const { result } = run({ code: 'ECONNABORTED', message: 'timeout of 10000ms exceeded' });
 		const { message } = await result;
 		expect(message).toMatch(
-			/^The Document Extraction Service did not answer within 10 s \(1 attempt\)\. Check the Base URL in the credential \(https:\/\/api\.example\.com\/v1\)/,
+			/^Could not reach the Document Extraction Service: No complete answer within 10 s\. Check the Base URL in the credential \(https:\/\/api\.example\.com\/v1\)/,
 		);
 	});
 
