@@ -1,6 +1,5 @@
 import type {
 	ICredentialDataDecryptedObject,
-	ICredentialTestRequest,
 	ICredentialType,
 	IHttpRequestOptions,
 	Icon,
@@ -54,8 +53,7 @@ export class DocumentExtractionApi implements ICredentialType {
 		},
 	];
 
-	// Checks the key and the Base URL as the nodes do, so that neither a malformed key nor a key
-	// bound for an unencrypted address leaves n8n, in the credential test as well.
+	// The nodes' checks: no malformed key, no key bound for an unencrypted address leaves n8n.
 	async authenticate(
 		credentials: ICredentialDataDecryptedObject,
 		requestOptions: IHttpRequestOptions,
@@ -64,13 +62,4 @@ export class DocumentExtractionApi implements ICredentialType {
 		requestOptions.headers = { ...requestOptions.headers, Authorization: `Bearer ${apiKey}` };
 		return requestOptions;
 	}
-
-	// The Base URL as the nodes read it: trimmed, trailing slashes dropped, a path prefix kept.
-	test: ICredentialTestRequest = {
-		request: {
-			baseURL: '={{ String($credentials.baseUrl ?? "").trim().replace(/\\/+$/, "") }}',
-			url: '/projects',
-			method: 'GET',
-		},
-	};
 }

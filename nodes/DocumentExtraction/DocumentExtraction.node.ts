@@ -9,6 +9,7 @@ import { NodeConnectionTypes } from 'n8n-workflow';
 import * as document from './actions/document/Document.resource';
 import * as project from './actions/project/Project.resource';
 import { router } from './actions/router';
+import { testCredential } from '../shared/credentialTest';
 import { listSearch, loadOptions } from './methods';
 
 export class DocumentExtraction implements INodeType {
@@ -26,7 +27,7 @@ export class DocumentExtraction implements INodeType {
 		usableAsTool: true,
 		inputs: [NodeConnectionTypes.Main],
 		outputs: [NodeConnectionTypes.Main],
-		credentials: [{ name: 'documentExtractionApi', required: true }],
+		credentials: [{ name: 'documentExtractionApi', required: true, testedBy: 'testCredential' }],
 		properties: [
 			{
 				displayName: 'Resource',
@@ -44,7 +45,7 @@ export class DocumentExtraction implements INodeType {
 		],
 	};
 
-	methods = { listSearch, loadOptions };
+	methods = { listSearch, loadOptions, credentialTest: { testCredential } };
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 		return await router.call(this);

@@ -9,6 +9,7 @@ import type {
 import { NodeConnectionTypes } from 'n8n-workflow';
 
 import { optionsCollection, projectLocator } from '../shared/descriptions';
+import { testCredential } from '../shared/credentialTest';
 import { readProjectField } from '../shared/projects';
 import { searchProjects } from '../shared/listSearch';
 import { TASK_COMPLETED } from '../shared/transport/service';
@@ -79,7 +80,7 @@ export class DocumentExtractionTrigger implements INodeType {
 		defaults: { name: 'Document Extraction Trigger' },
 		inputs: [],
 		outputs: [NodeConnectionTypes.Main],
-		credentials: [{ name: 'documentExtractionApi', required: true }],
+		credentials: [{ name: 'documentExtractionApi', required: true, testedBy: 'testCredential' }],
 		webhooks: [
 			{
 				name: 'default',
@@ -159,7 +160,7 @@ export class DocumentExtractionTrigger implements INodeType {
 		],
 	};
 
-	methods = { listSearch: { searchProjects } };
+	methods = { listSearch: { searchProjects }, credentialTest: { testCredential } };
 
 	webhookMethods = {
 		default: {

@@ -198,6 +198,21 @@ const readmeSection = () =>
 	ui.docPart('README.md', '### Try it on your own n8n', '\n## ') +
 	ui.docPart('README.md', '## Installation', '\n## ');
 
+/** The file's Document Type, its options loaded, shows no warning while no Project is picked. */
+async function noWarningBeforeProject(page, ndv, field) {
+	await ui.untilInput("Document Type shows the file's", field, DOCUMENT_TYPE);
+	const placeholder = () => ui.inputPlaceholder(field);
+	await ui.until(
+		'Document Type has loaded its options',
+		async () => !/Loading/.test(await placeholder()),
+	);
+	await page.waitForTimeout(1000);
+	await ui.shot(page, 'imported-document-type', ndv.getByTestId('node-parameters'));
+	const item = field.locator('xpath=ancestor::*[@data-test-id="parameter-item"][1]');
+	if (await item.getByTestId('parameter-issues').count())
+		ui.fail('Document Type shows a warning before the Project is picked');
+}
+
 /** The text of a canvas node's issues tooltip ('' when it shows none). */
 async function nodeIssues(page, name) {
 	const icon = ui.canvasNode(page, name).getByTestId('node-issues');
@@ -245,6 +260,7 @@ function emailSteps(context, env, timings) {
 		...['**Download Attachments**', '**Connect to IMAP**', '**User**', '**Password**'],
 		...['**Host**', `**${extract}**`, '**Connect to Document Extraction**', '**API Key**'],
 		...['**Base URL**', `*${PROJECT}*`, `*${DOCUMENT_TYPE}*`, '**Save**', '**Publish**'],
+		'**Got it**',
 	];
 	const c = ui.counter();
 	let page;
@@ -287,14 +303,15 @@ function emailSteps(context, env, timings) {
 				const button = 'Connect to Document Extraction';
 				modal = await ui.connectCredential(ndv, button, { apiKey, baseUrl }, c);
 				await ui.hidden('the Document Extraction credential is saved and tested', modal);
-				await ui.pickByClicking(page, ndv, 'project', PROJECT, c);
 				const documentType = ndv.getByTestId('parameter-input-documentType');
+				await noWarningBeforeProject(page, ndv, documentType);
+				await ui.pickByClicking(page, ndv, 'project', PROJECT, c);
 				await ui.untilInput("Document Type shows the file's", documentType, DOCUMENT_TYPE);
 				await ui.closeNdv(page, c);
 
-				// 6. Publish, Publish in the dialog (the dialog "Workflow published" may stay open)
+				// 6. Publish, Publish in the dialog, Got it in "Workflow published"
 				workflowId = ui.workflowIdOf(page);
-				await ui.publishByClicking(page, c, false);
+				await ui.publishByClicking(page, c);
 				editorSeconds = (Date.now() - c.first) / 1000;
 				console.log(
 					`        ${c.actions} actions (the reload, clicks, typed fields, keys) up to publishing, ${editorSeconds.toFixed(1)} s`,

@@ -135,6 +135,61 @@ function productionSteps(context, sink) {
 			},
 		],
 		[
+			'Tidy up, saved and published again: only positions change, nodes leave their sections (the curl line then runs it)',
+			async () => {
+				const saved = async () => await ui.restCall(page, 'GET', `/workflows/${workflowId}`);
+				// what runs: the nodes but their positions (the section notes aside), the connections
+				const isNote = (n) => n.type === 'n8n-nodes-base.stickyNote';
+				const what = ({ nodes, connections }) =>
+					JSON.stringify([
+						nodes
+							.filter((n) => !isNote(n))
+							.map(({ position, ...rest }) => rest)
+							.sort((a, b) => (a.id < b.id ? -1 : 1)),
+						connections,
+					]);
+				const was = await saved();
+				await ui.act(page.getByTestId('tidy-up-button'), 'Tidy up');
+				await page.keyboard.press('Control+s');
+				const positions = ({ nodes }) => JSON.stringify(nodes.map((n) => n.position));
+				const is = await ui.untilValue(
+					'the tidied canvas is saved',
+					saved,
+					(w) => positions(w) !== positions(was),
+				);
+				// published again (a second publication shows no "Workflow published" dialog)
+				await ui.act(page.getByTestId('workflow-open-publish-modal-button'), 'the Publish button');
+				await ui.act(page.getByTestId('workflow-publish-button'), 'Publish in the dialog');
+				await ui.untilValue(
+					'the tidied version is the published one',
+					saved,
+					(w) => w.activeVersionId === w.versionId,
+				);
+				if (what(is) !== what(was)) ui.fail('Tidy up changed more than positions');
+				const [before, after] = [was.nodes, is.nodes];
+				const notes = after.filter(isNote);
+				const inside = ([x, y], { position: [left, top], parameters: { width, height } }) =>
+					x >= left && y >= top && x <= left + width && y <= top + height;
+				const sectionOf = (id, nodes) => {
+					const { position } = nodes.find((n) => n.id === id);
+					return nodes.filter(isNote).find((note) => inside(position, note))?.name;
+				};
+				const out = before
+					.filter((n) => !isNote(n))
+					.filter((n) => sectionOf(n.id, before) !== sectionOf(n.id, after));
+				const movedNotes = notes.filter((n) => {
+					const { position, parameters } = before.find((b) => b.id === n.id);
+					return (
+						JSON.stringify([position, parameters]) !== JSON.stringify([n.position, n.parameters])
+					);
+				});
+				console.log(
+					`        Tidy up: ${out.length} of ${after.length - notes.length} nodes out of their section; ${movedNotes.length} of ${notes.length} section notes moved or resized`,
+				);
+				await ui.shot(page, 'production-tidied');
+			},
+		],
+		[
 			`the curl line of ${DOC}: every row done; the placeholders call nothing`,
 			async () => {
 				const sinkBefore = (await sinkCalls()).length;

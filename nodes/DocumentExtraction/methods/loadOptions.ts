@@ -4,11 +4,7 @@ import { fetchProjects, findProject, projectText } from '../../shared/projects';
 
 // The first entry is a hint with the empty value: n8n's editor warns about a value its list
 // lacks ("The value "" is not supported!"), and an empty Document Type is normal.
-const hint = (name: string, description: string): INodePropertyOptions => ({
-	name,
-	value: '',
-	description,
-});
+const hint = (name: string, description: string) => ({ name, value: '', description });
 
 const CHOOSE_PROJECT_FIRST = hint(
 	'Choose a Project First',
@@ -32,10 +28,12 @@ export async function getDocumentTypes(
 		chosen = this.getCurrentNodeParameter('project', { extractValue: true });
 	} catch {
 		// an unfinished Project value (a mode without a value yet) is not chosen yet
-		return [CHOOSE_PROJECT_FIRST];
 	}
 	const selected = projectText(chosen);
-	if (!selected) return [CHOOSE_PROJECT_FIRST];
+	// without a project, the type already set (an imported example's) is listed, not marked unknown
+	const set = this.getCurrentNodeParameter('documentType');
+	const kept = typeof set === 'string' && /^[^=]/.test(set) ? [{ name: set, value: set }] : [];
+	if (!selected) return [CHOOSE_PROJECT_FIRST, ...kept];
 	// the project Submit would send to: the same rule as resolving the field
 	const project = findProject(await fetchProjects.call(this), selected);
 	const names = [...new Set(project?.documentTypes ?? [])].sort();

@@ -31,12 +31,7 @@ describe('Credential', () => {
 		await expect(authenticate({ ...http, allowUnencryptedHttp: true })).resolves.toBeDefined();
 	});
 
-	it('is tested with GET /projects on the Base URL trimmed and without trailing slashes', () => {
-		expect(credential.test.request).toEqual({
-			baseURL: '={{ String($credentials.baseUrl ?? "").trim().replace(/\\/+$/, "") }}',
-			url: '/projects',
-			method: 'GET',
-		});
+	it('hides the API key as a password field (its test: test/unit/nodes/shared/credentialTest.test.ts)', () => {
 		expect(credential.properties.find((p) => p.name === 'apiKey')?.typeOptions?.password).toBe(
 			true,
 		);

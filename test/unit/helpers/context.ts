@@ -208,10 +208,11 @@ export function createContext(options: ContextOptions) {
 }
 
 /** A load-options context whose Project field holds `project`. */
-export function loadOptionsContext(project?: unknown) {
+export function loadOptionsContext(project?: unknown, documentType?: string) {
 	return {
 		...createContext({ params: {} }),
-		getCurrentNodeParameter: (_name: string, extra: Extra) => locatorValue(project, extra),
+		getCurrentNodeParameter: (name: string, extra: Extra) =>
+			name === 'documentType' ? documentType : locatorValue(project, extra),
 	} as unknown as ILoadOptionsFunctions;
 }
 

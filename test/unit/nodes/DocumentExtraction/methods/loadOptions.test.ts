@@ -29,7 +29,8 @@ describe('Document types of the chosen project', () => {
 
 	const unreadable = {
 		...loadOptionsContext(),
-		getCurrentNodeParameter: () => {
+		getCurrentNodeParameter: (name: string) => {
+			if (name !== 'project') return undefined;
 			throw new Error("ERROR: This parameter's value is invalid. Please enter a valid mode.");
 		},
 	} as unknown as ILoadOptionsFunctions;
@@ -43,6 +44,16 @@ describe('Document types of the chosen project', () => {
 		expect(await getDocumentTypes.call(ctx)).toEqual([CHOOSE_PROJECT_FIRST]);
 		expect(scope.isDone()).toBe(false);
 		nock.cleanAll();
+	});
+
+	it('keeps a document type already set (an imported example) in the list until a project is chosen', async () => {
+		const empty = { __rl: true, mode: 'list', value: '' };
+		expect(await getDocumentTypes.call(loadOptionsContext(empty, 'invoice'))).toEqual([
+			CHOOSE_PROJECT_FIRST,
+			{ name: 'invoice', value: 'invoice' },
+		]);
+		const expression = loadOptionsContext(empty, '={{ $json.type }}');
+		expect(await getDocumentTypes.call(expression)).toEqual([CHOOSE_PROJECT_FIRST]);
 	});
 
 	it('offers only a hint that names the Project field for a project the service does not know', async () => {
