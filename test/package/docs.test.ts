@@ -1,6 +1,7 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals -- test code: runs under jest on Node, is never shipped or loaded by n8n */
 import { existsSync, readdirSync, readFileSync, statSync } from 'fs';
 import { dirname, join, relative, resolve } from 'path';
+import type { IDataObject } from 'n8n-workflow';
 
 import { description as submitAndWait } from '../../nodes/DocumentExtraction/actions/document/submitAndWait.operation';
 
@@ -84,15 +85,28 @@ describe('docs/reliability.md', () => {
 });
 
 describe('Max Wait', () => {
+	const source = readFileSync(join(ROOT, 'nodes/shared/transport/request.ts'), 'utf8');
+	const constant = (name: string) =>
+		(new RegExp(`const ${name} = ([^;]+);`).exec(source)?.[1] ?? '')
+			.split('*')
+			.reduce((product, factor) => product * Number(factor.replace(/_/g, '')), 1);
+	const baseS = constant('REQUEST_TIMEOUT_MS') / 1000;
+	const bytesPerSecond = constant('UPLOAD_BYTES_PER_SECOND');
+	const perMb = ((4 / 3) * 1024 * 1024) / bytesPerSecond;
+
+	it("bounds every call of the MCP example within the official SDK's 60 s", () => {
+		const example = JSON.parse(readFileSync(join(ROOT, 'examples/mcp-server.json'), 'utf8'));
+		const waits = example.nodes
+			.filter((node: { parameters: IDataObject }) => node.parameters.operation === 'submitAndWait')
+			.map(({ parameters }: { parameters: { options: IDataObject } }) => {
+				const { maxWait, maxDownloadSize } = parameters.options as Record<string, number>;
+				return maxWait + baseS + Math.ceil(maxDownloadSize * perMb);
+			});
+		expect(waits.length).toBeGreaterThan(0);
+		for (const seconds of waits) expect(seconds).toBeLessThanOrEqual(60);
+	});
+
 	it('states one bound, from the upload time limit the transport sets, in the parameter and both pages', () => {
-		const source = readFileSync(join(ROOT, 'nodes/shared/transport/request.ts'), 'utf8');
-		const constant = (name: string) =>
-			(new RegExp(`const ${name} = ([^;]+);`).exec(source)?.[1] ?? '')
-				.split('*')
-				.reduce((product, factor) => product * Number(factor.replace(/_/g, '')), 1);
-		const baseS = constant('REQUEST_TIMEOUT_MS') / 1000;
-		const bytesPerSecond = constant('UPLOAD_BYTES_PER_SECOND');
-		const perMb = ((4 / 3) * 1024 * 1024) / bytesPerSecond;
 		const bound = `ends within Max Wait plus at most one upload's own time limit: ${baseS} s plus 1 s for every ${bytesPerSecond / 1024} KB of the upload (the file in base64, about ${perMb.toFixed(1)} s per MB of file).`;
 		const flat = (text: string) => text.replace(/[_*]/g, '').replace(/\s+/g, ' ');
 		const maxWait = submitAndWait
