@@ -21,6 +21,7 @@ const RETRY_DELAYS_MS = [1000, 2000, 4000];
 /** An attempt's wall-clock limit, connect to last byte: a trickling answer cannot stretch it. */
 const REQUEST_TIMEOUT_MS = 30_000;
 
+/** How long 429 answers may be waited out, within the deadline. */
 const MAX_THROTTLED_MS = 5 * 60_000;
 
 /** An upload gets one more second for every this many bytes of body. */
@@ -47,8 +48,6 @@ export interface ApiRequestOptions {
 	/** Epoch milliseconds by which the request, its retries and waits must be over. */
 	deadline?: number;
 	timeoutMs?: number;
-	/** How long 429 answers may be waited out (MAX_THROTTLED_MS unless set); within `deadline`. */
-	throttleBudgetMs?: number;
 	signal?: AbortSignal;
 }
 
@@ -84,8 +83,7 @@ export async function apiRequest<T = unknown>(
 	const isGet = options.method === 'GET';
 	const started = Date.now();
 	const deadline = options.deadline ?? Infinity;
-	const throttleBudgetMs = options.throttleBudgetMs ?? MAX_THROTTLED_MS;
-	const throttleDeadline = Math.min(deadline, started + throttleBudgetMs);
+	const throttleDeadline = Math.min(deadline, started + MAX_THROTTLED_MS);
 	const fail = (failure: Failure) =>
 		new ServiceError(this.getNode(), {
 			...failure,
@@ -110,7 +108,7 @@ export async function apiRequest<T = unknown>(
 					status: 429,
 					detail: 'Too Many Requests',
 					facts: {
-						throttled: { count: throttled, sinceMs, budgetEnded, budgetMs: throttleBudgetMs },
+						throttled: { count: throttled, sinceMs, budgetEnded, budgetMs: MAX_THROTTLED_MS },
 					},
 				});
 			}

@@ -27,10 +27,7 @@ interface WebhookRegistration extends IDataObject {
 	secret: string;
 }
 
-type RequestLimits = Pick<
-	ApiRequestOptions,
-	'attempts' | 'deadline' | 'timeoutMs' | 'throttleBudgetMs' | 'signal'
->;
+type RequestLimits = Pick<ApiRequestOptions, 'attempts' | 'deadline' | 'timeoutMs' | 'signal'>;
 
 const isObject = (value: unknown): value is IDataObject =>
 	!!value && typeof value === 'object' && !Array.isArray(value);
