@@ -7,12 +7,12 @@ import { readDocumentInput } from '../../input/documentInput';
 import { type FileSelection, selectFiles } from '../../input/inputFiles';
 import { submissionBodyFactory } from '../../input/requestBody';
 import { MESSAGES } from '../../messages';
-import { type NodeRun, notStarted, outputItem, runUnits, type Unit } from './itemRunner';
+import { type NodeRun, notStarted, outputItem, type Unit } from './itemRunner';
 import { readOptions, readSubmissionSettings, type SubmissionSettings } from './settings';
 import { submissionMemory } from './submissionMemory';
 
 /** A unit of Submit or Submit and Wait: an item or one of its files, with the item's Options. */
-type DocumentUnit = Unit & { options: IDataObject };
+export type DocumentUnit = Unit & { options: IDataObject };
 
 /** A document the service accepted; `downloaded` is null for a URL input whose file is not kept. */
 interface Submission {
@@ -22,7 +22,11 @@ interface Submission {
 }
 
 /** The units of an item: the item itself, or each file Files to Send picks (skipped ones reported). */
-function documentUnits(this: IExecuteFunctions, run: NodeRun, itemIndex: number): DocumentUnit[] {
+export function documentUnits(
+	this: IExecuteFunctions,
+	run: NodeRun,
+	itemIndex: number,
+): DocumentUnit[] {
 	const options = readOptions.call(this, itemIndex);
 	const filesToSend = (
 		run.urlInput ? 'field' : this.getNodeParameter('filesToSend', itemIndex, 'field')
@@ -47,7 +51,7 @@ function documentUnits(this: IExecuteFunctions, run: NodeRun, itemIndex: number)
  * a download shares its upload's slot, so with a limit of k no more than k files are held. A
  * document an earlier try delivered is not sent again, nor anything once the run has halted.
  */
-async function sendDocument(
+export async function sendDocument(
 	this: IExecuteFunctions,
 	run: NodeRun,
 	unit: DocumentUnit,
@@ -109,33 +113,15 @@ async function sendDocument(
 	return { taskId, settings, downloaded };
 }
 
-/**
- * Runs Submit or Submit and Wait over every document of every item: `finish` sends the unit's
- * document with `send` (by its deadline, when it has one) and gives its output JSON.
- */
-export async function submitDocuments(
-	this: IExecuteFunctions,
+/** The output item of a sent document: `json`, after the input's fields when kept. */
+export function documentOutput(
 	run: NodeRun,
-	finish: (
-		unit: DocumentUnit,
-		send: (deadline?: number) => Promise<Submission>,
-	) => Promise<IDataObject>,
-): Promise<INodeExecutionData[]> {
-	const runDocuments = runUnits<DocumentUnit>;
-	const unitsOf = (itemIndex: number) => documentUnits.call(this, run, itemIndex);
-	return await runDocuments.call(this, run, unitsOf, async (unit) => {
-		let submission: Submission | undefined;
-		const json = await finish(unit, async (deadline) => {
-			submission = await sendDocument.call(this, run, unit, deadline);
-			return submission;
-		});
-		const { settings, downloaded } = submission!;
-		const input = run.items[unit.itemIndex];
-		return outputItem(
-			input,
-			unit.itemIndex,
-			settings.keepInputFields ? { ...input.json, ...json } : json,
-			{ includeInputBinary: settings.includeInputBinary, downloaded },
-		);
-	});
+	{ itemIndex }: DocumentUnit,
+	{ settings, downloaded }: Submission,
+	json: IDataObject,
+): INodeExecutionData {
+	const input = run.items[itemIndex];
+	const fields = settings.keepInputFields ? { ...input.json, ...json } : json;
+	const { includeInputBinary } = settings;
+	return outputItem(input, itemIndex, fields, { includeInputBinary, downloaded });
 }

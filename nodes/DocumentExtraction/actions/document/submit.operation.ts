@@ -2,8 +2,13 @@ import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { documentFields, documentOptions } from '../../descriptions';
-import type { NodeRun } from '../common/itemRunner';
-import { submitDocuments } from '../common/submission';
+import { type NodeRun, runUnits } from '../common/itemRunner';
+import {
+	documentOutput,
+	type DocumentUnit,
+	documentUnits,
+	sendDocument,
+} from '../common/submission';
 
 const properties: INodeProperties[] = [
 	...documentFields,
@@ -26,9 +31,14 @@ export async function execute(
 	this: IExecuteFunctions,
 	run: NodeRun,
 ): Promise<INodeExecutionData[]> {
-	return await submitDocuments.call(this, run, async (_unit, send) => {
-		const { taskId, settings } = await send();
-		const { project, document_type } = settings.fields;
-		return { task_id: taskId, project, document_type };
+	const unitsOf = (itemIndex: number) => documentUnits.call(this, run, itemIndex);
+	return await (runUnits<DocumentUnit>).call(this, run, unitsOf, async (unit) => {
+		const submission = await sendDocument.call(this, run, unit);
+		const { project, document_type } = submission.settings.fields;
+		return documentOutput(run, unit, submission, {
+			task_id: submission.taskId,
+			project,
+			document_type,
+		});
 	});
 }

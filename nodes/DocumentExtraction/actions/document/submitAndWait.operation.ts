@@ -19,9 +19,14 @@ import { latestStart } from '../../../shared/transport/deadline';
 import { isTerminal } from '../../../shared/transport/service';
 import { wait } from '../../../shared/wait';
 import { MESSAGES, refusal, timedOutMessage } from '../../messages';
-import type { NodeRun } from '../common/itemRunner';
+import { type NodeRun, runUnits } from '../common/itemRunner';
 import { numberOption } from '../common/settings';
-import { submitDocuments } from '../common/submission';
+import {
+	documentOutput,
+	type DocumentUnit,
+	documentUnits,
+	sendDocument,
+} from '../common/submission';
 import { fetchTask, shapeTask } from '../common/taskStatus';
 
 const properties: INodeProperties[] = [
@@ -72,7 +77,9 @@ export async function execute(
 	run: NodeRun,
 ): Promise<INodeExecutionData[]> {
 	const { report, signal } = run;
-	return await submitDocuments.call(this, run, async ({ itemIndex, options }, send) => {
+	const unitsOf = (itemIndex: number) => documentUnits.call(this, run, itemIndex);
+	return await (runUnits<DocumentUnit>).call(this, run, unitsOf, async (unit) => {
+		const { itemIndex, options } = unit;
 		const started = Date.now();
 		const pollIntervalS =
 			numberOption.call(this, options, {
@@ -86,7 +93,8 @@ export async function execute(
 			DEFAULT_MAX_WAIT_S;
 		const output = this.getNodeParameter('output', itemIndex, 'result') as string;
 		const deadline = started + maxWaitS * 1000;
-		const { taskId } = await send(deadline);
+		const submission = await sendDocument.call(this, run, unit, deadline);
+		const { taskId } = submission;
 
 		let task: IDataObject | undefined;
 		let lastError: Error | undefined;
@@ -117,7 +125,7 @@ export async function execute(
 		}
 		if (done) {
 			if (task!.status === 'failed') report.failedTasks++;
-			return shapeTask(task!, output);
+			return documentOutput(run, unit, submission, shapeTask(task!, output));
 		}
 		// Too little time for another check: the rest of Max Wait is waited out all the same.
 		await wait(Math.max(0, deadline - Date.now()), signal);
@@ -136,6 +144,6 @@ export async function execute(
 			json.lastPollError = message;
 			if (detail !== undefined) json.lastPollErrorDetail = detail;
 		}
-		return json;
+		return documentOutput(run, unit, submission, json);
 	});
 }
