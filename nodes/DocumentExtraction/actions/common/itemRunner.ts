@@ -44,11 +44,9 @@ export class NodeRun {
 	readonly tasks = new Map<Unit, string>();
 	/** The task each item asks about (Get Status): its error item carries it. */
 	readonly asked = new Map<number, string>();
+	readonly report = new RunReport();
 
-	constructor(
-		ctx: IExecuteFunctions,
-		readonly report = new RunReport(),
-	) {
+	constructor(ctx: IExecuteFunctions) {
 		this.items = ctx.getInputData();
 		this.continueOnFail = ctx.continueOnFail();
 		this.signal = ctx.getExecutionCancelSignal?.();
@@ -183,14 +181,5 @@ export async function runUnits<U extends Unit>(
 	});
 }
 
-/** Runs `work` once for every item. */
-export async function runItems(
-	this: IExecuteFunctions,
-	run: NodeRun,
-	work: (itemIndex: number) => Promise<INodeExecutionData | INodeExecutionData[]>,
-	options?: { oneAtATime?: boolean },
-): Promise<INodeExecutionData[]> {
-	const unitsOf = (itemIndex: number) => [{ itemIndex }];
-	const byItem = async (unit: Unit) => await work(unit.itemIndex);
-	return await runUnits.call(this, run, unitsOf, byItem, options);
-}
+/** The units of an operation that runs once for every item. */
+export const eachItem = (itemIndex: number): Unit[] => [{ itemIndex }];

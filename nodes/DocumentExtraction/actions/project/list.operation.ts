@@ -8,7 +8,7 @@ import { updateDisplayOptions } from 'n8n-workflow';
 
 import { extractProjectList } from '../../../shared/projects';
 import { listProjects } from '../../../shared/transport/service';
-import { type NodeRun, runItems } from '../common/itemRunner';
+import { eachItem, type NodeRun, runUnits, type Unit } from '../common/itemRunner';
 
 const properties: INodeProperties[] = [];
 
@@ -36,7 +36,7 @@ export async function execute(
 	this: IExecuteFunctions,
 	run: NodeRun,
 ): Promise<INodeExecutionData[]> {
-	const listFor = async (itemIndex: number) =>
+	const listFor = async ({ itemIndex }: Unit) =>
 		projectItems(await listProjects.call(this, itemIndex, run.signal), itemIndex);
-	return await runItems.call(this, run, listFor, { oneAtATime: true });
+	return await runUnits.call(this, run, eachItem, listFor, { oneAtATime: true });
 }

@@ -17,7 +17,7 @@ import {
 } from '../../../shared/transport/service';
 import { readUrlField } from '../../input/urlField';
 import { MESSAGES, refusal } from '../../messages';
-import { type NodeRun, runItems } from '../common/itemRunner';
+import { eachItem, type NodeRun, runUnits, type Unit } from '../common/itemRunner';
 
 const properties: INodeProperties[] = [
 	projectLocator,
@@ -86,6 +86,7 @@ export async function execute(
 	this: IExecuteFunctions,
 	run: NodeRun,
 ): Promise<INodeExecutionData[]> {
-	const register = async (itemIndex: number) => await registerFor.call(this, itemIndex, run.signal);
-	return await runItems.call(this, run, register, { oneAtATime: true });
+	const register = async ({ itemIndex }: Unit) =>
+		await registerFor.call(this, itemIndex, run.signal);
+	return await runUnits.call(this, run, eachItem, register, { oneAtATime: true });
 }
