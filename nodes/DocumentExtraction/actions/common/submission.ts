@@ -7,12 +7,14 @@ import { readDocumentInput } from '../../input/documentInput';
 import { type FileSelection, selectFiles } from '../../input/inputFiles';
 import { submissionBodyFactory } from '../../input/requestBody';
 import { MESSAGES } from '../../messages';
-import { type NodeRun, notStarted, outputItem, type Unit } from './itemRunner';
+import { type NodeRun, notStarted, outputItem, runUnits, type Unit } from './itemRunner';
 import { readOptions, readSubmissionSettings, type SubmissionSettings } from './settings';
 import { submissionMemory } from './submissionMemory';
 
 /** A unit of Submit or Submit and Wait: an item or one of its files, with the item's Options. */
-export type DocumentUnit = Unit & { options: IDataObject };
+type DocumentUnit = Unit & { options: IDataObject };
+
+export const runDocuments = runUnits<DocumentUnit>;
 
 /** A document the service accepted; `downloaded` is null for a URL input whose file is not kept. */
 interface Submission {

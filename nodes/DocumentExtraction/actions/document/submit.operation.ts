@@ -2,13 +2,8 @@ import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { documentFields, documentOptions } from '../../descriptions';
-import { type NodeRun, runUnits } from '../common/itemRunner';
-import {
-	documentOutput,
-	type DocumentUnit,
-	documentUnits,
-	sendDocument,
-} from '../common/submission';
+import type { NodeRun } from '../common/itemRunner';
+import { documentOutput, documentUnits, runDocuments, sendDocument } from '../common/submission';
 
 const properties: INodeProperties[] = [
 	...documentFields,
@@ -32,13 +27,10 @@ export async function execute(
 	run: NodeRun,
 ): Promise<INodeExecutionData[]> {
 	const unitsOf = (itemIndex: number) => documentUnits.call(this, run, itemIndex);
-	return await (runUnits<DocumentUnit>).call(this, run, unitsOf, async (unit) => {
+	return await runDocuments.call(this, run, unitsOf, async (unit) => {
 		const submission = await sendDocument.call(this, run, unit);
 		const { project, document_type } = submission.settings.fields;
-		return documentOutput(run, unit, submission, {
-			task_id: submission.taskId,
-			project,
-			document_type,
-		});
+		const json = { task_id: submission.taskId, project, document_type };
+		return documentOutput(run, unit, submission, json);
 	});
 }

@@ -19,14 +19,9 @@ import { latestStart } from '../../../shared/transport/deadline';
 import { isTerminal } from '../../../shared/transport/service';
 import { wait } from '../../../shared/wait';
 import { MESSAGES, refusal, timedOutMessage } from '../../messages';
-import { type NodeRun, runUnits } from '../common/itemRunner';
+import type { NodeRun } from '../common/itemRunner';
 import { numberOption } from '../common/settings';
-import {
-	documentOutput,
-	type DocumentUnit,
-	documentUnits,
-	sendDocument,
-} from '../common/submission';
+import { documentOutput, documentUnits, runDocuments, sendDocument } from '../common/submission';
 import { fetchTask, shapeTask } from '../common/taskStatus';
 
 const properties: INodeProperties[] = [
@@ -78,7 +73,7 @@ export async function execute(
 ): Promise<INodeExecutionData[]> {
 	const { report, signal } = run;
 	const unitsOf = (itemIndex: number) => documentUnits.call(this, run, itemIndex);
-	return await (runUnits<DocumentUnit>).call(this, run, unitsOf, async (unit) => {
+	return await runDocuments.call(this, run, unitsOf, async (unit) => {
 		const { itemIndex, options } = unit;
 		const started = Date.now();
 		const pollIntervalS =
