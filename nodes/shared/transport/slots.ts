@@ -33,7 +33,11 @@ export class RequestSlots {
 		readonly limit: number,
 		private readonly signal?: AbortSignal,
 	) {
-		void onAbort(signal).promise.then(() => this.refuseAll(() => new CancelledError()));
+		void onAbort(signal).promise.then(() => {
+			for (const queue of Object.values(this.waiting)) {
+				for (const waiter of queue.splice(0)) waiter.refuse(new CancelledError());
+			}
+		});
 	}
 
 	async run<T>(task: () => Promise<T>, options: SlotOptions = {}): Promise<T> {
@@ -83,11 +87,5 @@ export class RequestSlots {
 			}
 		}
 		if (next < Infinity) this.arm(next);
-	}
-
-	private refuseAll(error: () => Error): void {
-		for (const queue of Object.values(this.waiting)) {
-			for (const waiter of queue.splice(0)) waiter.refuse(error());
-		}
 	}
 }
