@@ -11,6 +11,7 @@ import { projectLocator } from '../../../shared/descriptions';
 import { explain, webhookRequest } from '../../../shared/explain';
 import { readProjectField, resolveProjectId } from '../../../shared/projects';
 import {
+	answerJson,
 	generateWebhookSecret,
 	registerWebhook,
 	WEBHOOK_EVENTS,
@@ -73,9 +74,7 @@ async function registerFor(
 		project_id: projectId,
 		url,
 		events,
-		...(response && typeof response === 'object' && !Array.isArray(response)
-			? (response as IDataObject)
-			: { response: response as IDataObject }),
+		...answerJson(response),
 		secret,
 		secretGenerated: !given,
 	};
