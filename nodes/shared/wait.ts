@@ -23,10 +23,8 @@ function cancellableSleep(): SleepFn {
 	return typeof lib.sleepWithAbort === 'function' ? lib.sleepWithAbort : lib.sleep;
 }
 
-/**
- * The callbacks waiting on each cancel signal, behind one listener per signal: thousands of items
- * wait on one signal, and adding or removing a listener costs in proportion to the list; a Set not.
- */
+// One listener per cancel signal, with a Set of callbacks: thousands of items wait on one signal,
+// and removing a listener costs in proportion to the list.
 const waiters = new WeakMap<AbortSignal, Set<() => void>>();
 
 function waitersOf(signal: AbortSignal): Set<() => void> {

@@ -52,9 +52,8 @@ export interface ApiRequestOptions {
 }
 
 /**
- * What is sent again: a 429 always (the service took nothing), without using up attempts; a 5xx
- * of the service itself after 1, 2, 4 s, as the spec says. After a gateway's 502 or 504, or no
- * answer, a GET likewise, an upload never (a second task, a second charge) unless it never left.
+ * Sent again: a 429 always, without using up attempts; a 5xx after 1, 2, 4 s. After a gateway's
+ * 502 or 504, or no answer, a GET too, an upload never (a second charge) unless it never left.
  */
 const GATEWAY_STATUSES = [502, 504];
 
@@ -64,9 +63,8 @@ function closeBody(body: unknown): void {
 }
 
 /**
- * The only place that sends a request to the service. n8n's authenticated helper would decrypt
- * the credential for every request, and replace the abort signal with the execution's, undoing
- * the attempt's timeout: the plain one is used. No failure keeps the request (with the key).
+ * Sends every request to the service. n8n's authenticated helper would decrypt the credential each
+ * time and replace the attempt's abort signal. No failure keeps the request (with the key).
  */
 export async function apiRequest<T = unknown>(
 	this: ApiContext,
@@ -114,8 +112,7 @@ export async function apiRequest<T = unknown>(
 			}
 			const remaining = deadline - Date.now();
 			if (remaining < MIN_ATTEMPT_TIMEOUT_MS) throw lastError ?? fail({ kind: 'out_of_time' });
-			// An upload keeps its whole timeout: cut short, it could leave a task whose task_id never
-			// came back.
+			// An upload keeps its whole timeout: cut short, its task_id could be lost.
 			const attemptTimeout = isGet ? Math.min(timeoutMs, remaining) : timeoutMs;
 			const request: IHttpRequestOptions = {
 				method: options.method,

@@ -19,10 +19,7 @@ interface Waiter {
 	itemIndex?: number;
 }
 
-/**
- * The request slots of a run (Max Concurrent Requests). One timer, for the earliest deadline,
- * on the real clock (not the host's sleep, which tests make return at once).
- */
+/** A run's request slots (Max Concurrent Requests), with one timer for the earliest deadline. */
 export class RequestSlots {
 	private active = 0;
 	private readonly waiting: Record<SlotPriority, Waiter[]> = { high: [], normal: [] };

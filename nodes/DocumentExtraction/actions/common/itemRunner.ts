@@ -13,11 +13,8 @@ import type { ItemFile } from '../../input/inputFiles';
 import { RunReport } from './hints';
 import { readRunSettings } from './settings';
 
-/**
- * The one item runner of the node. Units (an item, or each file of an item) run side by side;
- * outputs come back in unit order, paired with their items. A failed unit is an error item under
- * "On Error → Continue"; otherwise the first failure is thrown once every unit has settled.
- */
+// Units (an item, or each of its files) run side by side, output in unit order. A failed unit is
+// an error item under "On Error → Continue"; else the first failure is thrown once all settle.
 
 export interface Unit {
 	itemIndex: number;

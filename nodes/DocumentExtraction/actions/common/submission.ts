@@ -48,10 +48,8 @@ export function documentUnits(
 }
 
 /**
- * Reads the unit's document and sends it within a request slot, by `deadline` when set (the slot,
- * the download and the 429 waits end with it). A binary field is checked before a slot is taken;
- * a download shares its upload's slot, so with a limit of k no more than k files are held. A
- * document an earlier try delivered is not sent again, nor anything once the run has halted.
+ * Sends the unit's document in a request slot, by `deadline` when set. A download shares its
+ * upload's slot, so no more than k files are held; what an earlier try delivered is not resent.
  */
 export async function sendDocument(
 	this: IExecuteFunctions,

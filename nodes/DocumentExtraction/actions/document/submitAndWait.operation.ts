@@ -61,11 +61,8 @@ const displayOptions = { show: { resource: ['document'], operation: ['submitAndW
 export const description = updateDisplayOptions(displayOptions, properties);
 
 /**
- * Sends each document and polls its task every Poll Interval until it is complete or failed.
- * Max Wait bounds the whole unit from its start (slot, download, upload, polling); a task that
- * outlives it is output with its task_id and timedOut: true. The wait before the last check is
- * shortened to the latest moment it can still start (latestStart). A check that fails for a
- * passing reason (5xx, timeout, network error, 429) is retried at the next interval.
+ * Sends each document and polls its task until it ends; Max Wait bounds the whole unit, a task that
+ * outlives it is output with timedOut: true. A check failing for a passing reason is retried.
  */
 export async function execute(
 	this: IExecuteFunctions,
