@@ -255,14 +255,11 @@ export function useOfflineNock(): void {
 	});
 }
 
-/** An operation as the tests call it, `op.call(ctx, items)`, on the run the router builds. */
+/** An operation as the tests call it, `op.call(ctx)`, on the run the router builds. */
 export function asOperation(
 	execute: (this: IExecuteFunctions, run: NodeRun) => Promise<INodeExecutionData[]>,
 ) {
-	return async function (
-		this: IExecuteFunctions,
-		_items: INodeExecutionData[],
-	): Promise<INodeExecutionData[]> {
+	return async function (this: IExecuteFunctions): Promise<INodeExecutionData[]> {
 		return await execute.call(this, new NodeRun(this));
 	};
 }
