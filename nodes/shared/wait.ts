@@ -42,10 +42,7 @@ function waitersOf(signal: AbortSignal): Set<() => void> {
 }
 
 /** Resolves once the signal fires (never without one); `dispose` stops listening. */
-export function onAbort(signal: AbortSignal | undefined): {
-	promise: Promise<void>;
-	dispose: () => void;
-} {
+export function onAbort(signal?: AbortSignal): { promise: Promise<void>; dispose: () => void } {
 	if (!signal) return { promise: new Promise<void>(() => {}), dispose: () => {} };
 	const set = waitersOf(signal);
 	let listener: () => void = () => {};

@@ -29,9 +29,7 @@ const PASSING = new Set<FailureKind>([
 	'out_of_time',
 ]);
 
-export interface NodeContext {
-	getNode(): INode;
-}
+export type NodeContext = { getNode(): INode };
 
 /** What the transport knows of a failure besides its kind: facts, never a sentence. */
 interface FailureFacts {

@@ -92,12 +92,8 @@ export function pacerFor(baseUrl: string, apiKey: unknown): Pacer {
 		.update(String(apiKey ?? ''))
 		.digest('hex')
 		.slice(0, 16)}`;
-	let pacer = pacers.get(key);
-	if (!pacer) {
-		pacer = new Pacer();
-		pacers.set(key, pacer);
-	}
-	return pacer;
+	if (!pacers.has(key)) pacers.set(key, new Pacer());
+	return pacers.get(key)!;
 }
 
 /** A Retry-After longer than this is shortened to it, so a run never hangs on one header. */

@@ -78,9 +78,8 @@ export class RequestSlots {
 				}
 				queue.splice(queue.indexOf(waiter), 1);
 				const failure = { kind: 'out_of_time' as const, facts: { slots: this.limit } };
-				waiter.refuse(
-					new ServiceError(this.ctx.getNode(), { ...failure, itemIndex: waiter.itemIndex }),
-				);
+				const { itemIndex } = waiter;
+				waiter.refuse(new ServiceError(this.ctx.getNode(), { ...failure, itemIndex }));
 			}
 		}
 		if (next < Infinity) this.arm(next);
