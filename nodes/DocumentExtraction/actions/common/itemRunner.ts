@@ -63,15 +63,12 @@ export function outputItem(
 	input: INodeExecutionData,
 	itemIndex: number,
 	json: IDataObject,
-	{
-		includeInputBinary,
-		downloaded,
-	}: { includeInputBinary: boolean; downloaded?: IBinaryData | null },
+	kept: { includeInputBinary: boolean; downloaded?: IBinaryData | null },
 ): INodeExecutionData {
 	const output: INodeExecutionData = { json, pairedItem: { item: itemIndex } };
-	if (downloaded !== undefined) {
-		if (downloaded) output.binary = { data: downloaded };
-	} else if (includeInputBinary && input.binary) {
+	if (kept.downloaded !== undefined) {
+		if (kept.downloaded) output.binary = { data: kept.downloaded };
+	} else if (kept.includeInputBinary && input.binary) {
 		output.binary = input.binary;
 	}
 	return output;

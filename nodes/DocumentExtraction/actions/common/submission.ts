@@ -24,11 +24,7 @@ interface Submission {
 }
 
 /** The units of an item: the item itself, or each file Files to Send picks (skipped ones reported). */
-export function documentUnits(
-	this: IExecuteFunctions,
-	run: NodeRun,
-	itemIndex: number,
-): DocumentUnit[] {
+export function documentUnits(this: IExecuteFunctions, run: NodeRun, itemIndex: number) {
 	const options = readOptions.call(this, itemIndex);
 	const filesToSend = (
 		run.urlInput ? 'field' : this.getNodeParameter('filesToSend', itemIndex, 'field')
@@ -93,11 +89,8 @@ export async function sendDocument(
 					memory.accepted(task);
 					return { task, downloaded: keep(input.downloaded) };
 				} catch (error) {
-					const failure = asNodeError(
-						this,
-						explain(error, MESSAGES.documentRequest(fields)),
-						itemIndex,
-					);
+					const explained = explain(error, MESSAGES.documentRequest(fields));
+					const failure = asNodeError(this, explained, itemIndex);
 					memory.failed(failure);
 					// before the slot goes to the next document: the run may send none after it
 					run.failed();
