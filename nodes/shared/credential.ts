@@ -2,10 +2,8 @@ import { classifyHost } from './addresses';
 import { CREDENTIAL } from './messages';
 import { displayUrl, parseHttpUrl } from './urls';
 
-/**
- * The credential as the nodes and the credential test read it. No message repeats the key, nor
- * the Base URL's user info, query or fragment (where a key pasted by mistake ends up).
- */
+// No message repeats the key, nor the Base URL's user info, query or fragment (where a key
+// pasted by mistake ends up).
 
 export const CREDENTIAL_TYPE = 'documentExtractionApi';
 

@@ -2,10 +2,8 @@ import { detailForMessage, ERRORS, formatValidationDetail, NETWORK_REASONS } fro
 import { type FailureKind, failureOf, type ServiceError } from './transport/errors';
 import { displayUrl, parseHttpUrl } from './urls';
 
-/**
- * The words of a request's failures, from their kind and facts and what the request was `About`.
- * n8n shows only the message in places (an error workflow, an MCP tool): it says cause and fix.
- */
+// The words of a request's failure, from its kind, facts and `About`. n8n shows only the message
+// in places (an error workflow, an MCP tool): it says cause and fix.
 
 export interface About {
 	/** For the 404 message, e.g. "task 1234" or "project 'Invoices'". */

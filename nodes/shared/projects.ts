@@ -6,7 +6,7 @@ import type {
 } from 'n8n-workflow';
 
 import type { ApiContext } from './transport/runCredential';
-import { listProjects } from './transport/service';
+import { apiRequest } from './transport/request';
 import { isUuid } from './uuid';
 import { explain } from './explain';
 import { noSuchProject } from './messages';
@@ -70,7 +70,8 @@ export async function fetchProjects(
 	itemIndex?: number,
 	signal?: AbortSignal,
 ): Promise<ProjectSummary[]> {
-	const body = await listProjects.call(this, itemIndex, signal).catch((error: unknown) => {
+	const options = { method: 'GET', path: '/projects', itemIndex, signal } as const;
+	const body = await apiRequest.call(this, options).catch((error: unknown) => {
 		throw explain(error);
 	});
 	return (extractProjectList(body) ?? [])

@@ -23,10 +23,8 @@ function cancellableSleep(): SleepFn {
 	return typeof lib.sleepWithAbort === 'function' ? lib.sleepWithAbort : lib.sleep;
 }
 
-/**
- * The callbacks waiting on each cancel signal, behind one listener per signal: thousands of items
- * wait on one signal, and adding or removing a listener costs in proportion to the list; a Set not.
- */
+// One listener per cancel signal, with a Set of callbacks: thousands of items wait on one signal,
+// and removing a listener costs in proportion to the list.
 const waiters = new WeakMap<AbortSignal, Set<() => void>>();
 
 function waitersOf(signal: AbortSignal): Set<() => void> {
@@ -44,10 +42,7 @@ function waitersOf(signal: AbortSignal): Set<() => void> {
 }
 
 /** Resolves once the signal fires (never without one); `dispose` stops listening. */
-export function onAbort(signal: AbortSignal | undefined): {
-	promise: Promise<void>;
-	dispose: () => void;
-} {
+export function onAbort(signal?: AbortSignal): { promise: Promise<void>; dispose: () => void } {
 	if (!signal) return { promise: new Promise<void>(() => {}), dispose: () => {} };
 	const set = waitersOf(signal);
 	let listener: () => void = () => {};

@@ -74,7 +74,7 @@ const isSmall = (file: ItemFile, { minImageKb = 0 }: FileSelection) =>
 	file.bytes! < minImageKb * 1024;
 
 /** A file as a message names it: `attachment_2 ("notes.txt", text/plain)`, after its item in a hint. */
-export function describeFile(file: ItemFile): string {
+function describeFile(file: ItemFile): string {
 	const item = file.itemIndex === undefined ? '' : `item ${file.itemIndex} `;
 	const name = file.fileName ? `"${file.fileName}", ` : '';
 	const size = file.small ? `, ${Math.ceil(file.bytes! / 102.4) / 10} KB` : '';

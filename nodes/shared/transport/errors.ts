@@ -2,9 +2,8 @@ import type { GenericValue, IDataObject, INode, JsonObject } from 'n8n-workflow'
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 /**
- * The kinds of failure: stable names a workflow can branch on (never the message). A thrown
- * error keeps its kind in `error.context.kind`, an error item in its `kind` field;
- * docs/reliability.md says what to do with each.
+ * The kinds of failure a workflow can branch on (never the message): `error.context.kind`, an
+ * error item's `kind`. docs/reliability.md says what to do with each.
  */
 const FAILURE_KINDS = [
 	'refused', // 3xx or 4xx other than 404 and 429: the service did not take the request
@@ -30,9 +29,7 @@ const PASSING = new Set<FailureKind>([
 	'out_of_time',
 ]);
 
-export interface NodeContext {
-	getNode(): INode;
-}
+export type NodeContext = { getNode(): INode };
 
 /** What the transport knows of a failure besides its kind: facts, never a sentence. */
 interface FailureFacts {

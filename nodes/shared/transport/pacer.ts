@@ -3,11 +3,8 @@ import { createHash } from 'crypto';
 import { wait } from '../wait';
 
 /**
- * One pace for the requests of a credential in one n8n main or worker. The service's limit is not
- * stated: it is learnt from 429s as the AWS SDK's adaptive mode does, and a Retry-After holds back
- * every request (Octokit). A 429 cuts the rate to 80 % of what was accepted in the last second;
- * each accepted request raises it again, to 95 % of the throttled rate, then by 1 % to find a new
- * limit.
+ * One pace for the requests of a credential in one n8n process, learnt from 429s as the AWS SDK's
+ * adaptive mode does; a Retry-After holds back every request (Octokit).
  */
 
 const MIN_RATE_PER_S = 0.25;
@@ -95,12 +92,8 @@ export function pacerFor(baseUrl: string, apiKey: unknown): Pacer {
 		.update(String(apiKey ?? ''))
 		.digest('hex')
 		.slice(0, 16)}`;
-	let pacer = pacers.get(key);
-	if (!pacer) {
-		pacer = new Pacer();
-		pacers.set(key, pacer);
-	}
-	return pacer;
+	if (!pacers.has(key)) pacers.set(key, new Pacer());
+	return pacers.get(key)!;
 }
 
 /** A Retry-After longer than this is shortened to it, so a run never hangs on one header. */

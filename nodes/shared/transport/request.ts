@@ -21,6 +21,7 @@ const RETRY_DELAYS_MS = [1000, 2000, 4000];
 /** An attempt's wall-clock limit, connect to last byte: a trickling answer cannot stretch it. */
 const REQUEST_TIMEOUT_MS = 30_000;
 
+/** How long 429 answers may be waited out, within the deadline. */
 const MAX_THROTTLED_MS = 5 * 60_000;
 
 /** An upload gets one more second for every this many bytes of body. */
@@ -47,15 +48,12 @@ export interface ApiRequestOptions {
 	/** Epoch milliseconds by which the request, its retries and waits must be over. */
 	deadline?: number;
 	timeoutMs?: number;
-	/** How long 429 answers may be waited out (MAX_THROTTLED_MS unless set); within `deadline`. */
-	throttleBudgetMs?: number;
 	signal?: AbortSignal;
 }
 
 /**
- * What is sent again: a 429 always (the service took nothing), without using up attempts; a 5xx
- * of the service itself after 1, 2, 4 s, as the spec says. After a gateway's 502 or 504, or no
- * answer, a GET likewise, an upload never (a second task, a second charge) unless it never left.
+ * Sent again: a 429 always, without using up attempts; a 5xx after 1, 2, 4 s. After a gateway's
+ * 502 or 504, or no answer, a GET too, an upload never (a second charge) unless it never left.
  */
 const GATEWAY_STATUSES = [502, 504];
 
@@ -65,9 +63,8 @@ function closeBody(body: unknown): void {
 }
 
 /**
- * The only place that sends a request to the service. n8n's authenticated helper would decrypt
- * the credential for every request, and replace the abort signal with the execution's, undoing
- * the attempt's timeout: the plain one is used. No failure keeps the request (with the key).
+ * Sends every request to the service. n8n's authenticated helper would decrypt the credential each
+ * time and replace the attempt's abort signal. No failure keeps the request (with the key).
  */
 export async function apiRequest<T = unknown>(
 	this: ApiContext,
@@ -84,8 +81,7 @@ export async function apiRequest<T = unknown>(
 	const isGet = options.method === 'GET';
 	const started = Date.now();
 	const deadline = options.deadline ?? Infinity;
-	const throttleBudgetMs = options.throttleBudgetMs ?? MAX_THROTTLED_MS;
-	const throttleDeadline = Math.min(deadline, started + throttleBudgetMs);
+	const throttleDeadline = Math.min(deadline, started + MAX_THROTTLED_MS);
 	const fail = (failure: Failure) =>
 		new ServiceError(this.getNode(), {
 			...failure,
@@ -110,14 +106,13 @@ export async function apiRequest<T = unknown>(
 					status: 429,
 					detail: 'Too Many Requests',
 					facts: {
-						throttled: { count: throttled, sinceMs, budgetEnded, budgetMs: throttleBudgetMs },
+						throttled: { count: throttled, sinceMs, budgetEnded, budgetMs: MAX_THROTTLED_MS },
 					},
 				});
 			}
 			const remaining = deadline - Date.now();
 			if (remaining < MIN_ATTEMPT_TIMEOUT_MS) throw lastError ?? fail({ kind: 'out_of_time' });
-			// An upload keeps its whole timeout: cut short, it could leave a task whose task_id never
-			// came back.
+			// An upload keeps its whole timeout: cut short, its task_id could be lost.
 			const attemptTimeout = isGet ? Math.min(timeoutMs, remaining) : timeoutMs;
 			const request: IHttpRequestOptions = {
 				method: options.method,

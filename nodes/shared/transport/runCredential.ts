@@ -16,10 +16,7 @@ export type ApiContext =
 
 type RunCredential = { baseUrl: string; authorization: string; pacer: Pacer } | { refused: string };
 
-/**
- * The credential of each run (node context), read once: each read is a database read and a
- * decryption in n8n. One that fails the checks is kept as its message, for every item's error.
- */
+/** Each run's credential (node context), read and decrypted once; a refused one as its message. */
 const runCredentials = new WeakMap<object, Promise<RunCredential>>();
 
 async function checkedCredential(ctx: ApiContext): Promise<RunCredential> {

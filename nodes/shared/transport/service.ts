@@ -5,7 +5,7 @@ import { redact, ServiceError } from './errors';
 import { apiRequest, type ApiRequestOptions, type RequestBody } from './request';
 import type { ApiContext } from './runCredential';
 
-/** The service's endpoints as named calls: every endpoint path is written here only. */
+/** The service's endpoints whose answers are checked or whose paths take a value. */
 
 /** The event the service delivers when a task finishes, with success or failure. */
 export const TASK_COMPLETED = 'task.completed';
@@ -27,13 +27,14 @@ interface WebhookRegistration extends IDataObject {
 	secret: string;
 }
 
-type RequestLimits = Pick<
-	ApiRequestOptions,
-	'attempts' | 'deadline' | 'timeoutMs' | 'throttleBudgetMs' | 'signal'
->;
+type RequestLimits = Pick<ApiRequestOptions, 'attempts' | 'deadline' | 'timeoutMs' | 'signal'>;
 
 const isObject = (value: unknown): value is IDataObject =>
 	!!value && typeof value === 'object' && !Array.isArray(value);
+
+/** An answer as output JSON: an object as it is, anything else under `response`. */
+export const answerJson = (answer: unknown): IDataObject =>
+	isObject(answer) ? answer : { response: answer as IDataObject };
 
 const unexpected = (ctx: ApiContext, response: unknown, itemIndex?: number, taskId?: string) =>
 	new ServiceError(ctx.getNode(), { kind: 'unexpected', facts: { response }, itemIndex, taskId });
@@ -63,14 +64,6 @@ export async function submitDocument(
 	const taskId = isObject(answer) ? answer.task_id : undefined;
 	if (typeof taskId !== 'string' || !taskId) throw unexpected(this, answer, itemIndex);
 	return taskId;
-}
-
-export async function listProjects(
-	this: ApiContext,
-	itemIndex?: number,
-	signal?: AbortSignal,
-): Promise<unknown> {
-	return await apiRequest.call(this, { method: 'GET', path: '/projects', itemIndex, signal });
 }
 
 export async function registerWebhook(

@@ -19,10 +19,7 @@ interface Waiter {
 	itemIndex?: number;
 }
 
-/**
- * The request slots of a run (Max Concurrent Requests). One timer, for the earliest deadline,
- * on the real clock (not the host's sleep, which tests make return at once).
- */
+/** A run's request slots (Max Concurrent Requests), with one timer for the earliest deadline. */
 export class RequestSlots {
 	private active = 0;
 	private readonly waiting: Record<SlotPriority, Waiter[]> = { high: [], normal: [] };
@@ -33,7 +30,11 @@ export class RequestSlots {
 		readonly limit: number,
 		private readonly signal?: AbortSignal,
 	) {
-		void onAbort(signal).promise.then(() => this.refuseAll(() => new CancelledError()));
+		void onAbort(signal).promise.then(() => {
+			for (const queue of Object.values(this.waiting)) {
+				for (const waiter of queue.splice(0)) waiter.refuse(new CancelledError());
+			}
+		});
 	}
 
 	async run<T>(task: () => Promise<T>, options: SlotOptions = {}): Promise<T> {
@@ -77,17 +78,10 @@ export class RequestSlots {
 				}
 				queue.splice(queue.indexOf(waiter), 1);
 				const failure = { kind: 'out_of_time' as const, facts: { slots: this.limit } };
-				waiter.refuse(
-					new ServiceError(this.ctx.getNode(), { ...failure, itemIndex: waiter.itemIndex }),
-				);
+				const { itemIndex } = waiter;
+				waiter.refuse(new ServiceError(this.ctx.getNode(), { ...failure, itemIndex }));
 			}
 		}
 		if (next < Infinity) this.arm(next);
-	}
-
-	private refuseAll(error: () => Error): void {
-		for (const queue of Object.values(this.waiting)) {
-			for (const waiter of queue.splice(0)) waiter.refuse(error());
-		}
 	}
 }

@@ -15,7 +15,6 @@ import type {
 } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
-import type { RunReport } from '../../../nodes/DocumentExtraction/actions/common/hints';
 import { NodeRun } from '../../../nodes/DocumentExtraction/actions/common/itemRunner';
 import { Pacer, pacerFor } from '../../../nodes/shared/transport/pacer';
 
@@ -256,15 +255,11 @@ export function useOfflineNock(): void {
 	});
 }
 
-/** An operation as the tests call it, `op.call(ctx, items, report?)`, on the run the router builds. */
+/** An operation as the tests call it, `op.call(ctx)`, on the run the router builds. */
 export function asOperation(
 	execute: (this: IExecuteFunctions, run: NodeRun) => Promise<INodeExecutionData[]>,
 ) {
-	return async function (
-		this: IExecuteFunctions,
-		_items: INodeExecutionData[],
-		report?: RunReport,
-	): Promise<INodeExecutionData[]> {
-		return await execute.call(this, new NodeRun(this, report));
+	return async function (this: IExecuteFunctions): Promise<INodeExecutionData[]> {
+		return await execute.call(this, new NodeRun(this));
 	};
 }

@@ -7,13 +7,11 @@ import { HINTS } from '../../messages';
 export class RunReport {
 	/** One entry per task Max Wait ran out for: whether any status check was answered for it. */
 	readonly timedOut: boolean[] = [];
-	/** Tasks that ended with status failed and were output as items. */
 	failedTasks = 0;
 	/** One entry per error item (On Error → Continue): whether it carries its task_id. */
 	readonly errorItems: boolean[] = [];
 	/** Files not sent: File Types did not count them, or images under Skip Images Smaller Than. */
 	readonly skippedFiles: ItemFile[] = [];
-	/** Items with no document, skipped (Items Without a Document: Skip). */
 	readonly skippedItems: number[] = [];
 }
 

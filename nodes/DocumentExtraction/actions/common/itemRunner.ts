@@ -13,11 +13,8 @@ import type { ItemFile } from '../../input/inputFiles';
 import { RunReport } from './hints';
 import { readRunSettings } from './settings';
 
-/**
- * The one item runner of the node. Units (an item, or each file of an item) run side by side;
- * outputs come back in unit order, paired with their items. A failed unit is an error item under
- * "On Error → Continue"; otherwise the first failure is thrown once every unit has settled.
- */
+// Units (an item, or each of its files) run side by side, output in unit order. A failed unit is
+// an error item under "On Error → Continue"; else the first failure is thrown once all settle.
 
 export interface Unit {
 	itemIndex: number;
@@ -44,11 +41,9 @@ export class NodeRun {
 	readonly tasks = new Map<Unit, string>();
 	/** The task each item asks about (Get Status): its error item carries it. */
 	readonly asked = new Map<number, string>();
+	readonly report = new RunReport();
 
-	constructor(
-		ctx: IExecuteFunctions,
-		readonly report = new RunReport(),
-	) {
+	constructor(ctx: IExecuteFunctions) {
 		this.items = ctx.getInputData();
 		this.continueOnFail = ctx.continueOnFail();
 		this.signal = ctx.getExecutionCancelSignal?.();
@@ -68,15 +63,12 @@ export function outputItem(
 	input: INodeExecutionData,
 	itemIndex: number,
 	json: IDataObject,
-	{
-		includeInputBinary,
-		downloaded,
-	}: { includeInputBinary: boolean; downloaded?: IBinaryData | null },
+	kept: { includeInputBinary: boolean; downloaded?: IBinaryData | null },
 ): INodeExecutionData {
 	const output: INodeExecutionData = { json, pairedItem: { item: itemIndex } };
-	if (downloaded !== undefined) {
-		if (downloaded) output.binary = { data: downloaded };
-	} else if (includeInputBinary && input.binary) {
+	if (kept.downloaded !== undefined) {
+		if (kept.downloaded) output.binary = { data: kept.downloaded };
+	} else if (kept.includeInputBinary && input.binary) {
 		output.binary = input.binary;
 	}
 	return output;
@@ -183,14 +175,5 @@ export async function runUnits<U extends Unit>(
 	});
 }
 
-/** Runs `work` once for every item. */
-export async function runItems(
-	this: IExecuteFunctions,
-	run: NodeRun,
-	work: (itemIndex: number) => Promise<INodeExecutionData | INodeExecutionData[]>,
-	options?: { oneAtATime?: boolean },
-): Promise<INodeExecutionData[]> {
-	const unitsOf = (itemIndex: number) => [{ itemIndex }];
-	const byItem = async (unit: Unit) => await work(unit.itemIndex);
-	return await runUnits.call(this, run, unitsOf, byItem, options);
-}
+/** The units of an operation that runs once for every item. */
+export const eachItem = (itemIndex: number): Unit[] => [{ itemIndex }];

@@ -14,6 +14,8 @@ import { submissionMemory } from './submissionMemory';
 /** A unit of Submit or Submit and Wait: an item or one of its files, with the item's Options. */
 type DocumentUnit = Unit & { options: IDataObject };
 
+export const runDocuments = runUnits<DocumentUnit>;
+
 /** A document the service accepted; `downloaded` is null for a URL input whose file is not kept. */
 interface Submission {
 	taskId: string;
@@ -22,7 +24,7 @@ interface Submission {
 }
 
 /** The units of an item: the item itself, or each file Files to Send picks (skipped ones reported). */
-function documentUnits(this: IExecuteFunctions, run: NodeRun, itemIndex: number): DocumentUnit[] {
+export function documentUnits(this: IExecuteFunctions, run: NodeRun, itemIndex: number) {
 	const options = readOptions.call(this, itemIndex);
 	const filesToSend = (
 		run.urlInput ? 'field' : this.getNodeParameter('filesToSend', itemIndex, 'field')
@@ -42,12 +44,10 @@ function documentUnits(this: IExecuteFunctions, run: NodeRun, itemIndex: number)
 }
 
 /**
- * Reads the unit's document and sends it within a request slot, by `deadline` when set (the slot,
- * the download and the 429 waits end with it). A binary field is checked before a slot is taken;
- * a download shares its upload's slot, so with a limit of k no more than k files are held. A
- * document an earlier try delivered is not sent again, nor anything once the run has halted.
+ * Sends the unit's document in a request slot, by `deadline` when set. A download shares its
+ * upload's slot, so no more than k files are held; what an earlier try delivered is not resent.
  */
-async function sendDocument(
+export async function sendDocument(
 	this: IExecuteFunctions,
 	run: NodeRun,
 	unit: DocumentUnit,
@@ -89,11 +89,8 @@ async function sendDocument(
 					memory.accepted(task);
 					return { task, downloaded: keep(input.downloaded) };
 				} catch (error) {
-					const failure = asNodeError(
-						this,
-						explain(error, MESSAGES.documentRequest(fields)),
-						itemIndex,
-					);
+					const explained = explain(error, MESSAGES.documentRequest(fields));
+					const failure = asNodeError(this, explained, itemIndex);
 					memory.failed(failure);
 					// before the slot goes to the next document: the run may send none after it
 					run.failed();
@@ -109,33 +106,15 @@ async function sendDocument(
 	return { taskId, settings, downloaded };
 }
 
-/**
- * Runs Submit or Submit and Wait over every document of every item: `finish` sends the unit's
- * document with `send` (by its deadline, when it has one) and gives its output JSON.
- */
-export async function submitDocuments(
-	this: IExecuteFunctions,
+/** The output item of a sent document: `json`, after the input's fields when kept. */
+export function documentOutput(
 	run: NodeRun,
-	finish: (
-		unit: DocumentUnit,
-		send: (deadline?: number) => Promise<Submission>,
-	) => Promise<IDataObject>,
-): Promise<INodeExecutionData[]> {
-	const runDocuments = runUnits<DocumentUnit>;
-	const unitsOf = (itemIndex: number) => documentUnits.call(this, run, itemIndex);
-	return await runDocuments.call(this, run, unitsOf, async (unit) => {
-		let submission: Submission | undefined;
-		const json = await finish(unit, async (deadline) => {
-			submission = await sendDocument.call(this, run, unit, deadline);
-			return submission;
-		});
-		const { settings, downloaded } = submission!;
-		const input = run.items[unit.itemIndex];
-		return outputItem(
-			input,
-			unit.itemIndex,
-			settings.keepInputFields ? { ...input.json, ...json } : json,
-			{ includeInputBinary: settings.includeInputBinary, downloaded },
-		);
-	});
+	{ itemIndex }: DocumentUnit,
+	{ settings, downloaded }: Submission,
+	json: IDataObject,
+): INodeExecutionData {
+	const input = run.items[itemIndex];
+	const fields = settings.keepInputFields ? { ...input.json, ...json } : json;
+	const { includeInputBinary } = settings;
+	return outputItem(input, itemIndex, fields, { includeInputBinary, downloaded });
 }

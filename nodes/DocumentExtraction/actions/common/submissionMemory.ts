@@ -6,12 +6,9 @@ import { MESSAGES, refusal } from '../../messages';
 import type { DocumentSource, SubmissionFields } from '../../input/requestBody';
 
 /*
- * What each document became, in the node's context: n8n stores it with the execution, also when
- * the node fails, and hands it to every later try, on any n8n main or worker. Retry On Fail (same
- * execution) reuses accepted tasks and does not resend what may have arrived; a retry from the
- * Executions list reuses accepted tasks and resends the rest (the error said to check first); a
- * later execution starts empty. Entries are keyed by item (and file), with a fingerprint of what
- * was sent.
+ * What each document became, in the node's context, which n8n keeps with the execution for every
+ * later try: Retry On Fail does not resend what may have arrived, a retry from Executions does
+ * (its error said to check first). Keyed by item (and file), with a fingerprint of what was sent.
  */
 
 const MEMORY_KEY = 'documentExtractionSent';

@@ -5,10 +5,7 @@ import { getTask } from '../../../shared/transport/service';
 import { MESSAGES } from '../../messages';
 import type { NodeRun } from './itemRunner';
 
-/**
- * GET /task_status within the run's request slots, before uploads waiting for one. With a
- * deadline, a slot that does not come free while there is time to ask ends it (out_of_time).
- */
+/** GET /task_status in the run's request slots, ahead of uploads; no slot in time: out_of_time. */
 export async function fetchTask(
 	this: IExecuteFunctions,
 	run: NodeRun,

@@ -16,7 +16,7 @@ import { optionsCollection } from '../../../shared/descriptions';
 import { asNodeError, failureKind } from '../../../shared/transport/errors';
 import { isUuid } from '../../../shared/uuid';
 import { MESSAGES, refusal } from '../../messages';
-import { type NodeRun, outputItem, runItems } from '../common/itemRunner';
+import { eachItem, type NodeRun, outputItem, runUnits, type Unit } from '../common/itemRunner';
 import { readOptions } from '../common/settings';
 import { fetchTask, shapeTask } from '../common/taskStatus';
 
@@ -46,7 +46,7 @@ export async function execute(
 	run: NodeRun,
 ): Promise<INodeExecutionData[]> {
 	const { items, report } = run;
-	const worker = async (itemIndex: number): Promise<INodeExecutionData> => {
+	const worker = async ({ itemIndex }: Unit): Promise<INodeExecutionData> => {
 		const options = readOptions.call(this, itemIndex);
 		const taskId = String(this.getNodeParameter('taskId', itemIndex, '') ?? '').trim();
 		if (!isUuid(taskId)) throw refusal(this, MESSAGES.notATaskId(taskId), itemIndex);
@@ -66,5 +66,5 @@ export async function execute(
 		const output = this.getNodeParameter('output', itemIndex, 'result') as string;
 		return outputItem(items[itemIndex], itemIndex, shapeTask(task, output), { includeInputBinary });
 	};
-	return await runItems.call(this, run, worker);
+	return await runUnits.call(this, run, eachItem, worker);
 }

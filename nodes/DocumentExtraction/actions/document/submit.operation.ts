@@ -3,7 +3,7 @@ import { updateDisplayOptions } from 'n8n-workflow';
 
 import { documentFields, documentOptions } from '../../descriptions';
 import type { NodeRun } from '../common/itemRunner';
-import { submitDocuments } from '../common/submission';
+import { documentOutput, documentUnits, runDocuments, sendDocument } from '../common/submission';
 
 const properties: INodeProperties[] = [
 	...documentFields,
@@ -26,9 +26,11 @@ export async function execute(
 	this: IExecuteFunctions,
 	run: NodeRun,
 ): Promise<INodeExecutionData[]> {
-	return await submitDocuments.call(this, run, async (_unit, send) => {
-		const { taskId, settings } = await send();
-		const { project, document_type } = settings.fields;
-		return { task_id: taskId, project, document_type };
+	const unitsOf = (itemIndex: number) => documentUnits.call(this, run, itemIndex);
+	return await runDocuments.call(this, run, unitsOf, async (unit) => {
+		const submission = await sendDocument.call(this, run, unit);
+		const { project, document_type } = submission.settings.fields;
+		const json = { task_id: submission.taskId, project, document_type };
+		return documentOutput(run, unit, submission, json);
 	});
 }

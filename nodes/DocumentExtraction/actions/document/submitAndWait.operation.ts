@@ -21,7 +21,7 @@ import { wait } from '../../../shared/wait';
 import { MESSAGES, refusal, timedOutMessage } from '../../messages';
 import type { NodeRun } from '../common/itemRunner';
 import { numberOption } from '../common/settings';
-import { submitDocuments } from '../common/submission';
+import { documentOutput, documentUnits, runDocuments, sendDocument } from '../common/submission';
 import { fetchTask, shapeTask } from '../common/taskStatus';
 
 const properties: INodeProperties[] = [
@@ -61,18 +61,17 @@ const displayOptions = { show: { resource: ['document'], operation: ['submitAndW
 export const description = updateDisplayOptions(displayOptions, properties);
 
 /**
- * Sends each document and polls its task every Poll Interval until it is complete or failed.
- * Max Wait bounds the whole unit from its start (slot, download, upload, polling); a task that
- * outlives it is output with its task_id and timedOut: true. The wait before the last check is
- * shortened to the latest moment it can still start (latestStart). A check that fails for a
- * passing reason (5xx, timeout, network error, 429) is retried at the next interval.
+ * Sends each document and polls its task until it ends; Max Wait bounds the whole unit, a task that
+ * outlives it is output with timedOut: true. A check failing for a passing reason is retried.
  */
 export async function execute(
 	this: IExecuteFunctions,
 	run: NodeRun,
 ): Promise<INodeExecutionData[]> {
 	const { report, signal } = run;
-	return await submitDocuments.call(this, run, async ({ itemIndex, options }, send) => {
+	const unitsOf = (itemIndex: number) => documentUnits.call(this, run, itemIndex);
+	return await runDocuments.call(this, run, unitsOf, async (unit) => {
+		const { itemIndex, options } = unit;
 		const started = Date.now();
 		const pollIntervalS =
 			numberOption.call(this, options, {
@@ -86,7 +85,8 @@ export async function execute(
 			DEFAULT_MAX_WAIT_S;
 		const output = this.getNodeParameter('output', itemIndex, 'result') as string;
 		const deadline = started + maxWaitS * 1000;
-		const { taskId } = await send(deadline);
+		const submission = await sendDocument.call(this, run, unit, deadline);
+		const { taskId } = submission;
 
 		let task: IDataObject | undefined;
 		let lastError: Error | undefined;
@@ -117,7 +117,7 @@ export async function execute(
 		}
 		if (done) {
 			if (task!.status === 'failed') report.failedTasks++;
-			return shapeTask(task!, output);
+			return documentOutput(run, unit, submission, shapeTask(task!, output));
 		}
 		// Too little time for another check: the rest of Max Wait is waited out all the same.
 		await wait(Math.max(0, deadline - Date.now()), signal);
@@ -136,6 +136,6 @@ export async function execute(
 			json.lastPollError = message;
 			if (detail !== undefined) json.lastPollErrorDetail = detail;
 		}
-		return json;
+		return documentOutput(run, unit, submission, json);
 	});
 }

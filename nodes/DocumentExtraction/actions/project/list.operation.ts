@@ -1,14 +1,10 @@
-import type {
-	IDataObject,
-	IExecuteFunctions,
-	INodeExecutionData,
-	INodeProperties,
-} from 'n8n-workflow';
+import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { extractProjectList } from '../../../shared/projects';
-import { listProjects } from '../../../shared/transport/service';
-import { type NodeRun, runItems } from '../common/itemRunner';
+import { apiRequest } from '../../../shared/transport/request';
+import { answerJson } from '../../../shared/transport/service';
+import { eachItem, type NodeRun, runUnits, type Unit } from '../common/itemRunner';
 
 const properties: INodeProperties[] = [];
 
@@ -19,13 +15,7 @@ export const description = updateDisplayOptions(displayOptions, properties);
 /** One item per project of the answer's list; an answer without one is output whole. */
 function projectItems(body: unknown, itemIndex: number): INodeExecutionData[] {
 	const list = extractProjectList(body);
-	if (!list) {
-		const json =
-			body && typeof body === 'object' && !Array.isArray(body)
-				? (body as IDataObject)
-				: { response: body as IDataObject };
-		return [{ json, pairedItem: { item: itemIndex } }];
-	}
+	if (!list) return [{ json: answerJson(body), pairedItem: { item: itemIndex } }];
 	return list.map((entry) => ({
 		json: entry && typeof entry === 'object' && !Array.isArray(entry) ? entry : { project: entry },
 		pairedItem: { item: itemIndex },
@@ -36,7 +26,9 @@ export async function execute(
 	this: IExecuteFunctions,
 	run: NodeRun,
 ): Promise<INodeExecutionData[]> {
-	const listFor = async (itemIndex: number) =>
-		projectItems(await listProjects.call(this, itemIndex, run.signal), itemIndex);
-	return await runItems.call(this, run, listFor, { oneAtATime: true });
+	const listFor = async ({ itemIndex }: Unit) => {
+		const options = { method: 'GET', path: '/projects', itemIndex, signal: run.signal } as const;
+		return projectItems(await apiRequest.call(this, options), itemIndex);
+	};
+	return await runUnits.call(this, run, eachItem, listFor, { oneAtATime: true });
 }

@@ -11,13 +11,14 @@ import { projectLocator } from '../../../shared/descriptions';
 import { explain, webhookRequest } from '../../../shared/explain';
 import { readProjectField, resolveProjectId } from '../../../shared/projects';
 import {
+	answerJson,
 	generateWebhookSecret,
 	registerWebhook,
 	WEBHOOK_EVENTS,
 } from '../../../shared/transport/service';
 import { readUrlField } from '../../input/urlField';
 import { MESSAGES, refusal } from '../../messages';
-import { type NodeRun, runItems } from '../common/itemRunner';
+import { eachItem, type NodeRun, runUnits, type Unit } from '../common/itemRunner';
 
 const properties: INodeProperties[] = [
 	projectLocator,
@@ -73,9 +74,7 @@ async function registerFor(
 		project_id: projectId,
 		url,
 		events,
-		...(response && typeof response === 'object' && !Array.isArray(response)
-			? (response as IDataObject)
-			: { response: response as IDataObject }),
+		...answerJson(response),
 		secret,
 		secretGenerated: !given,
 	};
@@ -86,6 +85,7 @@ export async function execute(
 	this: IExecuteFunctions,
 	run: NodeRun,
 ): Promise<INodeExecutionData[]> {
-	const register = async (itemIndex: number) => await registerFor.call(this, itemIndex, run.signal);
-	return await runItems.call(this, run, register, { oneAtATime: true });
+	const register = async ({ itemIndex }: Unit) =>
+		await registerFor.call(this, itemIndex, run.signal);
+	return await runUnits.call(this, run, eachItem, register, { oneAtATime: true });
 }

@@ -2,9 +2,9 @@ import type { INodeExecutionData } from 'n8n-workflow';
 import { sleep } from 'n8n-workflow';
 
 import {
+	eachItem,
 	NodeRun,
 	notStarted,
-	runItems,
 	runUnits,
 	type Unit,
 } from '../../../../../../nodes/DocumentExtraction/actions/common/itemRunner';
@@ -27,10 +27,10 @@ describe('NodeRun', () => {
 	});
 });
 
-describe('runItems', () => {
+describe('runUnits, once for every item', () => {
 	it('outputs items in input order, paired, whatever order they finish in', async () => {
 		const context = ctx();
-		const out = await runItems.call(context, runOf(context), async (i) => {
+		const out = await runUnits.call(context, runOf(context), eachItem, async ({ itemIndex: i }) => {
 			await sleep(3 - i);
 			return { json: { i }, pairedItem: { item: i } };
 		});
@@ -41,10 +41,11 @@ describe('runItems', () => {
 		let inFlight = 0;
 		let maxInFlight = 0;
 		const context = ctx();
-		await runItems.call(
+		await runUnits.call(
 			context,
 			runOf(context),
-			async (i) => {
+			eachItem,
+			async ({ itemIndex: i }) => {
 				maxInFlight = Math.max(maxInFlight, ++inFlight);
 				await sleep(0);
 				inFlight--;
@@ -58,7 +59,7 @@ describe('runItems', () => {
 	it('makes a failed item an error item under Continue On Fail, with its kind and task id', async () => {
 		const context = ctx(true);
 		const run = runOf(context);
-		const out = await runItems.call(context, run, async (i) => {
+		const out = await runUnits.call(context, run, eachItem, async ({ itemIndex: i }) => {
 			if (i === 1) {
 				run.tasks.set({ itemIndex: 1 }, 'other-unit-of-the-item');
 				throw nodeError(context, 'may_have_arrived', 'may have');

@@ -34,7 +34,7 @@ describe('fail-fast without Continue On Fail', () => {
 			index === 1 ? { json: {} } : binaryItem(`doc-${index}`),
 		);
 		const params = documentParams('submit', { options: { maxConcurrency: 1 } });
-		const error = await failureOf(submit.call(createContext({ params, items }), items));
+		const error = await failureOf(submit.call(createContext({ params, items })));
 		nock.cleanAll();
 		expect(error.message).toBe('No binary field "data" on item 1');
 		expect((error as unknown as { context: object }).context).toMatchObject({
@@ -51,7 +51,7 @@ describe('fail-fast without Continue On Fail', () => {
 		nock(BASE_URL).get(`/task_status/${TASK}`).reply(200, task('complete'));
 		const items = [binaryItem('doc-0'), { json: {} }, binaryItem('doc-2')];
 		const params = waitParams({ maxConcurrency: 1 });
-		const error = await failureOf(submitAndWait.call(createContext({ params, items }), items));
+		const error = await failureOf(submitAndWait.call(createContext({ params, items })));
 		expect(error.message).toBe('No binary field "data" on item 1');
 		expect(error.description).toContain(`item 0: ${TASK}`);
 		expect(error.description).toContain('1 item was not submitted');
@@ -90,7 +90,7 @@ describe('one limit for every request, downloads included', () => {
 				name === 'documentUrl' ? `${FILE_HOST}/doc-${i}.pdf` : params[name as keyof typeof params],
 			items,
 		});
-		const out = await submit.call(ctx, items);
+		const out = await submit.call(ctx);
 		expect(out.every((o) => typeof o.json.task_id === 'string')).toBe(true);
 		expect(out).toHaveLength(n);
 		expect(most).toBe(2);
@@ -113,7 +113,7 @@ describe('one limit for every request, downloads included', () => {
 		const items = Array.from({ length: 3 }, (_, i) => binaryItem(`doc ${i}`));
 		const params = waitParams({ maxConcurrency: 1, maxWait: 1 });
 		const ctx = createContext({ params, items, continueOnFail: true });
-		const out = await submitAndWait.call(ctx, items);
+		const out = await submitAndWait.call(ctx);
 		expect(out[2].json).toMatchObject({ kind: 'out_of_time' });
 		expect('task_id' in out[2].json).toBe(false);
 		expect(out[2].json.error).toMatch(/all 1 request slots stayed busy/);

@@ -84,7 +84,7 @@ function run(
 		...(options.params ?? {}),
 	});
 	const context = { executionId: 'execution-1', nodeContext: execution, ...options };
-	return operation.call(createContext({ ...context, params, items }), items);
+	return operation.call(createContext({ ...context, params, items }));
 }
 
 /** A retry from the Executions list: a new execution from a JSON copy of the stored context. */
@@ -172,8 +172,8 @@ describe('Retry On Fail: the same items again in the same execution', () => {
 				params: (name: string, i: number) =>
 					name === 'documentUrl' ? items[i].json.url : params[name],
 			});
-		await submit.call(context(), items);
-		await submit.call(context(), items);
+		await submit.call(context());
+		await submit.call(context());
 		expect(svc.created).toHaveLength(2);
 	});
 });
@@ -223,8 +223,8 @@ describe('Later executions', () => {
 			Object.assign(createContext({ params: documentParams('submit'), items }), {
 				getContext: undefined,
 			});
-		await submit.call(context(), items);
-		await submit.call(context(), items);
+		await submit.call(context());
+		await submit.call(context());
 		expect(svc.created).toHaveLength(2);
 	});
 });
@@ -239,7 +239,7 @@ describe('a stop: n8n keeps the custom data of a stopped execution, not the node
 		const set = (key: string, value: string) => (custom[key] = value);
 		// as n8n 1.x and 2.x give it to a node: $execution.customData of its data proxy
 		const getWorkflowDataProxy = () => ({ $execution: { customData: { set } } });
-		const out = await submit.call(Object.assign(context, { getWorkflowDataProxy }), items);
+		const out = await submit.call(Object.assign(context, { getWorkflowDataProxy }));
 		const ids = out.map((item) => item.json.task_id);
 		expect(custom).toEqual({ documentExtractionTasks: `${ids.slice(0, 6).join(' ')} +2 more` });
 		expect(String(custom.documentExtractionTasks).length).toBeLessThanOrEqual(255);

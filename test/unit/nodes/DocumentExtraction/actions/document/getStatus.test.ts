@@ -31,7 +31,7 @@ function run(
 			output: 'result',
 			options,
 		})[name];
-	return getStatus.call(createContext({ params, items, continueOnFail }), items);
+	return getStatus.call(createContext({ params, items, continueOnFail }));
 }
 
 describe('Get Status', () => {

@@ -30,7 +30,7 @@ function send(
 	const params: IDataObject = documentParams('submit', { project, options: {}, ...extra });
 	// a URL input reads no binary field
 	if (extra.inputSource === 'url') delete params.binaryPropertyName;
-	return submit.call(createContext({ params, items, ...context }), items);
+	return submit.call(createContext({ params, items, ...context }));
 }
 
 useOfflineNock();

@@ -28,7 +28,7 @@ function run(options: IDataObject = {}, output = 'full', continueOnFail = false)
 		options: { pollInterval: 2, ...options },
 	});
 	const items = [binaryItem('pdf')];
-	return submitAndWait.call(createContext({ params, items, continueOnFail }), items);
+	return submitAndWait.call(createContext({ params, items, continueOnFail }));
 }
 
 /** The service accepts the document as TASK, then answers each status request with the next reply. */
@@ -203,7 +203,7 @@ async function runMany(count: number, signal: AbortSignal) {
 		reads.authenticatedRequests++;
 		return await answer(request);
 	};
-	const out = await submitAndWait.call(ctx, items);
+	const out = await submitAndWait.call(ctx);
 	return { out, reads };
 }
 

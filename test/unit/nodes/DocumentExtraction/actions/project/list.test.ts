@@ -27,6 +27,6 @@ describe('List Projects', () => {
 			.get('/projects')
 			.reply(200, JSON.stringify(body), { 'Content-Type': 'application/json' });
 		const ctx = createContext({ params: { resource: 'project', operation: 'list' } });
-		expect(await list.call(ctx, [{ json: {} }])).toEqual(output);
+		expect(await list.call(ctx)).toEqual(output);
 	});
 });

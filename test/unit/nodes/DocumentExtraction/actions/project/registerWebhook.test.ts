@@ -28,7 +28,6 @@ const register = (extra: Record<string, unknown> = {}) =>
 				...extra,
 			},
 		}),
-		[{ json: {} }],
 	);
 
 describe('Register Webhook', () => {
