@@ -5,7 +5,8 @@
  * The README's "Try it on your own n8n" from its Installation section on a fresh n8n 2.41.1 (run by
  * run.sh with NODE24, N8N_BIN and an empty UI_WORK): a `git clone` of this repository (committed
  * files only), the README's commands, Dovecot as the mailbox (mailbox.sh); the README's steps
- * clicked and counted, one email with two PDFs, one CRM record per PDF; then ownProduction.js.
+ * clicked and counted, one email with two PDFs, one CRM record per PDF; then an email with only a
+ * notes.txt and one with no attachment: successful executions, no record; then ownProduction.js.
  */
 
 const { execFileSync, spawnSync } = require('child_process');
@@ -148,9 +149,54 @@ async function setUp(timings) {
 	return { base, owner, printed, sink, emulator, n8n, logs: [n8nLog, emulatorLog] };
 }
 
-/** One email from Acme with two invoices and a notes.txt, into the INBOX. */
-function sendEmail() {
+/** An email from Acme into the INBOX; `files` ({name, type, bytes}) as attachments, none: plain text. */
+function deliver({ subject, id, text, files = [] }) {
 	const boundary = 'docex-boundary-4f1c';
+	const body = !files.length
+		? ['Content-Type: text/plain; charset=utf-8', '', text, '']
+		: [
+				`Content-Type: multipart/mixed; boundary="${boundary}"`,
+				'',
+				`--${boundary}`,
+				'Content-Type: text/plain; charset=utf-8',
+				'',
+				text,
+				...files.flatMap((f) => [
+					`--${boundary}`,
+					`Content-Type: ${f.type}; name="${f.name}"`,
+					`Content-Disposition: attachment; filename="${f.name}"`,
+					'Content-Transfer-Encoding: base64',
+					'',
+					f.bytes
+						.toString('base64')
+						.replace(/.{1,76}/g, '$&\r\n')
+						.trimEnd(),
+				]),
+				`--${boundary}--`,
+				'',
+			];
+	const message = [
+		'From: Acme Supplies <billing@acme.example>',
+		'To: Invoices <invoices@example.test>',
+		`Subject: ${subject}`,
+		`Date: ${new Date().toUTCString()}`,
+		`Message-ID: <${id}@acme.example>`,
+		'MIME-Version: 1.0',
+		...body,
+	];
+	// delivered as a mail server does (an IMAP APPEND would mark it seen before n8n reads it)
+	const conf = path.join(MAILBOX_DIR, 'dovecot.conf');
+	execFileSync(LDA, ['-c', conf, '-d', MAILBOX[1]], { input: message.join('\r\n') });
+}
+
+const notesTxt = (text) => ({
+	name: 'notes.txt',
+	type: 'text/plain',
+	bytes: Buffer.from(`${text}\n`),
+});
+
+/** One email with two invoices and a notes.txt. */
+function sendEmail() {
 	const text = 'Hello, please find our two invoices for March attached.';
 	const totals = ['1,190.00', '238.00'];
 	const files = [
@@ -159,38 +205,9 @@ function sendEmail() {
 			type: 'application/pdf',
 			bytes: samplePdf(`INVOICE ${name.slice(0, -4)} Acme Supplies GmbH Total ${totals[i]} EUR`),
 		})),
-		{ name: 'notes.txt', type: 'text/plain', bytes: Buffer.from(`${text}\n`) },
+		notesTxt(text),
 	];
-	const message = [
-		'From: Acme Supplies <billing@acme.example>',
-		'To: Invoices <invoices@example.test>',
-		'Subject: Invoices for March',
-		`Date: ${new Date().toUTCString()}`,
-		'Message-ID: <march-invoices@acme.example>',
-		'MIME-Version: 1.0',
-		`Content-Type: multipart/mixed; boundary="${boundary}"`,
-		'',
-		`--${boundary}`,
-		'Content-Type: text/plain; charset=utf-8',
-		'',
-		text,
-		...files.flatMap((f) => [
-			`--${boundary}`,
-			`Content-Type: ${f.type}; name="${f.name}"`,
-			`Content-Disposition: attachment; filename="${f.name}"`,
-			'Content-Transfer-Encoding: base64',
-			'',
-			f.bytes
-				.toString('base64')
-				.replace(/.{1,76}/g, '$&\r\n')
-				.trimEnd(),
-		]),
-		`--${boundary}--`,
-		'',
-	];
-	// delivered as a mail server does (an IMAP APPEND would mark it seen before n8n reads it)
-	const conf = path.join(MAILBOX_DIR, 'dovecot.conf');
-	execFileSync(LDA, ['-c', conf, '-d', MAILBOX[1]], { input: message.join('\r\n') });
+	deliver({ subject: 'Invoices for March', id: 'march-invoices', text, files });
 }
 
 /** The README's path to the records: "Try it on your own n8n", and the Installation it sends to. */
@@ -421,6 +438,61 @@ function emailSteps(context, env, timings) {
 					return /2 items/.test(t) && PDFS.every((f) => t.includes(f)) && t;
 				});
 				await ui.shot(page, 'email-output', output);
+			},
+		],
+		[
+			'an email with only a notes.txt and one with no attachment: successful executions, no CRM record, the hint names what was skipped (checks, not counted)',
+			async () => {
+				const known = new Set((await ui.executionsOf(page, workflowId)).map((e) => e.id));
+				const recordsBefore = (await crmRecords()).length;
+				const text = 'Thanks, received.';
+				deliver({ subject: 'Notes for March', id: 'march-notes', text, files: [notesTxt(text)] });
+				deliver({ subject: 'Re: Invoices for March', id: 'march-thanks', text });
+				// the hints n8n keeps in the execution's data: the items skipped, notes.txt named
+				const skippedItems = /(\d+) items? held no document and gave no output/g;
+				const notesNamed =
+					/not sent, File Types not counting (?:it|them) as a document: (?:(?!\. Add ).)*notes\.txt/;
+				const deadline = Date.now() + ui.RUN_WAIT;
+				let seen;
+				for (;;) {
+					// the two emails come as one execution (n8n 2.x reads the emails that arrive together at once) or two
+					const fresh = (await ui.executionsOf(page, workflowId)).filter((e) => !known.has(e.id));
+					const statuses = fresh.map((e) => e.status);
+					seen = `executions ${JSON.stringify(statuses)}`;
+					if (fresh.length && !statuses.some((s) => ['new', 'running', 'waiting'].includes(s))) {
+						if (statuses.some((s) => s !== 'success'))
+							ui.fail(
+								`the emails without a document ended as ${JSON.stringify(statuses)} (success)`,
+							);
+						const data = await Promise.all(
+							fresh.map(async (e) => {
+								const { data: d } = await ui.restCall(page, 'GET', `/executions/${e.id}`);
+								return typeof d === 'string' ? d : JSON.stringify(d);
+							}),
+						);
+						const skipped = data
+							.flatMap((d) => [...d.matchAll(skippedItems)])
+							.reduce((sum, m) => sum + Number(m[1]), 0);
+						seen += `, ${skipped} items skipped in the hints`;
+						if (skipped === 2) {
+							if (!data.some((d) => notesNamed.test(d)))
+								ui.fail('no hint of the executions names the skipped notes.txt');
+							break;
+						}
+						if (skipped > 2) ui.fail(`the hints skip ${skipped} items, not 2`);
+					}
+					if (Date.now() > deadline)
+						ui.fail(
+							`the emails without a document: not both ended after ${ui.RUN_WAIT / 1000} s (${seen})`,
+						);
+					await page.waitForTimeout(500);
+				}
+				const records = await crmRecords();
+				if (records.length !== recordsBefore)
+					ui.fail(
+						`the CRM got records: ${JSON.stringify(records.slice(recordsBefore)).slice(0, 300)}`,
+					);
+				console.log(`        ${seen}; CRM records still ${records.length}`);
 			},
 		],
 		...OTHER_FILES.map((file) => [
