@@ -362,7 +362,7 @@ const promises = {
 	},
 
 	eachOwnEntry: {
-		name: 'each document gets its own entry: a field of the wrong type, a missing or non-http url, a repeated key, too much context are each rejected with their reason, the others are sent; no 500, no row without its url',
+		name: 'each document gets its own entry: a field of the wrong type, a missing or non-http url, a repeated key, too much context are each rejected with their reason, the others are sent; no 500, no row without its url; a post over 16 MB is refused by n8n before the workflow',
 		async run(t) {
 			const [good1, good2, ...rest] = intakeDocuments(8, 'OWN');
 			const bad = [
@@ -403,6 +403,14 @@ const promises = {
 			await rowsAre([good1.file_name, good2.file_name], 'done');
 			const calls = await callsOf(ids);
 			assert.deepEqual(callsPerTask(calls), eachOnce(ids), 'the valid documents downstream');
+			// a post over n8n's N8N_PAYLOAD_SIZE_MAX (16 MB): n8n refuses it before the workflow runs (500,
+			// a limit the docs name): no row, no task
+			const newTasks = await tasksSince();
+			const huge = await postIntake(n8nBase(), {
+				documents: [{ ...intakeDocuments(1, 'HUGE')[0], note: 'x'.repeat(17 * 1024 * 1024) }],
+			});
+			assert.ok(huge.status >= 400, `a post over 16 MB: ${huge.status} ${huge.text.slice(0, 200)}`);
+			assert.deepEqual(await newTasks(), [], 'a post over 16 MB made a task');
 			const rows = await tableRows(prod.table);
 			assert.equal(rows.length, rowsBefore + 2, 'a row for each valid document only');
 			const noUrl = rows.filter(
@@ -410,7 +418,7 @@ const promises = {
 			);
 			assert.deepEqual(noUrl, [], 'a row without its url');
 			t.diagnostic(
-				`${answer.length} entries: 2 accepted; rejected: ${[b0, b1, b2, ...others].map((e) => e.reason.slice(0, 40)).join(' | ')}`,
+				`a post over 16 MB: ${huge.status}; ${answer.length} entries: 2 accepted; rejected: ${[b0, b1, b2, ...others].map((e) => e.reason.slice(0, 40)).join(' | ')}`,
 			);
 		},
 	},
