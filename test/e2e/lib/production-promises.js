@@ -336,7 +336,7 @@ const promises = {
 	},
 
 	wholeContext: {
-		name: 'the whole context stands: every field of a document other than key and url, of any JSON type, is kept as the first post wrote it (the row’s context) and reaches the downstream step',
+		name: 'the whole context stands: every field of a document other than key and url, of any JSON type, is kept as the first post wrote it (the row’s context), shown in the answer, and reaches the downstream step',
 		async run(t) {
 			const [doc] = intakeDocuments(1, 'WHOLE');
 			doc.order_id = 'PO-77';
@@ -350,6 +350,9 @@ const promises = {
 			// a repeat post with other values changes nothing
 			const [again] = await intake(n8nBase(), [{ key, url, order_id: 'PO-OTHER' }]);
 			assert.equal(again.state, 'already_known', JSON.stringify(again));
+			// each answer shows the context that stands: the first post's
+			assert.deepEqual(answer.context, context, 'the first answer’s context');
+			assert.deepEqual(again.context, context, 'the repeat post’s answer: the first context');
 			const [row] = await rowsAre([doc.file_name], 'done');
 			assert.deepEqual(JSON.parse(row.context), context, 'the row’s context');
 			const calls = await callsOf([answer.task_id]);
