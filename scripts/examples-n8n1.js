@@ -8,8 +8,9 @@
  *   - every Data table node is version 1 and finds the table by the ID in the Settings node
  *     (`data_table_id`), read as a parameter (`$('Settings').params`), so that the intake and the
  *     completion read it too, though their runs never pass through Settings: one value to paste;
- *   - "Create the Table If Missing" is left out (Intake's chain goes from Receive Documents
- *     straight on): the table is created under Overview → Data tables; the note says so.
+ *   - "Create the Table If Missing" is left out (the chains of Receive Documents and Every 2 Minutes
+ *     go from the trigger straight on): the table is created under Overview → Data tables; the note
+ *     says so.
  * Everything else (nodes, ids, webhook ids, connections) is the same as the 2.x file.
  *
  *   node scripts/examples-n8n1.js          write the file
@@ -38,7 +39,7 @@ const TABLE_NODES = ['Create the Table If Missing'];
 /** What the note says about the table and the credential, in the 2.x file and in this one. */
 const NOTE = [
 	[
-		'The first post creates the table.',
+		'The first post, or the first catch-up run, creates the table.',
 		'First create the Data table document_extraction_tasks under **Overview → Data tables** and paste its ID into **Settings** (docs/production.md, n8n 1.x).',
 	],
 	[

@@ -244,21 +244,22 @@ describe('the production workflow (examples/production.json, examples/n8n1/produ
 		(file) => {
 			const wf = read(file);
 			// Downstream Step and Tell Someone show what they get until replaced: nothing to fail on
-			const fields = (name: string) => {
+			const placeholder = (name: string) => {
 				expect(nodeOf(wf, name)).toMatchObject({
 					type: 'n8n-nodes-base.set',
 					notesInFlow: true,
 					notes: expect.stringMatching(/^Replace with your /),
 				});
-				const { assignments } = nodeOf(wf, name).parameters.assignments as {
-					assignments: Array<{ name: string }>;
-				};
-				return assignments.map((a) => a.name);
+				return nodeOf(wf, name).parameters;
 			};
-			expect(fields('Downstream Step').join()).toBe(
-				'task_id,customer,file_name,status,result,error',
+			// the document's whole context (its fields other than key and url), then the task
+			expect(String(placeholder('Downstream Step').jsonOutput)).toMatch(
+				/^=\{\{ JSON\.stringify\(\{ \.\.\.JSON\.parse\(\$json\.context .*task_id.*status.*result.*error/,
 			);
-			expect(fields('Tell Someone')).toEqual(
+			const { assignments } = placeholder('Tell Someone').assignments as {
+				assignments: Array<{ name: string }>;
+			};
+			expect(assignments.map((a) => a.name)).toEqual(
 				expect.arrayContaining(['status', 'task_id', 'what_to_do']),
 			);
 			expect(wf.nodes.filter((n) => n.type === 'n8n-nodes-base.httpRequest')).toEqual([]);

@@ -20,6 +20,7 @@ const {
 	stopN8n,
 	waitFor,
 	waitPublished,
+	executionsOf,
 	IS_N8N_1,
 	rest,
 } = require('../../../harness/n8n.js');
@@ -86,6 +87,7 @@ async function install(layout, tableId) {
 	fs.writeFileSync(path.join(dir, `${PROD.id}.json`), JSON.stringify(workflow));
 	await n8nCliOk(['import:workflow', '--separate', `--input=${dir}`]);
 	if (!IS_N8N_1) await n8nCliOk(['publish:workflow', `--id=${PROD.id}`]);
+	prod.installedAt = new Date().toISOString();
 	await startN8n(N8N_ENV);
 	if (IS_N8N_1) {
 		const { versionId } = await rest('GET', `/workflows/${PROD.id}`);
@@ -217,7 +219,7 @@ const casesOn = (layout) =>
 
 for (const { name, run } of casesOn('shipped')) test(`Production: ${name}`, run);
 
-test('Production, scrambled canvas (every node moved, every fan-out’s targets reversed): on a fresh table its first post creates the table, and the fan-out cases pass again', async (t) => {
+test('Production, scrambled canvas (every node moved, every fan-out’s targets reversed): a fresh install runs clean (its catch-up runs before the first post with no failed execution; 2.x: the table deleted, the catch-up creates it), and the fan-out cases pass again', async (t) => {
 	let tableId;
 	if (!state.n8n?.alive) await startN8n(N8N_ENV);
 	prod.table ??= IS_N8N_1 ? await createTable() : await findTable();
@@ -227,14 +229,26 @@ test('Production, scrambled canvas (every node moved, every fan-out’s targets 
 	prod.layout = 'scrambled';
 	await install('scrambled', tableId);
 	await emulatorSettings({ processing_ms: PROCESSING_MS, time_scale: 1 });
+	// a fresh install: catch-up runs before the first post, none of them failed
+	await catchUp();
+	await catchUp();
+	const runs = (await executionsOf(PROD.id)).filter((e) => e.startedAt >= prod.installedAt);
+	const failed = runs.filter((e) => !['success', 'running', 'new'].includes(e.status));
+	t.diagnostic(`before the first post: ${runs.length} runs, ${failed.length} failed`);
+	assert.ok(runs.length >= 2, `no catch-up ran before the first post (${runs.length} runs)`);
+	assert.deepEqual(
+		failed.map((e) => [e.id, e.status]),
+		[],
+		'a run before the first post failed',
+	);
+	prod.table = await findTable();
+	assert.ok(prod.table, 'the catch-up did not create the table');
 	const documents = intakeDocuments(3, 'SCR');
 	const answer = await intake(n8nBase(), documents);
 	assert.deepEqual(
 		answer.map((e) => [e.file_name, e.state]),
 		documents.map((d) => [d.file_name, 'accepted']),
 	);
-	prod.table = await findTable();
-	assert.ok(prod.table, 'the first post did not create the table');
 	const ids = answer.map((e) => e.task_id);
 	await callsUntil('the 3 tasks', ids, (calls) => calls.length >= 3);
 	for (const { run } of casesOn('scrambled')) await run(t);

@@ -29,6 +29,7 @@ const {
 	catchUp,
 	alerts,
 	callsOf,
+	deliveriesOf,
 	tasksSince,
 } = require('./production-cases.js');
 
@@ -295,6 +296,136 @@ const promises = {
 		},
 	},
 
+	lateForOverdue: {
+		name: 'a late delivery for an overdue row is delivered once and resolves the row (done)',
+		async run(t) {
+			const { names, post } = postOne('LATE');
+			await emulatorSettings({ processing_ms: 45000 });
+			const [{ task_id: taskId }] = await post().finally(() =>
+				emulatorSettings({ processing_ms: PROCESSING_MS }),
+			);
+			// its status cannot be asked (402) and it has been pending longer than overdue_minutes
+			let overdueAt;
+			await withFault({ endpoint: 'task_status', status: 402, count: 100000 }, async () => {
+				await updateRow(prod.table, (await rowsOf(names))[0].id, {
+					status_changed_at: minutesAgo(31),
+				});
+				await rowsAre(names, 'overdue');
+				overdueAt = new Date().toISOString();
+			});
+			// then the task finishes and the service delivers it
+			let delivery;
+			await waitFor(
+				'the task’s delivery',
+				async () => (delivery = (await deliveriesOf([taskId])).find((d) => d.state !== 'pending')),
+				90000,
+				500,
+			);
+			assert.ok(
+				delivery.created_at > overdueAt,
+				`delivered at ${delivery.created_at}, before the row was overdue (${overdueAt}): the case proves nothing`,
+			);
+			const [row] = await rowsAre(names, 'done');
+			await catchUp();
+			const calls = await callsOf([taskId]);
+			t.diagnostic(
+				`overdue at ${overdueAt}; delivered ${delivery.created_at} (${delivery.state}); row ${row.status}; downstream ${calls.length}`,
+			);
+			assert.equal(calls.length, 1, 'downstream calls');
+		},
+	},
+
+	wholeContext: {
+		name: 'the whole context stands: every field of a document other than key and url, of any JSON type, is kept as the first post wrote it (the row’s context), shown in the answer, and reaches the downstream step',
+		async run(t) {
+			const [doc] = intakeDocuments(1, 'WHOLE');
+			doc.order_id = 'PO-77';
+			doc.customer = { id: 5, name: 'ACME' };
+			doc.lines = [{ sku: 'A-1', qty: 2 }];
+			doc.amount = 12.5;
+			doc.urgent = true;
+			const { key, url, ...context } = doc;
+			const [answer] = await intake(n8nBase(), [doc]);
+			assert.equal(answer.state, 'accepted', JSON.stringify(answer));
+			// a repeat post with other values changes nothing
+			const [again] = await intake(n8nBase(), [{ key, url, order_id: 'PO-OTHER' }]);
+			assert.equal(again.state, 'already_known', JSON.stringify(again));
+			// each answer shows the context that stands: the first post's
+			assert.deepEqual(answer.context, context, 'the first answer’s context');
+			assert.deepEqual(again.context, context, 'the repeat post’s answer: the first context');
+			const [row] = await rowsAre([doc.file_name], 'done');
+			assert.deepEqual(JSON.parse(row.context), context, 'the row’s context');
+			const calls = await callsOf([answer.task_id]);
+			assert.equal(calls.length, 1, 'downstream calls');
+			const { body } = calls[0];
+			for (const [field, value] of Object.entries(context))
+				assert.deepEqual(body[field], value, `the downstream step’s ${field}`);
+			t.diagnostic(`row context ${row.context}; downstream order_id ${body.order_id}`);
+		},
+	},
+
+	eachOwnEntry: {
+		name: 'each document gets its own entry: a field of the wrong type, a missing or non-http url, a repeated key, too much context are each rejected with their reason, the others are sent; no 500, no row without its url; a post over 16 MB is refused by n8n before the workflow',
+		async run(t) {
+			const [good1, good2, ...rest] = intakeDocuments(8, 'OWN');
+			const bad = [
+				{ ...rest[0], file_name: { name: 'x.pdf' } },
+				{ ...rest[1], key: { id: 5 } },
+				{ key: rest[2].key, file_name: rest[2].file_name },
+				{ ...rest[3], url: 'ftp://127.0.0.1/x.pdf' },
+				{ ...good1, file_name: 'a-repeat.pdf' },
+				{ ...rest[4], note: 'x'.repeat(12000) },
+				'just-a-string.pdf',
+			];
+			const reasons = [
+				/file_name is not text/,
+				/key is neither text nor a number/,
+				/url is missing/,
+				/url is not an http or https address/,
+				/the key repeats an earlier document/,
+				/more than 10000/,
+				/a document is a JSON object/,
+			];
+			const rowsBefore = (await tableRows(prod.table)).length;
+			const { status, text } = await postIntake(n8nBase(), {
+				documents: [good1, ...bad.slice(0, 3), good2, ...bad.slice(3)],
+			});
+			assert.equal(status, 200, `${status} ${text.slice(0, 300)}`);
+			const answer = JSON.parse(text);
+			const [first, b0, b1, b2, second, ...others] = answer;
+			assert.deepEqual(
+				[first.state, second.state],
+				['accepted', 'accepted'],
+				JSON.stringify(answer),
+			);
+			for (const [i, entry] of [b0, b1, b2, ...others].entries()) {
+				assert.equal(entry.state, 'rejected', JSON.stringify(entry));
+				assert.match(String(entry.reason), reasons[i], JSON.stringify(entry));
+			}
+			const ids = [first.task_id, second.task_id];
+			await rowsAre([good1.file_name, good2.file_name], 'done');
+			const calls = await callsOf(ids);
+			assert.deepEqual(callsPerTask(calls), eachOnce(ids), 'the valid documents downstream');
+			// a post over n8n's N8N_PAYLOAD_SIZE_MAX (16 MB): n8n refuses it before the workflow runs (500,
+			// a limit the docs name): no row, no task
+			const newTasks = await tasksSince();
+			const huge = await postIntake(n8nBase(), {
+				documents: [{ ...intakeDocuments(1, 'HUGE')[0], note: 'x'.repeat(17 * 1024 * 1024) }],
+			});
+			assert.ok(huge.status >= 400, `a post over 16 MB: ${huge.status} ${huge.text.slice(0, 200)}`);
+			assert.deepEqual(await newTasks(), [], 'a post over 16 MB made a task');
+			const rows = await tableRows(prod.table);
+			assert.equal(rows.length, rowsBefore + 2, 'a row for each valid document only');
+			const noUrl = rows.filter(
+				(r) => !r.url && r.status !== 'unknown_task' && r.status !== 'unmatched',
+			);
+			assert.deepEqual(noUrl, [], 'a row without its url');
+			t.diagnostic(
+				`a post over 16 MB: ${huge.status}; ${answer.length} entries: 2 accepted; rejected: ${[b0, b1, b2, ...others].map((e) => e.reason.slice(0, 40)).join(' | ')}`,
+			);
+		},
+	},
+
 	nothingUsable: {
 		name: 'a post without a usable document is answered: 400 with kind no_documents, or one rejected entry per document',
 		async run(t) {
@@ -303,7 +434,8 @@ const promises = {
 				const { status, text } = await postIntake(n8nBase(), body);
 				figures.push(`${JSON.stringify(body)} → ${status}`);
 				assert.equal(status, 400, `${JSON.stringify(body)}: ${status} ${text}`);
-				const [answer] = [].concat(JSON.parse(text));
+				assert.ok(Array.isArray(JSON.parse(text)), `not an array: ${text}`);
+				const [answer] = JSON.parse(text);
 				assert.equal(answer.kind, 'no_documents', text);
 				assert.match(answer.error, /documents/);
 			}
