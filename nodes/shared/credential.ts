@@ -1,4 +1,4 @@
-import { classifyHost } from './addresses';
+import { classifyHost, classifyIp } from './addresses';
 import { CREDENTIAL } from './messages';
 import { displayUrl, parseHttpUrl } from './urls';
 
@@ -36,8 +36,13 @@ function readBaseUrl(raw: unknown, allowUnencryptedHttp: boolean): string {
 	if (url.username || url.password) throw invalid(CREDENTIAL.userInfo(safeParts(url)));
 	if (url.search || value.includes('?')) throw invalid(CREDENTIAL.query(safeParts(url)));
 	if (url.hash || value.includes('#')) throw invalid(CREDENTIAL.fragment(safeParts(url)));
-	if (url.protocol === 'http:' && classifyHost(url.hostname) !== 'loopback') {
-		if (!allowUnencryptedHttp) throw invalid(CREDENTIAL.unencrypted(url.host, ALLOW_HTTP_OPTION));
+	// only a loopback IP or `localhost` stays on this machine: n8n may ask DNS for *.localhost
+	const { hostname } = url;
+	const loopback = hostname === 'localhost' || classifyIp(hostname) === 'loopback';
+	if (url.protocol === 'http:' && !loopback && !allowUnencryptedHttp) {
+		const name = classifyHost(hostname) === 'loopback';
+		const message = name ? CREDENTIAL.localhostName : CREDENTIAL.unencrypted;
+		throw invalid(message(url.host, ALLOW_HTTP_OPTION));
 	}
 	return `${url.protocol}//${url.host}${url.pathname.replace(/\/+$/, '')}`;
 }

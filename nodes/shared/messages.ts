@@ -22,6 +22,8 @@ export const CREDENTIAL = {
 		`must not contain a fragment (shown here without it: ${shown}). Remove the "#" and what follows it.`,
 	unencrypted: (host: string, option: string) =>
 		`uses http:// for ${host}: the API key would travel unencrypted. Use https://, or turn on "${option}" in the credential if the host is a trusted gateway on your own network.`,
+	localhostName: (host: string, option: string) =>
+		`uses http:// for ${host}: n8n may look names under .localhost up in DNS, and the API key would then travel unencrypted. Use http://127.0.0.1 or http://localhost for this machine, https://, or turn on "${option}" in the credential.`,
 	keyFormat:
 		'The API key of the Document Extraction API credential has the wrong format: keys look like vnd_… Copy the key from the web dashboard of the Document Extraction Service (or ask your account administrator for one) and paste it into the credential.',
 };
