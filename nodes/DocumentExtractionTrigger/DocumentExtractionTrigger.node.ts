@@ -45,7 +45,7 @@ function usesExistingRegistration(ctx: IHookFunctions | IWebhookFunctions): bool
 	return ctx.getNodeParameter('useExistingRegistration', false) === true;
 }
 
-/** What deliveries must be signed with ('' when nothing) and, when this node registered, for which project. */
+/** The secret deliveries must be signed with ('' when none) and the project, when this node registered it. */
 function signedFor(this: IWebhookFunctions): { secret: string; projectId?: string } {
 	if (usesExistingRegistration(this)) {
 		return { secret: String(this.getNodeParameter('webhookSecret', '') ?? '').trim() };
@@ -203,22 +203,18 @@ export class DocumentExtractionTrigger implements INodeType {
 
 		if (payload.event !== TASK_COMPLETED) return ignore(MESSAGES.answers.otherEvent);
 		const { task_id: taskId, project_id: project, status } = payload;
-		if (typeof taskId !== 'string' || taskId === '') {
-			return reply(res, 400, { error: MESSAGES.answers.noTaskId });
-		}
-		// one secret may sign for several registrations (a pasted one: the project is not known)
-		if (projectId && String(project).toLowerCase() !== projectId.toLowerCase()) {
-			return reply(res, 400, { error: MESSAGES.answers.otherProject });
-		}
+		const otherProject = projectId && String(project).toLowerCase() !== projectId.toLowerCase();
+		const refused =
+			typeof taskId !== 'string' || !taskId ? 'noTaskId' : otherProject && 'otherProject';
+		if (refused) return reply(res, 400, { error: MESSAGES.answers[refused] });
 		if (!passesStatusFilter(status, options.statusFilter)) {
 			return ignore(MESSAGES.answers.filteredOut);
 		}
 
-		// The service retries a delivery it thinks failed: each task outcome starts one run, at this
-		// node, workflow and mode (a test listen is apart).
+		// The service retries: one run per task outcome, node, workflow and mode (a test listen is apart)
 		const node = this.getNode();
 		const scope = [this.getWorkflow().id ?? '', node.id ?? node.name, this.getMode()];
-		const key = shortKey([...scope, taskId, typeof status === 'string' ? status : '']);
+		const key = shortKey([...scope, String(taskId), typeof status === 'string' ? status : '']);
 		const claim = await claimDelivery(key);
 		if (claim === 'duplicate') return ignore(MESSAGES.answers.duplicate);
 		if (claim === 'busy') return reply(res, 503, { error: MESSAGES.answers.busy });

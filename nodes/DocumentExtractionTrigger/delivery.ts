@@ -75,8 +75,7 @@ function duration(ms: number): string {
 
 /**
  * The answer to a delivery whose signed timestamp is missing or unreadable (400), or outside the
- * tolerance or older than the deliveries remembered (200 with `ignored`: the service would retry
- * any other status, to be refused again).
+ * tolerance or the memory (200 with `ignored`: the service would retry any other status).
  */
 function timestampAnswer(
 	timestamp: unknown,

@@ -26,7 +26,6 @@ export const MESSAGES = {
 		/** A timestamp too old or too far ahead: how far from n8n's clock, and the tolerance. */
 		outsideTolerance: (reason: string, difference: string, tolerance: string) =>
 			`timestamp ${reason}: ${difference} ${reason === 'too old' ? 'before' : 'after'} n8n's clock, more than the tolerance of ${tolerance}`,
-		/** Signed before the oldest delivery remembered, past the bound of the memory. */
 		forgotten: (difference: string, bound: string) =>
 			`timestamp too old: ${difference} before n8n's clock, before the oldest delivery this n8n process still remembers (more than ${bound} arrived within the hour)`,
 		noTaskId: 'task_id missing: a task.completed delivery must name its task',

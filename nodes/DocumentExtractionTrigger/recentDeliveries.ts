@@ -7,32 +7,21 @@ import { sleep } from 'n8n-workflow';
  * copies start one run. In memory, not static data: n8n writes a webhook's static data back whole
  * after the run was created (a write per delivery, not atomic, able to overwrite a registration
  * stored meanwhile). Copies wait for the first one's answer; when n8n could not start its run, a copy takes over.
- * Entries leave after the hour. Past MAX_ENTRIES (about 100 bytes each) the oldest tenth leaves
- * early and raises the floor: a delivery signed before it is too old (refuseByTimestamp).
+ * Past MAX_ENTRIES (69 a second for the hour, about 100 bytes each) the oldest tenth leaves early
+ * and raises the floor: a delivery signed before them (+ SKEW_MS for clocks) is too old.
  */
 
 const WINDOW_MS = 60 * 60_000;
-/** 69 deliveries a second for the whole hour (docs/trigger.md). */
 export const MAX_ENTRIES = 250_000;
-/** How far the service's clock may run ahead of n8n's for the floor to hold. */
 const SKEW_MS = 5 * 60_000;
-
 /** How long a copy waits for the first one's answer before a 503: below the service's 10 s. */
 const COPY_WAIT_MS = 5_000;
 
-/** A claim in flight: resolves true once it started a run, false when not. */
-interface Pending {
-	expires: number;
-	promise: Promise<boolean>;
-	resolve: (started: boolean) => void;
-}
-
-/** Short key → when it stops counting as seen (settled), or its claim in flight; oldest first. */
+/** Short key → when it stops counting as seen (settled), or its claim in flight (resolves true
+ * once it started a run, false when not); oldest first. */
+type Pending = { expires: number; promise: Promise<boolean>; resolve: (started: boolean) => void };
 const entries = new Map<string, number | Pending>();
-let nextPrune = 0;
-let floor = 0;
-
-/** Signed timestamps up to this instant are older than every delivery still remembered. */
+let [nextPrune, floor] = [0, 0];
 export const rememberedSince = () => floor;
 
 /** 12 bytes of SHA-256, as 16 characters: one outcome at one node, workflow and mode. */

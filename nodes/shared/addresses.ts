@@ -74,24 +74,18 @@ function classifyIpv4([a, b]: number[]): AddressClass {
 }
 
 function classifyIpv6(groups: number[]): AddressClass {
-	const zeros = (from: number, to: number) => groups.slice(from, to).every((g) => g === 0);
-	const ipv4 = (high: number, low: number) =>
-		classifyIpv4([high >> 8, high & 255, low >> 8, low & 255]);
-	const embedded = () => ipv4(groups[6], groups[7]);
-	if (zeros(0, 8)) return 'unspecified';
-	if (zeros(0, 7) && groups[7] === 1) return 'loopback';
-	// The IPv4 address an IPv6 one carries decides: IPv4-mapped (::ffff:a.b.c.d), IPv4-translated
-	// (::ffff:0:a.b.c.d), the deprecated IPv4-compatible form (::a.b.c.d), NAT64 (64:ff9b::/96,
-	// 64:ff9b:1::/48: in the last 32 bits), 6to4 (2002::/16: bits 16–48) and Teredo (2001::/32: the
-	// server's in bits 32–64, the client's inverted in the last 32)
-	if (zeros(0, 5) && groups[5] === 0xffff) return embedded();
-	if (zeros(0, 4) && groups[4] === 0xffff && groups[5] === 0) return embedded();
-	if (zeros(0, 6)) return embedded();
-	if (groups[0] === 0x64 && groups[1] === 0xff9b && (zeros(2, 6) || groups[2] === 1)) {
-		return embedded();
+	const ipv4 = (hi: number, lo: number) => classifyIpv4([hi >> 8, hi & 255, lo >> 8, lo & 255]);
+	const text = groups.map((g) => g.toString(16)).join(':');
+	if (text === '0:0:0:0:0:0:0:0') return 'unspecified';
+	if (text === '0:0:0:0:0:0:0:1') return 'loopback';
+	// The IPv4 address carried decides: IPv4-mapped, -translated, -compatible and NAT64 (64:ff9b::/96,
+	// 64:ff9b:1::/48) in the last 32 bits, 6to4 (2002::/16) in bits 16–48, Teredo (2001::/32) the
+	// server's in bits 32–64 and the client's inverted in the last 32
+	if (/^(0:0:0:0:(0|ffff):0|0:0:0:0:0:ffff|64:ff9b:(0:0:0:0|1)):/.test(text)) {
+		return ipv4(groups[6], groups[7]);
 	}
 	if (groups[0] === 0x2002) return ipv4(groups[1], groups[2]);
-	if (groups[0] === 0x2001 && groups[1] === 0) {
+	if (text.startsWith('2001:0:')) {
 		const client = ipv4(groups[6] ^ 0xffff, groups[7] ^ 0xffff);
 		return isRestricted(client) ? client : ipv4(groups[2], groups[3]);
 	}

@@ -37,12 +37,10 @@ function readBaseUrl(raw: unknown, allowUnencryptedHttp: boolean): string {
 	if (url.search || value.includes('?')) throw invalid(CREDENTIAL.query(safeParts(url)));
 	if (url.hash || value.includes('#')) throw invalid(CREDENTIAL.fragment(safeParts(url)));
 	// only a loopback IP or `localhost` stays on this machine: n8n may ask DNS for *.localhost
-	const { hostname } = url;
-	const loopback = hostname === 'localhost' || classifyIp(hostname) === 'loopback';
+	const loopback = url.hostname === 'localhost' || classifyIp(url.hostname) === 'loopback';
 	if (url.protocol === 'http:' && !loopback && !allowUnencryptedHttp) {
-		const name = classifyHost(hostname) === 'loopback';
-		const message = name ? CREDENTIAL.localhostName : CREDENTIAL.unencrypted;
-		throw invalid(message(url.host, ALLOW_HTTP_OPTION));
+		const message = classifyHost(url.hostname) === 'loopback' ? 'localhostName' : 'unencrypted';
+		throw invalid(CREDENTIAL[message](url.host, ALLOW_HTTP_OPTION));
 	}
 	return `${url.protocol}//${url.host}${url.pathname.replace(/\/+$/, '')}`;
 }
