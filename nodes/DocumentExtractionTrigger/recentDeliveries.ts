@@ -20,7 +20,7 @@ const COPY_WAIT_MS = 5_000;
 /** Short key → when it stops counting as seen (settled), or its claim in flight (resolves true
  * once it started a run, false when not); oldest first. */
 type Pending = { expires: number; promise: Promise<boolean>; resolve: (started: boolean) => void };
-const entries = new Map<string, number | Pending>();
+export const entries = new Map<string, number | Pending>();
 let [nextPrune, floor] = [0, 0];
 export const rememberedSince = () => floor;
 
