@@ -7,7 +7,7 @@ import { sleep } from 'n8n-workflow';
  * copies start one run. In memory, not static data: n8n writes a webhook's static data back whole
  * after the run was created (a write per delivery, not atomic, able to overwrite a registration
  * stored meanwhile). Copies wait for the first one's answer; when n8n could not start its run, a copy takes over.
- * Past MAX_ENTRIES (69 a second for the hour, about 100 bytes each) the oldest tenth leaves early
+ * Past MAX_ENTRIES (69 a second for the hour, about 90 bytes each) the oldest tenth leaves early
  * and raises the floor: a delivery signed before them (+ SKEW_MS for clocks) is too old.
  */
 
