@@ -56,6 +56,10 @@
  *     against 1,000 single-file items, Submit and Wait in one execution: tasks, time, ratio.
  *     BENCH_P8=0 skips it in the full benchmark.
  *
+ * P9  The trigger's memory of deliveries (bench/replay.js): 200,000 signed deliveries into the
+ *     built trigger's webhook() in a fresh process, then copies of the earliest: entries, heap
+ *     (MB) and whether every copy is refused. BENCH_P9=0 skips it; BENCH_P9_* in bench/replay.js.
+ *
  * Rows alone: `node bench/run.js --only P4` (or --only P5,P6; BENCH_ONLY=P5;
  * `npm run bench -- --only P5` builds first). It replaces only those rows' summary lines and
  * sections in bench/results.md and keeps the rest of the file.
@@ -88,10 +92,11 @@ const P5 = process.env.BENCH_P5 !== '0';
 const P6 = process.env.BENCH_P6 !== '0';
 const P7 = process.env.BENCH_P7 !== '0';
 const P8 = process.env.BENCH_P8 !== '0';
+const P9 = process.env.BENCH_P9 !== '0';
 const P1B_COUNTS = [50, 500];
 const P1B_BASELINE = process.env.BENCH_P1B_BASELINE;
 /** Rows that can run alone (--only); the others run in the full benchmark. */
-const ROWS = ['P1b', 'P4', 'P5', 'P6', 'P7', 'P8'];
+const ROWS = ['P1b', 'P4', 'P5', 'P6', 'P7', 'P8', 'P9'];
 const ONLY = parseOnly();
 
 /** The rows chosen with --only / BENCH_ONLY, or undefined for all. */
@@ -405,7 +410,7 @@ async function measureQ(emu) {
 	});
 }
 
-function report(env, p1, p2, totalMs, q, p4, p5, p6, p7, p1b, p8) {
+function report(env, p1, p2, totalMs, q, p4, p5, p6, p7, p1b, p8, p9) {
 	const intervalMs = INTERVAL_S * 1000;
 	const wallLimitMs = 1.3 * (T_MS + intervalMs);
 	const minPolls = Math.ceil(T_MS / intervalMs) + 1;
@@ -471,6 +476,7 @@ function report(env, p1, p2, totalMs, q, p4, p5, p6, p7, p1b, p8) {
 	for (const row of extraRows({ p5, p6 }).summary) out(row);
 	if (p7) for (const row of require('./bulk.js').summaryRows(p7)) out(row);
 	if (p8) for (const row of require('./attachments.js').summaryRows(p8)) out(row);
+	if (p9) for (const row of require('./replay.js').summaryRows(p9)) out(row);
 	out();
 
 	// ---- P1 --------------------------------------------------------------------------------
@@ -541,6 +547,7 @@ function report(env, p1, p2, totalMs, q, p4, p5, p6, p7, p1b, p8) {
 	for (const section of extraRows({ p5, p6 }).sections) out(section);
 	if (p7) out(require('./bulk.js').section(p7));
 	if (p8) out(require('./attachments.js').section(p8));
+	if (p9) out(require('./replay.js').section(p9));
 
 	// ---- Notes -------------------------------------------------------------------------------
 	out('## Notes');
@@ -578,8 +585,9 @@ function extraRows({ p5, p6 }) {
 /** The summary rows and section of one row measured alone. */
 function rowParts(row, figures) {
 	if (row === 'P1b') return { rows: p1bSummaryRows(figures), section: p1bSection(figures) };
-	if (row === 'P4' || row === 'P7' || row === 'P8') {
-		const { summaryRows, section } = require({ P4: './trigger.js', P7: './bulk.js', P8: './attachments.js' }[row]);
+	if (row === 'P4' || row === 'P7' || row === 'P8' || row === 'P9') {
+		const files = { P4: './trigger.js', P7: './bulk.js', P8: './attachments.js', P9: './replay.js' };
+		const { summaryRows, section } = require(files[row]);
 		return { rows: summaryRows(figures), section: section(figures) };
 	}
 	const parts = extraRows({ [row.toLowerCase()]: figures });
@@ -655,6 +663,7 @@ async function measureRow(row, packageRoot) {
 	if (row === 'P5') return await require('./pace.js').measureRateLimit({ startWorker, packageRoot, log });
 	if (row === 'P6') return await require('./pace.js').measureUrlItems({ startWorker, packageRoot, log });
 	if (row === 'P8') return await measureP8(packageRoot, positive('BENCH_P8_ROUNDS', 3));
+	if (row === 'P9') return await require('./replay.js').measureReplay({ packageRoot, log });
 	if (row === 'P7') {
 		loadRuntime();
 		return await require('./bulk.js').measureBulk({ log });
@@ -669,7 +678,7 @@ async function measureRow(row, packageRoot) {
 
 async function mainOnly() {
 	log(`only ${[...ONLY].join(', ')}`);
-	const needsPackage = ONLY.has('P1b') || ONLY.has('P5') || ONLY.has('P6') || ONLY.has('P8');
+	const needsPackage = ['P1b', 'P5', 'P6', 'P8', 'P9'].some((row) => ONLY.has(row));
 	const packageRoot = needsPackage ? snapshotPackage() : undefined;
 	try {
 		for (const row of ROWS.filter((r) => ONLY.has(r))) {
@@ -711,7 +720,8 @@ async function main() {
 		if (P7) loadRuntime();
 		const p7 = P7 ? await require('./bulk.js').measureBulk({ log }) : undefined;
 		const p8 = P8 ? await measureP8(packageRoot, positive('BENCH_P8_ROUNDS', 1)) : undefined;
-		const markdown = report(environment(), p1, p2, performance.now() - started, q, p4, p5, p6, p7, p1b, p8);
+		const p9 = P9 ? await require('./replay.js').measureReplay({ packageRoot, log }) : undefined;
+		const markdown = report(environment(), p1, p2, performance.now() - started, q, p4, p5, p6, p7, p1b, p8, p9);
 		process.stdout.write(`${markdown}\n`);
 		if (OUTPUT !== '-') {
 			fs.writeFileSync(OUTPUT, `${markdown}\n`);

@@ -16,14 +16,18 @@ import { TASK_COMPLETED } from '../shared/transport/service';
 import {
 	DEFAULT_TIMESTAMP_TOLERANCE_MINUTES,
 	deliveryItem,
-	deliveryKey,
 	parseDeliveryBody,
 	passesStatusFilter,
 	refuseByTimestamp,
 } from './delivery';
 import { addErrorDetails } from './errorDetails';
 import { MESSAGES } from './messages';
-import { claimDelivery, settleWhenAnswered, type WebhookResponse } from './recentDeliveries';
+import {
+	claimDelivery,
+	settleWhenAnswered,
+	shortKey,
+	type WebhookResponse,
+} from './recentDeliveries';
 import {
 	createRegistration,
 	getRegistration,
@@ -42,22 +46,17 @@ function usesExistingRegistration(ctx: IHookFunctions | IWebhookFunctions): bool
 	return ctx.getNodeParameter('useExistingRegistration', false) === true;
 }
 
-/** The secret deliveries must be signed with, or '' when there is none. */
-function signingSecret(this: IWebhookFunctions): string {
+/** The secret deliveries must be signed with ('' when none) and the project, when this node registered it. */
+function signedFor(this: IWebhookFunctions): { secret: string; projectId?: string } {
 	if (usesExistingRegistration(this)) {
-		return String(this.getNodeParameter('webhookSecret', '') ?? '').trim();
+		return { secret: String(this.getNodeParameter('webhookSecret', '') ?? '').trim() };
 	}
 	const data = this.getWorkflowStaticData('node');
-	const current = getRegistration(data);
-	if (current) return current.secret;
-	const project = readProjectField(this);
-	return retiredRegistrationFor(data, this.getNodeWebhookUrl('default'), project)?.secret ?? '';
-}
-
-/** The key of one task outcome at this node, workflow and mode (a test listen is apart). */
-function scopedKey(this: IWebhookFunctions, key: string): string {
-	const node = this.getNode();
-	return [this.getWorkflow().id ?? '', node.id ?? node.name, this.getMode(), key].join('|');
+	const url = this.getNodeWebhookUrl('default');
+	return (
+		getRegistration(data) ??
+		retiredRegistrationFor(data, url, readProjectField(this)) ?? { secret: '' }
+	);
 }
 
 export class DocumentExtractionTrigger implements INodeType {
@@ -186,7 +185,7 @@ export class DocumentExtractionTrigger implements INodeType {
 
 		// The signature is checked over the raw bytes before anything looks at the body; n8n reads
 		// them only for the content types it parses.
-		const secret = signingSecret.call(this);
+		const { secret, projectId } = signedFor.call(this);
 		if (!Buffer.isBuffer(req.rawBody) && typeof req.readRawBody === 'function') {
 			await req.readRawBody();
 		}
@@ -204,19 +203,23 @@ export class DocumentExtractionTrigger implements INodeType {
 		if (stale) return reply(res, stale.status, stale.body);
 
 		if (payload.event !== TASK_COMPLETED) return ignore(MESSAGES.answers.otherEvent);
-		if (!passesStatusFilter(payload.status, options.statusFilter)) {
+		const { task_id: taskId, project_id: project, status } = payload;
+		const otherProject = projectId && String(project).toLowerCase() !== projectId.toLowerCase();
+		const refused =
+			typeof taskId !== 'string' || !taskId ? 'noTaskId' : otherProject && 'otherProject';
+		if (refused) return reply(res, 400, { error: MESSAGES.answers[refused] });
+		if (!passesStatusFilter(status, options.statusFilter)) {
 			return ignore(MESSAGES.answers.filteredOut);
 		}
 
-		// The service retries a delivery it thinks failed: each task outcome starts one run.
-		const outcomeKey = deliveryKey(payload);
-		if (outcomeKey !== undefined) {
-			const key = scopedKey.call(this, outcomeKey);
-			const claim = await claimDelivery(key);
-			if (claim === 'duplicate') return ignore(MESSAGES.answers.duplicate);
-			if (claim === 'busy') return reply(res, 503, { error: MESSAGES.answers.busy });
-			settleWhenAnswered(res, key);
-		}
+		// The service retries: one run per task outcome, node, workflow and mode (a test listen is apart)
+		const node = this.getNode();
+		const scope = [this.getWorkflow().id ?? '', node.id ?? node.name, this.getMode()];
+		const key = shortKey([...scope, String(taskId), typeof status === 'string' ? status : '']);
+		const claim = await claimDelivery(key);
+		if (claim === 'duplicate') return ignore(MESSAGES.answers.duplicate);
+		if (claim === 'busy') return reply(res, 503, { error: MESSAGES.answers.busy });
+		settleWhenAnswered(res, key);
 
 		const item = deliveryItem(payload);
 		const fetchErrorDetails = options.fetchErrorDetails !== false;

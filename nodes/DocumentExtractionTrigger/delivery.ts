@@ -1,6 +1,7 @@
 import type { IDataObject, IWebhookFunctions } from 'n8n-workflow';
 
 import { MESSAGES } from './messages';
+import { MAX_ENTRIES, rememberedSince } from './recentDeliveries';
 
 /** The documented fields of a task.completed delivery, in the order they are output. */
 const DELIVERY_FIELDS = [
@@ -38,12 +39,6 @@ export function deliveryItem(payload: IDataObject): IDataObject {
 export const passesStatusFilter = (status: unknown, filter: unknown) =>
 	(filter !== 'complete' && filter !== 'failed') || status === filter;
 
-export function deliveryKey(payload: IDataObject): string | undefined {
-	const { task_id: taskId, status } = payload;
-	if (typeof taskId !== 'string' || taskId === '') return undefined;
-	return `${taskId}|${typeof status === 'string' ? status : ''}`;
-}
-
 /** The hour deliveries are remembered: a replay is a duplicate or too old; retries fit easily. */
 export const DEFAULT_TIMESTAMP_TOLERANCE_MINUTES = 60;
 
@@ -80,7 +75,7 @@ function duration(ms: number): string {
 
 /**
  * The answer to a delivery whose signed timestamp is missing or unreadable (400), or outside the
- * tolerance (200 with `ignored`: the service would retry any other status, to be refused again).
+ * tolerance or the memory (200 with `ignored`: the service would retry any other status).
  */
 function timestampAnswer(
 	timestamp: unknown,
@@ -99,13 +94,12 @@ function timestampAnswer(
 		return { status: 400, body: { error } };
 	}
 	const differenceMs = Date.now() - time;
-	if (Math.abs(differenceMs) <= toleranceMs) return undefined;
+	const forgotten = time <= rememberedSince();
+	if (!forgotten && Math.abs(differenceMs) <= toleranceMs) return undefined;
 	const reason = differenceMs > 0 ? 'too old' : 'in the future';
-	const ignored = MESSAGES.answers.outsideTolerance(
-		reason,
-		duration(differenceMs),
-		duration(toleranceMs),
-	);
+	const ignored = forgotten
+		? MESSAGES.answers.forgotten(duration(differenceMs), MAX_ENTRIES.toLocaleString('en'))
+		: MESSAGES.answers.outsideTolerance(reason, duration(differenceMs), duration(toleranceMs));
 	return { status: 200, body: { received: true, ignored } };
 }
 

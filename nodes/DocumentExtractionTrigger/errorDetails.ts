@@ -7,11 +7,7 @@ import { MESSAGES } from './messages';
 
 /** Adds a failed task's error from GET /task_status; never loses the delivery. */
 export async function addErrorDetails(this: IWebhookFunctions, item: IDataObject): Promise<void> {
-	const taskId = item.task_id;
-	if (typeof taskId !== 'string' || taskId === '') {
-		item.errorDetailsUnavailable = MESSAGES.errorDetails.noTaskId;
-		return;
-	}
+	const taskId = String(item.task_id);
 	let task: IDataObject | undefined;
 	try {
 		// Two attempts of 5 s, 15 s in all (429 waits included): the run starts in time.

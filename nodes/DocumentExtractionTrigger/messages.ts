@@ -26,6 +26,10 @@ export const MESSAGES = {
 		/** A timestamp too old or too far ahead: how far from n8n's clock, and the tolerance. */
 		outsideTolerance: (reason: string, difference: string, tolerance: string) =>
 			`timestamp ${reason}: ${difference} ${reason === 'too old' ? 'before' : 'after'} n8n's clock, more than the tolerance of ${tolerance}`,
+		forgotten: (difference: string, bound: string) =>
+			`timestamp too old: ${difference} before n8n's clock, before the oldest delivery this n8n process still remembers (more than ${bound} arrived within the hour)`,
+		noTaskId: 'task_id missing: a task.completed delivery must name its task',
+		otherProject: "project_id is not the project this trigger's webhook is registered for",
 	},
 	/** The log line of a signed delivery refused for its timestamp. */
 	refusedLog: (reason: string) =>
@@ -33,7 +37,6 @@ export const MESSAGES = {
 
 	/** Why a failed task's item has no error message (errorDetailsUnavailable). */
 	errorDetails: {
-		noTaskId: 'The delivery names no task_id to look the error up by',
 		noError: 'The service gave no error message for this task',
 		lookupFailed: (reason: string) => `Could not fetch the error message: ${reason}`,
 	},

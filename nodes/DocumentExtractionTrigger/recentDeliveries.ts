@@ -1,3 +1,4 @@
+import { createHash } from 'crypto';
 import type { IWebhookFunctions } from 'n8n-workflow';
 import { sleep } from 'n8n-workflow';
 
@@ -6,56 +7,64 @@ import { sleep } from 'n8n-workflow';
  * copies start one run. In memory, not static data: n8n writes a webhook's static data back whole
  * after the run was created (a write per delivery, not atomic, able to overwrite a registration
  * stored meanwhile). Copies wait for the first one's answer; when n8n could not start its run, a copy takes over.
+ * Past MAX_ENTRIES (69 a second for the hour, about 90 bytes each) the oldest tenth leaves early
+ * and raises the floor: a delivery signed before them (+ SKEW_MS for clocks) is too old.
  */
 
 const WINDOW_MS = 60 * 60_000;
-const MAX_ENTRIES = 10_000;
-
+export const MAX_ENTRIES = 250_000;
+const SKEW_MS = 5 * 60_000;
 /** How long a copy waits for the first one's answer before a 503: below the service's 10 s. */
 const COPY_WAIT_MS = 5_000;
 
-interface Entry {
-	/** When the key stops counting as seen (not before it settles, while in flight). */
-	expires: number;
-	/** Set while the claim is in flight: resolves true once it started a run, false when not. */
-	pending?: { promise: Promise<boolean>; resolve: (started: boolean) => void };
-}
+/** Short key → when it stops counting as seen (settled), or its claim in flight (resolves true
+ * once it started a run, false when not); oldest first. */
+type Pending = { expires: number; promise: Promise<boolean>; resolve: (started: boolean) => void };
+export const entries = new Map<string, number | Pending>();
+let [nextPrune, floor] = [0, 0];
+export const rememberedSince = () => floor;
 
-/** key → entry, oldest first. */
-const entries = new Map<string, Entry>();
+/** 12 bytes of SHA-256, as 16 characters: one outcome at one node, workflow and mode. */
+export const shortKey = (parts: string[]) =>
+	createHash('sha256').update(parts.join('|')).digest().subarray(0, 12).toString('base64');
+
+/** Drops expired keys (at most once a second) and, past the bound, the oldest settled tenth. */
+function prune(now: number): void {
+	if (now < nextPrune && entries.size <= MAX_ENTRIES) return;
+	nextPrune = now + 1_000;
+	const keep = entries.size > MAX_ENTRIES ? MAX_ENTRIES * 0.9 : Infinity;
+	for (const [key, entry] of entries) {
+		const expires = typeof entry === 'number' ? entry : entry.expires;
+		if (expires > now && entries.size <= keep) break;
+		if (typeof entry === 'object' && expires > now) continue;
+		entries.delete(key);
+		if (expires > now) floor = Math.max(floor, expires - WINDOW_MS + SKEW_MS);
+		// never answered within the window: counts as started, like a dropped connection
+		if (typeof entry === 'object') entry.resolve(true);
+	}
+}
 
 /** Claims `key` when it is new (or expired); else what an earlier copy left. Synchronous. */
 function claim(key: string): 'claimed' | 'seen' | Promise<boolean> {
 	const now = Date.now();
 	const entry = entries.get(key);
-	if (entry?.pending) return entry.pending.promise;
-	if (entry && entry.expires > now) return 'seen';
+	if (typeof entry === 'object') return entry.promise;
+	if (entry !== undefined && entry > now) return 'seen';
 	let resolve: (started: boolean) => void = () => {};
 	const promise = new Promise<boolean>((done) => (resolve = done));
 	entries.delete(key);
-	entries.set(key, { expires: now + WINDOW_MS, pending: { promise, resolve } });
-	// Drops expired keys and, past the bound, the oldest settled ones.
-	for (const [old, { expires, pending }] of entries) {
-		if (entries.size <= MAX_ENTRIES && expires > now) break;
-		if (!pending || expires <= now) entries.delete(old);
-		// never answered within the window: counts as started, like a dropped connection
-		if (pending && expires <= now) pending.resolve(true);
-	}
+	entries.set(key, { expires: now + WINDOW_MS, promise, resolve });
+	prune(now);
 	return 'claimed';
 }
 
 /** Ends a claim: started keeps the key as seen for the window; not started forgets it. */
 function settle(key: string, started: boolean): void {
 	const entry = entries.get(key);
-	if (!entry?.pending) return;
-	const { resolve } = entry.pending;
-	if (started) {
-		entry.pending = undefined;
-		entry.expires = Date.now() + WINDOW_MS;
-	} else {
-		entries.delete(key);
-	}
-	resolve(started);
+	if (typeof entry !== 'object') return;
+	if (started) entries.set(key, Date.now() + WINDOW_MS);
+	else entries.delete(key);
+	entry.resolve(started);
 }
 
 export type WebhookResponse = ReturnType<IWebhookFunctions['getResponseObject']>;

@@ -74,17 +74,21 @@ function classifyIpv4([a, b]: number[]): AddressClass {
 }
 
 function classifyIpv6(groups: number[]): AddressClass {
-	const zeros = (from: number, to: number) => groups.slice(from, to).every((g) => g === 0);
-	const embedded = () => [groups[6] >> 8, groups[6] & 255, groups[7] >> 8, groups[7] & 255];
-	if (zeros(0, 8)) return 'unspecified';
-	if (zeros(0, 7) && groups[7] === 1) return 'loopback';
-	// IPv4-mapped (::ffff:a.b.c.d), IPv4-translated (::ffff:0:a.b.c.d) and the deprecated
-	// IPv4-compatible form (::a.b.c.d): the IPv4 address they carry decides
-	if (zeros(0, 5) && groups[5] === 0xffff) return classifyIpv4(embedded());
-	if (zeros(0, 4) && groups[4] === 0xffff && groups[5] === 0) return classifyIpv4(embedded());
-	if (zeros(0, 6)) return classifyIpv4(embedded());
-	// NAT64 well-known prefix 64:ff9b::/96 reaches the IPv4 address it carries
-	if (groups[0] === 0x64 && groups[1] === 0xff9b && zeros(2, 6)) return classifyIpv4(embedded());
+	const ipv4 = (hi: number, lo: number) => classifyIpv4([hi >> 8, hi & 255, lo >> 8, lo & 255]);
+	const text = groups.map((g) => g.toString(16)).join(':');
+	if (text === '0:0:0:0:0:0:0:0') return 'unspecified';
+	if (text === '0:0:0:0:0:0:0:1') return 'loopback';
+	// The IPv4 address carried decides: IPv4-mapped, -translated, -compatible and NAT64 (64:ff9b::/96,
+	// 64:ff9b:1::/48) in the last 32 bits, 6to4 (2002::/16) in bits 16–48, Teredo (2001::/32) the
+	// server's in bits 32–64 and the client's inverted in the last 32
+	if (/^(0:0:0:0:(0|ffff):0|0:0:0:0:0:ffff|64:ff9b:(0:0:0:0|1)):/.test(text)) {
+		return ipv4(groups[6], groups[7]);
+	}
+	if (groups[0] === 0x2002) return ipv4(groups[1], groups[2]);
+	if (text.startsWith('2001:0:')) {
+		const client = ipv4(groups[6] ^ 0xffff, groups[7] ^ 0xffff);
+		return isRestricted(client) ? client : ipv4(groups[2], groups[3]);
+	}
 	if ((groups[0] & 0xfe00) === 0xfc00) return 'private';
 	if ((groups[0] & 0xffc0) === 0xfe80) return 'link-local';
 	return 'public';

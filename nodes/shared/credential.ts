@@ -1,4 +1,4 @@
-import { classifyHost } from './addresses';
+import { classifyHost, classifyIp } from './addresses';
 import { CREDENTIAL } from './messages';
 import { displayUrl, parseHttpUrl } from './urls';
 
@@ -34,8 +34,11 @@ function readBaseUrl(raw: unknown, allowUnencryptedHttp: boolean): string {
 	if (url.username || url.password) throw invalid(CREDENTIAL.userInfo(safeParts(url)));
 	if (url.search || value.includes('?')) throw invalid(CREDENTIAL.query(safeParts(url)));
 	if (url.hash || value.includes('#')) throw invalid(CREDENTIAL.fragment(safeParts(url)));
-	if (url.protocol === 'http:' && classifyHost(url.hostname) !== 'loopback') {
-		if (!allowUnencryptedHttp) throw invalid(CREDENTIAL.unencrypted(url.host, ALLOW_HTTP_OPTION));
+	// only a loopback IP or `localhost` stays on this machine: n8n may ask DNS for *.localhost
+	const loopback = url.hostname === 'localhost' || classifyIp(url.hostname) === 'loopback';
+	if (url.protocol === 'http:' && !loopback && !allowUnencryptedHttp) {
+		const message = classifyHost(url.hostname) === 'loopback' ? 'localhostName' : 'unencrypted';
+		throw invalid(CREDENTIAL[message](url.host, ALLOW_HTTP_OPTION));
 	}
 	return `${url.protocol}//${url.host}${url.pathname.replace(/\/+$/, '')}`;
 }

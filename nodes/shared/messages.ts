@@ -24,6 +24,8 @@ export const CREDENTIAL = {
 		`uses http:// for ${host}: the API key would travel unencrypted. Use https://, or turn on "${option}" in the credential if the host is a trusted gateway on your own network.`,
 	notTheService: (shown: string, answer: string) =>
 		`The Base URL of the Document Extraction API credential does not lead to the service: ${shown}/projects answered ${answer}. Enter the address of the service with its path prefix, if it has one (for example https://api.example.com/v1).`,
+	localhostName: (host: string, option: string) =>
+		`uses http:// for ${host}: n8n may look names under .localhost up in DNS, and the API key would then travel unencrypted. Use http://127.0.0.1 or http://localhost for this machine, https://, or turn on "${option}" in the credential.`,
 	keyFormat:
 		'The API key of the Document Extraction API credential has the wrong format: keys look like vnd_… Copy the key from the web dashboard of the Document Extraction Service (or ask your account administrator for one) and paste it into the credential.',
 };

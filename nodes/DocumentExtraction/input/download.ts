@@ -70,7 +70,8 @@ async function fetchFollowingRedirects(
 		if (hop + 1 > MAX_DOWNLOAD_REDIRECTS) {
 			return { refused: MESSAGES.tooManyRedirects(displayUrl(url), MAX_DOWNLOAD_REDIRECTS) };
 		}
-		target = next;
+		// user info in a Location would become Basic auth to that host: never sent
+		target = Object.assign(next, { username: '', password: '' });
 	}
 }
 

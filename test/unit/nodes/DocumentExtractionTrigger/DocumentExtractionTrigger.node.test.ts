@@ -16,6 +16,7 @@ import {
 	Host,
 	NODE_NAME,
 	nodeType,
+	OTHER_PROJECT_ID,
 	PRODUCTION_URL,
 	PROJECT_ID,
 	signedDelivery,
@@ -148,6 +149,50 @@ describe('a delivery that fails the signature check', () => {
 			expect(itemsOf(result)?.length).toBe(status === 200 ? 1 : undefined);
 		},
 	);
+
+	it.each([
+		[
+			'another project',
+			{ project_id: OTHER_PROJECT_ID },
+			"project_id is not the project this trigger's webhook is registered for",
+		],
+		[
+			'no project',
+			{ project_id: undefined },
+			"project_id is not the project this trigger's webhook is registered for",
+		],
+		[
+			'an empty task_id',
+			{ task_id: '' },
+			'task_id missing: a task.completed delivery must name its task',
+		],
+		[
+			'no task_id',
+			{ task_id: undefined },
+			'task_id missing: a task.completed delivery must name its task',
+		],
+		[
+			'a task_id that is a number',
+			{ task_id: 7 },
+			'task_id missing: a task.completed delivery must name its task',
+		],
+	])(
+		'correctly signed but naming %s, is refused with 400 and starts no run',
+		async (_name, fields, error) => {
+			const payload = completedPayload({ task_id: 'for-another-project', ...fields });
+			const { result, res } = await registeredHost().deliver(signedDelivery(payload, SECRET));
+			expect([res.statusCode, res.body, result.workflowData]).toEqual([400, { error }, undefined]);
+		},
+	);
+
+	it('compares the project_id regardless of case', async () => {
+		const payload = completedPayload({
+			task_id: 'upper-case',
+			project_id: PROJECT_ID.toUpperCase(),
+		});
+		const { result } = await registeredHost().deliver(signedDelivery(payload, SECRET));
+		expect(itemsOf(result)).toHaveLength(1);
+	});
 
 	it('is acknowledged with 200 and ignored when it is another event', async () => {
 		const host = registeredHost();
@@ -354,12 +399,6 @@ describe('error details of failed tasks', () => {
 			() => lookup().reply(200, { status: 'failed' }),
 			failed,
 			{ errorDetailsUnavailable: 'The service gave no error message for this task' },
-		],
-		[
-			'the delivery names no task',
-			() => undefined,
-			{ ...failed, task_id: '' },
-			{ errorDetailsUnavailable: 'The delivery names no task_id to look the error up by' },
 		],
 	])('still emits the delivery, with a note, when %s', async (_name, arrange, payload, added) => {
 		arrange();

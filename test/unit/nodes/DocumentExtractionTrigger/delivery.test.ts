@@ -3,12 +3,12 @@ import type { IDataObject } from 'n8n-workflow';
 jest.mock('n8n-workflow', () => jest.requireActual('../../helpers/sleep').workflowWithFakeSleep());
 
 import {
-	completedPayload,
-	Host,
-	nodeType,
-	signedDelivery,
-	strictNock,
-} from '../../helpers/triggerHost';
+	claimDelivery,
+	MAX_ENTRIES,
+	settleWhenAnswered,
+	type WebhookResponse,
+} from '../../../../nodes/DocumentExtractionTrigger/recentDeliveries';
+import { completedPayload, Host, signedDelivery, strictNock } from '../../helpers/triggerHost';
 
 /** The signed timestamp of a delivery, and the outcomes the trigger remembers, through its webhook. */
 
@@ -138,16 +138,20 @@ describe("the task outcomes remembered (copies: the node's tests)", () => {
 		expect(await runs(trigger, 'window')).toBe(false);
 	});
 
-	it('remembers at most 10,000 outcomes, forgetting the oldest first', async () => {
-		const trigger = host();
-		const workflow = trigger.load();
-		for (let i = 0; i <= 10_000; i++) {
-			const { context, res } = trigger.webhook(workflow, delivery(`bound-${i}`));
-			await nodeType.webhook.call(context);
-			res.status(200).json({});
+	/** `count` other outcomes accepted by this process (any trigger), each answered at once. */
+	async function flood(count: number) {
+		for (let i = 0; i < count; i++) {
+			const key = `flood-${now}-${i}`;
+			await claimDelivery(key);
+			settleWhenAnswered({} as WebhookResponse, key);
 		}
-		expect(await runs(trigger, 'bound-1')).toBe(false);
-		expect(await runs(trigger, 'bound-0')).toBe(true);
+	}
+
+	it('remembers every outcome of the hour, far past 10,000', async () => {
+		const trigger = host();
+		expect(await runs(trigger, 'early')).toBe(true);
+		await flood(20_000);
+		expect(await runs(trigger, 'early')).toBe(false);
 	});
 
 	it('forgets a delivery n8n never answered within the hour', async () => {
@@ -158,5 +162,39 @@ describe("the task outcomes remembered (copies: the node's tests)", () => {
 		now += HOUR;
 		expect(await runs(trigger, 'another')).toBe(true);
 		expect(await runs(trigger, 'unanswered')).toBe(true);
+	});
+
+	// last: the floor it raises stays for the rest of the file
+	it('past its bound, forgets the oldest tenth and refuses what was signed before them as too old', async () => {
+		const trigger = new Host({ useExistingRegistration: true, webhookSecret: SECRET });
+		const signedAt = (taskId: string, at: number) =>
+			signedDelivery(
+				completedPayload({ task_id: taskId, timestamp: new Date(at).toISOString() }),
+				SECRET,
+			);
+		const start = now;
+		const early = signedAt('early', start);
+		expect((await trigger.deliver(early)).result.workflowData).toBeDefined();
+		now += 10 * MINUTE;
+		await flood(MAX_ENTRIES);
+		now += 10 * MINUTE;
+		// the tenth forgotten arrived up to 10 min after `start`: anything signed up to 5 min
+		// (clock skew) later than that is refused
+		for (const replay of [early, signedAt('never-seen', start + 15 * MINUTE)]) {
+			const { result, res } = await trigger.deliver(replay);
+			expect(result.workflowData).toBeUndefined();
+			expect(res.body).toEqual({
+				received: true,
+				ignored: expect.stringMatching(
+					/^timestamp too old: \d+ min before n8n's clock, before the oldest delivery this n8n process still remembers \(more than 250,000 arrived within the hour\)$/,
+				),
+			});
+		}
+		expect(
+			(await trigger.deliver(signedAt('fresh', start + 16 * MINUTE))).result.workflowData,
+		).toBeDefined();
+		// Timestamp Tolerance 0 reads no timestamp: what the memory forgot runs again
+		trigger.parameters.options = { timestampTolerance: 0 };
+		expect((await trigger.deliver(early)).result.workflowData).toBeDefined();
 	});
 });

@@ -31,6 +31,17 @@ describe('the Base URL of the credential', () => {
 		expect(readBaseUrl({ baseUrl: raw, allowUnencryptedHttp: true })).toMatch(/^http:\/\//);
 	});
 
+	it.each(['http://n8n.localhost:8790', 'http://a.b.localhost', 'http://localhost.:8790'])(
+		'refuses http:// for %p, a name n8n may ask DNS for, naming the fixes',
+		(raw) => {
+			expect(() => readBaseUrl({ baseUrl: raw })).toThrow(
+				/n8n may look names under \.localhost up in DNS.*Use http:\/\/127\.0\.0\.1 or http:\/\/localhost for this machine, https:\/\/, or turn on "Allow Unencrypted HTTP"/,
+			);
+			expect(readBaseUrl({ baseUrl: raw, allowUnencryptedHttp: true })).toMatch(/^http:\/\//);
+			expect(readBaseUrl({ baseUrl: raw.replace('http:', 'https:') })).toMatch(/^https:/);
+		},
+	);
+
 	it.each([
 		[
 			`https://user:${PASTED}@api.example.com/v1`,

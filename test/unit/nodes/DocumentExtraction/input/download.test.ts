@@ -64,6 +64,24 @@ describe('downloadDocument', () => {
 		expect(store.get(binary.id!)).toEqual(PDF);
 	});
 
+	it.each([
+		['http://user:pw@files.example.test/b.pdf'],
+		['//user:pw@files.example.test/b.pdf'],
+		['http://user@files.example.test/b.pdf'],
+	])('sends no credentials where a redirect to %s names some', async (location) => {
+		let authorization: unknown = 'not asked';
+		nock(HOST)
+			.get('/a.pdf')
+			.reply(302, '', { Location: location })
+			.get('/b.pdf')
+			.reply(function () {
+				authorization = this.req.headers.authorization;
+				return [200, PDF, { 'Content-Type': 'application/pdf' }];
+			});
+		await download('/a.pdf');
+		expect(authorization).toBeUndefined();
+	});
+
 	it('stops after 5 redirects with a clear error', async () => {
 		const scope = nock(HOST);
 		for (let i = 0; i < 6; i++) scope.get(`/r${i}`).reply(302, '', { Location: `/r${i + 1}` });
