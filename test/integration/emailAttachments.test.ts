@@ -235,28 +235,39 @@ describe('the everyday inbox: Skip Images Smaller Than 20 KB, Items Without a Do
 		},
 	);
 
-	it('under On Error → Continue a failed document is an error item paired with its email, the skipped emails give none', async () => {
-		const items = [
-			{ json: {} },
-			email([[pdf(2_000, 'EMULATOR_FAIL'), 'broken.pdf']]),
-			email([['Please pay by Friday', 'notes.txt', 'text/plain']]),
-			email([[pdf(2_000, 'INV-3'), 'INV-3.pdf']]),
-		];
-		const nodeSettings = { onError: 'continueRegularOutput' as const };
-		const result = await run(items, { options, nodeSettings });
-		const out = result.outputOf('Extract');
-		expect(out.map((o) => [o.pairedItem, o.json.fileName, o.json.kind ?? o.json.status])).toEqual([
-			[{ item: 1 }, 'broken.pdf', expect.any(String)],
-			[{ item: 3 }, 'INV-3.pdf', 'complete'],
-		]);
-		expect(out[0].json.error).toMatch(/EMULATOR_FAIL/);
-		const hints = result.run.data.resultData.runData.Extract[0].hints ?? [];
-		expect(hints.map((h) => h.message)).toEqual([
-			expect.stringMatching(/^1 item failed and is output as an error item/),
-			expect.stringMatching(/^1 file was not sent.*item 2 attachment_0 \("notes\.txt"/),
-			expect.stringMatching(/^2 items held no document .*: item 0, item 2$/),
-		]);
-	});
+	it.each(['continueRegularOutput', 'continueErrorOutput'] as const)(
+		'under On Error → %s a failed document is an error item paired with its email, on the error output where there is one; the skipped emails give none',
+		async (onError) => {
+			const items = [
+				{ json: {} },
+				email([[pdf(2_000, 'EMULATOR_FAIL'), 'broken.pdf']]),
+				email([['Please pay by Friday', 'notes.txt', 'text/plain']]),
+				email([[pdf(2_000, 'INV-3'), 'INV-3.pdf']]),
+			];
+			const result = await run(items, { options, nodeSettings: { onError } });
+			// on the error output (n8n takes only an item whose one field is `error`), error is an object
+			const summary = ({ pairedItem, json }: INodeExecutionData) => {
+				const { fileName, kind, status } = (
+					typeof json.error === 'object' ? json.error : json
+				) as IDataObject;
+				return [pairedItem, fileName, kind ?? status];
+			};
+			const failed = [{ item: 1 }, 'broken.pdf', 'task_failed'];
+			const sent = [{ item: 3 }, 'INV-3.pdf', 'complete'];
+			const outputs = [result.outputOf('Extract', 0), result.outputOf('Extract', 1)];
+			expect(outputs.map((items) => items.map(summary))).toEqual(
+				onError === 'continueRegularOutput' ? [[failed, sent], []] : [[sent], [failed]],
+			);
+			const error = outputs.flat().find((o) => o.json.error)?.json.error as IDataObject | string;
+			expect(typeof error === 'string' ? error : error.message).toMatch(/EMULATOR_FAIL/);
+			const hints = result.run.data.resultData.runData.Extract[0].hints ?? [];
+			expect(hints.map((h) => h.message)).toEqual([
+				expect.stringMatching(/^1 item failed and is output as an error item/),
+				expect.stringMatching(/^1 file was not sent.*item 2 attachment_0 \("notes\.txt"/),
+				expect.stringMatching(/^2 items held no document .*: item 0, item 2$/),
+			]);
+		},
+	);
 
 	it('an execution whose every email holds no document succeeds, with no output and no request', async () => {
 		const result = await run(inbox().slice(3, 6), { options });

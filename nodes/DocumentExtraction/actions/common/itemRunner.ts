@@ -166,9 +166,14 @@ export async function runUnits<U extends Unit>(
 			run.report.errorItems.push(taskId !== undefined);
 			const { message, kind, ...answer } = errorDetail(entry.error);
 			const task = taskId ?? run.asked.get(unit.itemIndex);
-			const json = { error: message, kind, ...(task ? { task_id: task } : {}), ...answer };
+			const said = { kind, ...(task ? { task_id: task } : {}), ...answer };
 			const fields = unit.file ? fileFields(unit.file) : {};
-			return [{ json: { ...fields, ...json }, pairedItem: { item: unit.itemIndex } }];
+			const pairedItem = { item: unit.itemIndex };
+			// n8n's error output (2.x and 1.x) takes only an item whose one field is `error`
+			if (this.getNode().onError === 'continueErrorOutput') {
+				return [{ json: { error: { message, ...said, ...fields } }, pairedItem }];
+			}
+			return [{ json: { ...fields, error: message, ...said }, pairedItem }];
 		}
 		const outputs = Array.isArray(entry.value) ? entry.value : [entry.value];
 		return unit.file ? outputs.map((output) => withFile(output, input, unit.file!)) : outputs;
