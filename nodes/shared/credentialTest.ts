@@ -3,6 +3,7 @@ import type { ICredentialTestFunction, IHttpRequestOptions } from 'n8n-workflow'
 import { CREDENTIAL_TYPE, displayBaseUrl } from './credential';
 import { explain } from './explain';
 import { CREDENTIAL } from './messages';
+import { extractProjectList } from './projects';
 import { failureOf } from './transport/errors';
 import { apiRequest } from './transport/request';
 import type { ApiContext } from './transport/runCredential';
@@ -25,14 +26,18 @@ export const testCredential: ICredentialTestFunction = async function ({ data = 
 	try {
 		// the key and the Base URL are checked first: nothing is sent if they fail
 		const body = await apiRequest.call(ctx as unknown as ApiContext, options);
-		if (body && typeof body === 'object') return result('Connection successful!', 'OK');
-		return notTheService('200 with a page that is not JSON');
+		if (extractProjectList(body)) return result('Connection successful!', 'OK');
+		const what =
+			body && typeof body === 'object' ? 'JSON that lists no projects' : 'a page that is not JSON';
+		return notTheService(`200 with ${what}`);
 	} catch (caught) {
 		const failure = failureOf(explain(caught));
 		if (failure?.kind === 'no_answer')
 			return result(`Could not reach the Document Extraction Service: ${failure.description}`);
 		const status = failure?.status ?? 0;
 		const refusedElsewhere = status >= 400 && status < 500 && ![401, 402, 429].includes(status);
-		return refusedElsewhere ? notTheService(String(status)) : result((caught as Error).message);
+		if (refusedElsewhere) return notTheService(String(status));
+		const { message, description } = caught as Error & { description?: string };
+		return result(failure?.kind === 'service_failed' ? `${message}. ${description}` : message);
 	}
 };

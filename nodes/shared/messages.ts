@@ -50,6 +50,7 @@ export const NETWORK_REASONS: Record<string, string> = {
 	EHOSTUNREACH: 'The host is unreachable (EHOSTUNREACH)',
 	ECONNRESET: 'The connection was closed unexpectedly (ECONNRESET)',
 	EPIPE: 'The connection was closed while sending (EPIPE)',
+	EPROTO: 'The secure connection failed (EPROTO): the address may not speak https',
 };
 
 /** Renders a 422 detail list (`[{loc, msg}]`) as readable `field: message` lines. */

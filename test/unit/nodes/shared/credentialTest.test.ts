@@ -10,12 +10,16 @@ import { API_KEY } from '../../helpers/context';
  */
 const BASE_URL = 'https://api.example.com/v1/';
 
-function run(fail: Record<string, unknown> | undefined, data: Record<string, unknown> = {}) {
+function run(
+	fail: Record<string, unknown> | undefined,
+	data: Record<string, unknown> = {},
+	answer: { statusCode: number; body: unknown } = { statusCode: 200, body: [] },
+) {
 	const sent: Array<Record<string, unknown>> = [];
 	const request = async (options: Record<string, unknown>) => {
 		sent.push(options);
 		if (fail) throw Object.assign(new Error(String(fail.message)), fail, { isAxiosError: true });
-		return { statusCode: 200, headers: {}, body: [] };
+		return { headers: {}, ...answer };
 	};
 	const ctx = { helpers: { request } } as unknown as ICredentialTestFunctions;
 	const credential = { id: '1', name: 'c', type: 'documentExtractionApi' };
@@ -56,6 +60,36 @@ describe("The editor's credential test", () => {
 		const { message } = await result;
 		expect(message).toMatch(
 			/^Could not reach the Document Extraction Service: No complete answer within 10 s\. Check the Base URL in the credential \(https:\/\/api\.example\.com\/v1\)/,
+		);
+	});
+
+	it.each([
+		[
+			'JSON that lists no projects',
+			{ statusCode: 200, body: { status: 'ok' } },
+			/answered 200 with JSON that lists no projects\. Enter the address/,
+		],
+		[
+			'a server error',
+			{ statusCode: 500, body: { detail: 'Injected fault' } },
+			/server error \(500\).*Try again later; if it persists, contact support\.$/,
+		],
+	])('says what is wrong with an answer of %s, and what to do', async (_, answer, expected) => {
+		const { result } = run(undefined, {}, answer);
+		await expect(result).resolves.toEqual({
+			status: 'Error',
+			message: expect.stringMatching(expected),
+		});
+	});
+
+	it('says an https address that does not speak https', async () => {
+		const { result } = run({
+			code: 'EPROTO',
+			message: 'write EPROTO 00D8:error:wrong version number',
+		});
+		const { message } = await result;
+		expect(message).toMatch(
+			/^Could not reach the Document Extraction Service: The secure connection failed \(EPROTO\): the address may not speak https\. Check the Base URL/,
 		);
 	});
 
