@@ -50,7 +50,8 @@ export function readCredential(credentials: {
 	allowUnencryptedHttp?: unknown;
 }): { apiKey: string; baseUrl: string } {
 	const apiKey = typeof credentials.apiKey === 'string' ? credentials.apiKey.trim() : '';
-	if (!apiKey.startsWith('vnd_') || apiKey === 'vnd_') throw new Error(CREDENTIAL.keyFormat);
+	// vnd_ and at least one visible ASCII character: what a header can carry as it is
+	if (!/^vnd_[\x21-\x7e]+$/.test(apiKey)) throw new Error(CREDENTIAL.keyFormat);
 	const allowHttp = credentials.allowUnencryptedHttp === true;
 	return { apiKey, baseUrl: readBaseUrl(credentials.baseUrl, allowHttp) };
 }

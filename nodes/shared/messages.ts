@@ -27,7 +27,7 @@ export const CREDENTIAL = {
 	localhostName: (host: string, option: string) =>
 		`uses http:// for ${host}: n8n may look names under .localhost up in DNS, and the API key would then travel unencrypted. Use http://127.0.0.1 or http://localhost for this machine, https://, or turn on "${option}" in the credential.`,
 	keyFormat:
-		'The API key of the Document Extraction API credential has the wrong format: keys look like vnd_… Copy the key from the web dashboard of the Document Extraction Service (or ask your account administrator for one) and paste it into the credential.',
+		'The API key of the Document Extraction API credential has the wrong format: keys look like vnd_… with no spaces. Copy the key from the web dashboard of the Document Extraction Service (or ask your account administrator for one) and paste it into the credential.',
 };
 
 export function noSuchProject(name: string, known: string) {

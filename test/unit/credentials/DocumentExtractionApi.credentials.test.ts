@@ -18,7 +18,8 @@ describe('Credential', () => {
 		await expect(authenticate({ apiKey: 'abc123' })).rejects.toThrow(
 			/keys look like vnd_… .*web dashboard/,
 		);
-		await expect(authenticate({ apiKey: 'vnd_' })).rejects.toThrow(/keys look like vnd_/);
+		for (const apiKey of ['vnd_', 'vnd_test key', 'vnd_tést', 'vnd_a\tb'])
+			await expect(authenticate({ apiKey })).rejects.toThrow(/keys look like vnd_/);
 	});
 
 	it('has an option for http:// to a host other than loopback, off unless set', async () => {
