@@ -386,7 +386,7 @@ describe('no secret the service echoes reaches an error, an item or a task', () 
 	const html = `<html><body><h1>500</h1><p>Authorization: ${BEARER}</p></body></html>`;
 	const field = [{ loc: ['header', 'authorization'], msg: `bad header "${BEARER}"` }];
 	const secret = `whsec_${'ab'.repeat(32)}`;
-	const odd = 'vnd_odd key"<>';
+	const odd = 'vnd_odd"<>tail';
 	const echo = (text: string) => ({ detail: `Invalid or missing API key: ${text}` });
 	const registration = (reply: unknown[], own = secret) => {
 		nock(BASE_URL)
@@ -423,7 +423,7 @@ describe('no secret the service echoes reaches an error, an item or a task', () 
 				});
 				return apiRequest.call(context, { method: 'GET', path: '/projects' });
 			},
-			['odd key'],
+			['<>tail'],
 		],
 		[
 			'an unexpected answer',
