@@ -148,8 +148,9 @@ export async function apiRequest<T = unknown>(
 
 			if (response?.statusCode === 429) {
 				throttled++;
-				const asked = parseRetryAfter(response.headers?.['retry-after']);
-				pacer.onThrottled(asked ?? throttleBackoffMs(throttled));
+				// Retry-After is a floor: a 0 or a date past must not turn into a burst of requests
+				const asked = parseRetryAfter(response.headers?.['retry-after']) ?? 0;
+				pacer.onThrottled(Math.max(asked, throttleBackoffMs(throttled)));
 				continue;
 			}
 			throttled = 0;
@@ -177,7 +178,7 @@ export async function apiRequest<T = unknown>(
 					throw fail({ kind: 'may_have_arrived', status });
 				}
 				lastError = fail(statusFailure(response, failures));
-				delay = parseRetryAfter(response.headers?.['retry-after']) ?? delay;
+				delay = Math.max(parseRetryAfter(response.headers?.['retry-after']) ?? 0, delay);
 			}
 			if (failures >= attempts || delay + MIN_ATTEMPT_TIMEOUT_MS > deadline - Date.now()) {
 				throw lastError;

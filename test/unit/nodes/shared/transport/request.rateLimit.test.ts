@@ -64,6 +64,16 @@ describe('429 Too Many Requests', () => {
 		expect(throttleBackoffMs(1, 0)).toBe(500);
 	});
 
+	it.each(['0', '-1', 'Thu, 01 Jan 1970 00:00:00 GMT'])(
+		'takes Retry-After %p as a floor under the back-off, never as a burst',
+		async (header) => {
+			nock(BASE_URL).get(`/task_status/${TASK}`).times(3).reply(429, {}, { 'Retry-After': header });
+			nock(BASE_URL).get(`/task_status/${TASK}`).reply(200, { status: 'complete' });
+			await getTask.call(ctx(), TASK, 0);
+			expect(mockClock.sleeps.map((ms, n) => ms >= 500 * 2 ** n)).toEqual([true, true, true]);
+		},
+	);
+
 	it('does not count 429s against the attempts for server errors', async () => {
 		nock(BASE_URL).get(`/task_status/${TASK}`).times(6).reply(429, {}, { 'Retry-After': '1' });
 		nock(BASE_URL).get(`/task_status/${TASK}`).times(3).reply(500, { detail: 'down' });
@@ -72,13 +82,13 @@ describe('429 Too Many Requests', () => {
 	});
 
 	it('gives up when the time for rate limits runs out, saying so, with the count of 429s', async () => {
-		nock(BASE_URL).post('/process_file').times(40).reply(429, {}, { 'Retry-After': '10' });
+		nock(BASE_URL).post('/process_file').times(40).reply(429, {}, { 'Retry-After': '30' });
 		const error = await worded(
 			submitDocument.call(ctx(), { file_base64: 'AAAA', ...FIELDS }, 2, 4),
 		);
 		nock.cleanAll();
 		expect(error.message).toMatch(
-			/^The Document Extraction Service kept rate-limiting the requests \(429 Too Many Requests, 30 times in 290 s\); the document was not sent\. Lower Max Concurrent Requests/,
+			/^The Document Extraction Service kept rate-limiting the requests \(429 Too Many Requests, 10 times in 270 s\); the document was not sent\. Lower Max Concurrent Requests/,
 		);
 		expect(error.description).toMatch(/Max Concurrent Requests/);
 		expect((error as Error & { context?: { itemIndex?: number } }).context?.itemIndex).toBe(2);
