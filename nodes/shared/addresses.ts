@@ -102,6 +102,14 @@ export function classifyIp(address: string): AddressClass | undefined {
 	return undefined;
 }
 
+/** 127/8, ::1 or ::ffff:127.x: an IP literal that stays on this machine, not one a gateway carries. */
+export function staysOnThisMachine(address: string): boolean {
+	const v6 = parseIpv6(address);
+	const mapped = v6 && v6.slice(0, 5).every((group) => group === 0) && v6[5] === 0xffff;
+	if (v6 && !mapped) return v6.every((group, i) => group === (i === 7 ? 1 : 0));
+	return (v6 ? v6[6] >> 8 : parseIpv4(address)?.[0]) === 127;
+}
+
 /** `localhost` and `*.localhost` are loopback (RFC 6761); other names are unknown. */
 export function classifyHost(hostname: string): AddressClass | undefined {
 	const ip = classifyIp(hostname);

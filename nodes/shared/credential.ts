@@ -1,4 +1,4 @@
-import { classifyHost, classifyIp } from './addresses';
+import { staysOnThisMachine } from './addresses';
 import { CREDENTIAL } from './messages';
 import { displayUrl, parseHttpUrl } from './urls';
 
@@ -35,9 +35,9 @@ function readBaseUrl(raw: unknown, allowUnencryptedHttp: boolean): string {
 	if (url.search || value.includes('?')) throw invalid(CREDENTIAL.query(safeParts(url)));
 	if (url.hash || value.includes('#')) throw invalid(CREDENTIAL.fragment(safeParts(url)));
 	// only a loopback IP or `localhost` stays on this machine: n8n may ask DNS for *.localhost
-	const loopback = url.hostname === 'localhost' || classifyIp(url.hostname) === 'loopback';
+	const loopback = url.hostname === 'localhost' || staysOnThisMachine(url.hostname);
 	if (url.protocol === 'http:' && !loopback && !allowUnencryptedHttp) {
-		const message = classifyHost(url.hostname) === 'loopback' ? 'localhostName' : 'unencrypted';
+		const message = /localhost\.?$/i.test(url.hostname) ? 'localhostName' : 'unencrypted';
 		throw invalid(CREDENTIAL[message](url.host, ALLOW_HTTP_OPTION));
 	}
 	return `${url.protocol}//${url.host}${url.pathname.replace(/\/+$/, '')}`;

@@ -16,6 +16,7 @@ describe('the Base URL of the credential', () => {
 		['http://127.0.0.2:8790/v1', 'http://127.0.0.2:8790/v1'],
 		['http://localhost:8790/', 'http://localhost:8790'],
 		['http://[::1]:8790', 'http://[::1]:8790'],
+		['http://[::ffff:127.0.0.1]:8790', 'http://[::ffff:7f00:1]:8790'],
 	])('%p → %p', (raw, expected) => {
 		expect(readBaseUrl({ baseUrl: raw })).toBe(expected);
 	});
@@ -24,6 +25,10 @@ describe('the Base URL of the credential', () => {
 		['http://api.example.com', 'api.example.com'],
 		['http://intranet-gateway:8080/v1', 'intranet-gateway:8080'],
 		['  http://gateway.internal/  ', 'gateway.internal'],
+		// they carry 127.0.0.1, but through a gateway on the network (NAT64, 6to4, Teredo)
+		['http://[64:ff9b::7f00:1]:6091', '[64:ff9b::7f00:1]:6091'],
+		['http://[2002:7f00:1::1]', '[2002:7f00:1::1]'],
+		['http://[2001:0:7f00:1::1]', '[2001:0:7f00:1::1]'],
 	])('refuses http:// for %p, which is not loopback, unless allowed', (raw, host) => {
 		expect(() => readBaseUrl({ baseUrl: raw })).toThrow(
 			`uses http:// for ${host}: the API key would travel unencrypted. Use https://, or turn on "Allow Unencrypted HTTP"`,
