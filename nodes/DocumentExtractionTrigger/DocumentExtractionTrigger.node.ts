@@ -206,7 +206,7 @@ export class DocumentExtractionTrigger implements INodeType {
 		const { task_id: taskId, project_id: project, status } = payload;
 		const otherProject = projectId && String(project).toLowerCase() !== projectId.toLowerCase();
 		const refused =
-			typeof taskId !== 'string' || !taskId ? 'noTaskId' : otherProject && 'otherProject';
+			typeof taskId !== 'string' || !taskId.trim() ? 'noTaskId' : otherProject && 'otherProject';
 		if (refused) return reply(res, 400, { error: MESSAGES.answers[refused] });
 		if (!passesStatusFilter(status, options.statusFilter)) {
 			return ignore(MESSAGES.answers.filteredOut);
@@ -215,7 +215,7 @@ export class DocumentExtractionTrigger implements INodeType {
 		// The service retries: one run per task outcome, node, workflow and mode (a test listen is apart)
 		const node = this.getNode();
 		const scope = [this.getWorkflow().id ?? '', node.id ?? node.name, this.getMode()];
-		const key = shortKey([...scope, String(taskId), typeof status === 'string' ? status : '']);
+		const key = shortKey([...scope, String(taskId).trim().toLowerCase(), String(status)]);
 		const claim = await claimDelivery(key);
 		if (claim === 'duplicate') return ignore(MESSAGES.answers.duplicate);
 		if (claim === 'busy') return reply(res, 503, { error: MESSAGES.answers.busy });

@@ -35,9 +35,10 @@ export function deliveryItem(payload: IDataObject): IDataObject {
 	return item;
 }
 
-/** The Status option: 'both', 'complete' or 'failed'. */
+/** Only a finished task's status passes, and of those what the Status option picks. */
 export const passesStatusFilter = (status: unknown, filter: unknown) =>
-	(filter !== 'complete' && filter !== 'failed') || status === filter;
+	(status === 'complete' || status === 'failed') &&
+	((filter !== 'complete' && filter !== 'failed') || status === filter);
 
 /** The hour deliveries are remembered: a replay is a duplicate or too old; retries fit easily. */
 export const DEFAULT_TIMESTAMP_TOLERANCE_MINUTES = 60;

@@ -176,6 +176,11 @@ describe('a delivery that fails the signature check', () => {
 			{ task_id: 7 },
 			'task_id missing: a task.completed delivery must name its task',
 		],
+		[
+			'a task_id of spaces',
+			{ task_id: '   ' },
+			'task_id missing: a task.completed delivery must name its task',
+		],
 	])(
 		'correctly signed but naming %s, is refused with 400 and starts no run',
 		async (_name, fields, error) => {
@@ -339,6 +344,28 @@ describe('status filter', () => {
 			if (result.workflowData === undefined) expect(res.statusCode).toBe(200);
 		}
 		expect(outcomes).toEqual(expected);
+	});
+
+	it.each(['processing', 'queued', '', null, 'Complete', 'complete '])(
+		'lets no status but complete or failed through, whatever the option: %p',
+		async (status) => {
+			const host = registeredHost({ options: { ...noLookup } });
+			const payload = completedPayload({ task_id: `status-${String(status)}`, status });
+			const { result, res } = await host.deliver(signedDelivery(payload, SECRET));
+			expect([res.statusCode, result.workflowData]).toEqual([200, undefined]);
+		},
+	);
+
+	it('counts a task_id once whatever its case and the spaces around it', async () => {
+		const host = registeredHost({ options: { ...noLookup } });
+		const runs = [];
+		for (const task_id of ['case-task', 'CASE-TASK', ' case-task ']) {
+			const payload = completedPayload({ task_id });
+			runs.push(
+				(await host.deliver(signedDelivery(payload, SECRET))).result.workflowData !== undefined,
+			);
+		}
+		expect(runs).toEqual([true, false, false]);
 	});
 });
 
