@@ -226,7 +226,7 @@ export class DocumentExtractionTrigger implements INodeType {
 		if (payload.status === 'failed' && fetchErrorDetails && item.error === undefined) {
 			// Answer first: the lookup may take longer than the service waits for a 2xx.
 			res.status(200).json({ received: true });
-			await addErrorDetails.call(this, item);
+			await addErrorDetails.call(this, item, secret);
 			return { noWebhookResponse: true, workflowData: [[{ json: item }]] };
 		}
 

@@ -6,12 +6,21 @@ import { getTask } from '../shared/transport/service';
 import { MESSAGES } from './messages';
 
 /** Adds a failed task's error from GET /task_status; never loses the delivery. */
-export async function addErrorDetails(this: IWebhookFunctions, item: IDataObject): Promise<void> {
+export async function addErrorDetails(
+	this: IWebhookFunctions,
+	item: IDataObject,
+	secret: string,
+): Promise<void> {
 	const taskId = String(item.task_id);
 	let task: IDataObject | undefined;
 	try {
 		// Two attempts of 5 s, 15 s in all (429 waits included): the run starts in time.
-		const limits = { attempts: 2, timeoutMs: 5_000, deadline: Date.now() + 15_000 };
+		const limits = {
+			attempts: 2,
+			timeoutMs: 5_000,
+			deadline: Date.now() + 15_000,
+			secrets: [secret],
+		};
 		task = await getTask.call(this, taskId, undefined, limits);
 	} catch (error) {
 		// an answer without a task says no more than a task without an error

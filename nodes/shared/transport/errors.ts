@@ -69,8 +69,14 @@ const SECRET_LIKE =
 /** A text or JSON value the service or a download sent, each secret in it replaced by "…". */
 export function redact<T>(value: T, secrets: unknown[] = []): T {
 	if (typeof value === 'string') {
-		const hide = (text: string, secret: unknown) =>
-			typeof secret === 'string' && secret ? text.split(secret).join('…') : text;
+		// a secret in any case, with or without its public prefix (vnd_, whsec_)
+		const hide = (text: string, secret: unknown) => {
+			if (typeof secret !== 'string' || !secret) return text;
+			const body = secret.replace(/^(vnd_|whsec_)/i, '');
+			const forms = body.length >= 8 && body !== secret ? [secret, body] : [secret];
+			const pattern = forms.map((form) => form.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));
+			return text.replace(new RegExp(pattern.join('|'), 'gi'), '…');
+		};
 		return secrets.reduce(hide, value).replace(SECRET_LIKE, '$1…') as T;
 	}
 	if (!value || typeof value !== 'object') return value;

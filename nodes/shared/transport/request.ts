@@ -49,6 +49,8 @@ export interface ApiRequestOptions {
 	deadline?: number;
 	timeoutMs?: number;
 	signal?: AbortSignal;
+	/** Secrets besides the key that no text of the answer may repeat (a trigger's webhook secret). */
+	secrets?: string[];
 }
 
 /**
@@ -56,6 +58,13 @@ export interface ApiRequestOptions {
  * 502 or 504, or no answer, a GET too, an upload never (a second charge) unless it never left.
  */
 const GATEWAY_STATUSES = [502, 504];
+
+/** The exact secrets of a request: the key, a webhook secret it sends, those the caller names. */
+export const secretsOf = (authorization: string, options: ApiRequestOptions) => [
+	authorization.replace(/^Bearer /, ''),
+	(options.body as IDataObject)?.secret,
+	...(options.secrets ?? []),
+];
 
 function closeBody(body: unknown): void {
 	const stream = body as { destroy?: () => void; destroyed?: boolean } | undefined;
@@ -88,7 +97,7 @@ export async function apiRequest<T = unknown>(
 			facts: { method: options.method, ...failure.facts },
 			itemIndex,
 			...(options.taskId ? { taskId: options.taskId } : {}),
-			secrets: [authorization.replace(/^Bearer /, ''), (options.body as IDataObject)?.secret],
+			secrets: secretsOf(authorization, options),
 		});
 	let lastError: ServiceError | undefined;
 	let failures = 0; // 5xx answers and network errors: they use up `attempts`

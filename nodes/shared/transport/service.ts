@@ -2,8 +2,8 @@ import { randomBytes } from 'crypto';
 import type { IDataObject } from 'n8n-workflow';
 
 import { redact, ServiceError } from './errors';
-import { apiRequest, type ApiRequestOptions, type RequestBody } from './request';
-import type { ApiContext } from './runCredential';
+import { apiRequest, type ApiRequestOptions, type RequestBody, secretsOf } from './request';
+import { type ApiContext, runCredential } from './runCredential';
 
 /** The service's endpoints whose answers are checked or whose paths take a value. */
 
@@ -27,7 +27,10 @@ interface WebhookRegistration extends IDataObject {
 	secret: string;
 }
 
-type RequestLimits = Pick<ApiRequestOptions, 'attempts' | 'deadline' | 'timeoutMs' | 'signal'>;
+type RequestLimits = Pick<
+	ApiRequestOptions,
+	'attempts' | 'deadline' | 'timeoutMs' | 'signal' | 'secrets'
+>;
 
 const isObject = (value: unknown): value is IDataObject =>
 	!!value && typeof value === 'object' && !Array.isArray(value);
@@ -46,9 +49,12 @@ export async function getTask(
 	limits: RequestLimits = {},
 ): Promise<IDataObject> {
 	const path = `/task_status/${encodeURIComponent(taskId)}`;
-	const task = await apiRequest.call(this, { method: 'GET', path, itemIndex, taskId, ...limits });
+	const options = { method: 'GET' as const, path, itemIndex, taskId, ...limits };
+	const task = await apiRequest.call(this, options);
 	if (!isObject(task)) throw unexpected(this, task, itemIndex, taskId);
-	return { task_id: taskId, ...task, ...(task.error ? { error: redact(task.error) } : {}) };
+	if (!task.error) return { task_id: taskId, ...task };
+	const { authorization } = (await runCredential(this)) as { authorization: string };
+	return { task_id: taskId, ...task, error: redact(task.error, secretsOf(authorization, options)) };
 }
 
 /** POST /process_file: the new task_id. `bodyBytes` lengthens the timeout of large uploads. */

@@ -391,6 +391,15 @@ describe('error details of failed tasks', () => {
 		expect(itemsOf(result)).toEqual([{ ...failed, error: 'Page 2 is unreadable' }]);
 	});
 
+	it("masks the trigger's own secret, with or without whsec_, in the error the service gives", async () => {
+		const tail = SECRET.replace(/^whsec_/, '');
+		nock(BASE_URL)
+			.get(`/task_status/${FAILED_TASK}`)
+			.reply(200, { status: 'failed', error: `bad ${tail.toUpperCase()} and ${SECRET}` });
+		const { result } = await registeredHost().deliver(signedDelivery(failed, SECRET));
+		expect(itemsOf(result)[0].error).toBe('bad … and …');
+	});
+
 	const lookup = () => nock(BASE_URL).get(`/task_status/${FAILED_TASK}`);
 	it.each<[string, () => unknown, IDataObject, IDataObject]>([
 		[

@@ -410,6 +410,16 @@ describe('no secret the service echoes reaches an error, an item or a task', () 
 		],
 		['a redirect', () => send('GET', [[302, '', { Location: `/?key=${API_KEY}` }]]), [API_KEY]],
 		['the webhook secret', () => registration([{ detail: `bad secret ${secret}` }]), [secret]],
+		[
+			'the key without its vnd_, in upper case',
+			() => send('POST', [[401, echo(`key ending ${API_KEY.slice(4).toUpperCase()}`)]]),
+			[API_KEY.slice(4), API_KEY.slice(4).toUpperCase()],
+		],
+		[
+			'the webhook secret without its whsec_, in upper case',
+			() => registration([{ detail: `bad ${secret.slice(6).toUpperCase()}` }]),
+			[secret.slice(6), secret.slice(6).toUpperCase()],
+		],
 		['an own secret', () => registration([{ detail: 'bad secret my own' }], 'my own'), ['my own']],
 		[
 			'the exact key, whatever it holds',
@@ -449,7 +459,12 @@ describe('no secret the service echoes reaches an error, an item or a task', () 
 		nock(BASE_URL)
 			.get(PATH.GET)
 			.reply(200, { status: 'failed', error: `no ${API_KEY}` });
-		expect(await getTask.call(ctx(), TASK)).toMatchObject({ error: 'no vnd_…' });
+		expect(await getTask.call(ctx(), TASK)).toMatchObject({ error: 'no …' });
+		nock(BASE_URL)
+			.get(PATH.GET)
+			.reply(200, { status: 'failed', error: `no ${API_KEY.slice(4)} ${secret.slice(6)}` });
+		const task = await getTask.call(ctx(), TASK, undefined, { secrets: [secret] });
+		expect(task).toMatchObject({ error: 'no … …' });
 	});
 });
 
