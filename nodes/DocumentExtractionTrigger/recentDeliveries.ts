@@ -3,12 +3,9 @@ import type { IWebhookFunctions } from 'n8n-workflow';
 import { sleep } from 'n8n-workflow';
 
 /**
- * The deliveries this n8n main or webhook instance accepted in the last hour, so that retries and
- * copies start one run. In memory, not static data: n8n writes a webhook's static data back whole
- * after the run was created (a write per delivery, not atomic, able to overwrite a registration
- * stored meanwhile). Copies wait for the first one's answer; when n8n could not start its run, a copy takes over.
- * Past MAX_ENTRIES (69 a second for the hour, about 90 bytes each) the oldest tenth leaves early
- * and raises the floor: a delivery signed before them (+ SKEW_MS for clocks) is too old.
+ * The deliveries this n8n process accepted in the last hour, so that retries and copies start one run.
+ * In memory: n8n writes a webhook's static data back whole, not atomically. Past MAX_ENTRIES (69 a
+ * second for the hour, ~90 bytes each) the oldest tenth leaves early and raises the floor.
  */
 
 const WINDOW_MS = 60 * 60_000;

@@ -114,11 +114,8 @@ export async function registrationExists(this: IHookFunctions): Promise<boolean>
 	return (await resolveProjectId.call(this, project)) === current.projectId;
 }
 
-/**
- * Registers the webhook URL with a fresh secret, or takes up this node's earlier registration.
- * "Register Again on Next Publish" replaces that once: the new one is marked, and a publish with
- * the option off clears the mark, so that turning it on again registers anew.
- */
+/** Registers the webhook URL with a fresh secret, or takes up this node's earlier one. "Register Again
+ * on Next Publish" replaces it once: the new one is marked until a publish with the option off. */
 export async function createRegistration(this: IHookFunctions): Promise<boolean> {
 	const data = this.getWorkflowStaticData('node');
 	const url = this.getNodeWebhookUrl('default');

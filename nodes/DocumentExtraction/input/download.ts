@@ -35,10 +35,7 @@ function isInstanceSsrfBlock(error: unknown): boolean {
 	return false;
 }
 
-/**
- * GETs `url` as a stream one redirect hop at a time, each hop's address checked before it is
- * contacted: the first answer that is not a redirect with a Location, or why the download is refused.
- */
+/** GETs `url` one redirect hop at a time, each hop's address checked before it is contacted. */
 async function fetchFollowingRedirects(
 	this: IExecuteFunctions,
 	url: URL,
@@ -77,11 +74,8 @@ async function fetchFollowingRedirects(
 
 const megabytes = (bytes: number) => `${Math.round((bytes / (1024 * 1024)) * 10) / 10} MB`;
 
-/**
- * Downloads the document at `url` into n8n's binary data store, streamed (a chunk at a time in
- * memory in the filesystem and database modes), within `timeoutMs` and `maxBytes`. Every failure
- * of a download is decided here, as download_failed (a stop stays a stop).
- */
+/** Streams the document at `url` into n8n's binary data store within `timeoutMs` and `maxBytes`;
+ * every failure of a download is decided here, as download_failed (a stop stays a stop). */
 export async function downloadDocument(
 	this: IExecuteFunctions,
 	url: URL,

@@ -15,11 +15,8 @@ interface EgressHelpers {
 	getSecureEgressFilter?: (policy?: string) => { createSecureLookup?: () => Lookup };
 }
 
-/**
- * The addresses `hostname` resolves to through n8n's unfiltered ('unsafe') resolver, judged here
- * by the rules of IP literals; none where n8n offers no resolver to nodes (1.x) or the lookup
- * failed (the request then fails as it would have).
- */
+/** What `hostname` resolves to through n8n's unfiltered resolver; none where n8n offers nodes no
+ * resolver (1.x) or the lookup failed (the request then fails as it would have). */
 async function resolveHost(
 	this: IExecuteFunctions,
 	hostname: string,
@@ -47,11 +44,8 @@ async function resolveHost(
 	});
 }
 
-/**
- * Why a download must not reach `url` unless private addresses are allowed (loopback, private,
- * link-local, unspecified and shared addresses, in any notation, as localhost names or as what a
- * name resolves to), judged before anything connects; undefined when it may.
- */
+/** Why a download must not reach `url` unless private addresses are allowed (in any notation, by
+ * name or by what a name resolves to), judged before anything connects; undefined when it may. */
 export async function refusedAddress(
 	this: IExecuteFunctions,
 	url: URL,

@@ -53,10 +53,8 @@ export interface ApiRequestOptions {
 	secrets?: string[];
 }
 
-/**
- * Sent again: a 429 always, without using up attempts; a 5xx after 1, 2, 4 s. After a gateway's
- * 502 or 504, or no answer, a GET too, an upload never (a second charge) unless it never left.
- */
+// Sent again: a 429 always, free of attempts; a 5xx after 1, 2, 4 s; after a gateway's 502 or 504,
+// or no answer, a GET too, an upload never (a second charge) unless it never left.
 const GATEWAY_STATUSES = [502, 504];
 
 /** The exact secrets of a request: the key, a webhook secret it sends, those the caller names. */
@@ -71,10 +69,8 @@ function closeBody(body: unknown): void {
 	if (typeof stream?.destroy === 'function' && stream.destroyed !== true) stream.destroy();
 }
 
-/**
- * Sends every request to the service. n8n's authenticated helper would decrypt the credential each
- * time and replace the attempt's abort signal. No failure keeps the request (with the key).
- */
+/** Every request to the service (not n8n's authenticated helper: it would decrypt the credential
+ * each time and replace the attempt's abort signal). No failure keeps the request, with the key. */
 export async function apiRequest<T = unknown>(
 	this: ApiContext,
 	options: ApiRequestOptions,
