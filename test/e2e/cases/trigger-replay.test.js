@@ -69,11 +69,16 @@ async function deliver(url, body, secret) {
 	return { status: res.status, body: await res.text() };
 }
 
-const NOT_ON_N8N1 = skipOnN8n1('10,050 runs take about 40 minutes in n8n 1.x here');
+// 3 to 4 minutes on n8n 2.x: run with E2E_REPLAY=1 (npm test keeps to CI's 30 minutes without it;
+// the unit tests of the trigger and bench P9 prove the same memory past 10,000 and at 200,000)
+const WHEN_ASKED =
+	process.env.E2E_REPLAY === '1'
+		? skipOnN8n1('10,050 runs take about 40 minutes in n8n 1.x here')
+		: { skip: 'set E2E_REPLAY=1 to run it (3 to 4 minutes)' };
 
 test(
 	'Trigger replay: a copy sent after 10,050 other signed deliveries starts no second run',
-	NOT_ON_N8N1,
+	WHEN_ASKED,
 	async (t) => {
 		const target = triggerWorkflow(TARGET);
 		const flood = triggerWorkflow(FLOOD, { saveDataSuccessExecution: 'none' });
