@@ -8,15 +8,11 @@
 const assert = require('node:assert/strict');
 const { test, after } = require('node:test');
 
-const { Client } = require('@modelcontextprotocol/sdk/client/index.js');
-const {
-	StreamableHTTPClientTransport,
-} = require('@modelcontextprotocol/sdk/client/streamableHttp.js');
-
-const { startN8n, waitFor } = require('../../../harness/n8n.js');
+const { startN8n } = require('../../../harness/n8n.js');
 const { publish } = require('../lib/publishing.js');
 const { requestCount, servedFiles, registeredWebhooks } = require('../lib/emulator-client.js');
-const { WF, MCP_PATH } = require('../../../harness/workflows.js');
+const { WF } = require('../../../harness/workflows.js');
+const { connectMcp } = require('../lib/mcp-client.js');
 const { useSuite } = require('../lib/setup.js');
 const state = require('../../../harness/state.js');
 
@@ -27,27 +23,13 @@ let client;
 
 after(() => client?.close().catch(() => {}));
 
-async function connect() {
-	const url = new URL(`http://127.0.0.1:${state.n8nPort}/mcp/${MCP_PATH}`);
-	return await waitFor(`${url} to serve MCP`, async () => {
-		const candidate = new Client({ name: 'docex-e2e', version: '1.0.0' });
-		try {
-			await candidate.connect(new StreamableHTTPClientTransport(url));
-			return candidate;
-		} catch {
-			await candidate.close().catch(() => {});
-			return undefined;
-		}
-	});
-}
-
 const callTool = (name, args) =>
 	client.callTool({ name, arguments: args }, undefined, { timeout: TOOL_CALL_TIMEOUT_MS });
 
 test('MCP: the published workflow lists the tools with their descriptions and $fromAI parameters', async (t) => {
 	if (!state.n8n?.alive) await startN8n();
 	await publish(WF.mcp);
-	client = await connect();
+	client = await connectMcp('docex-e2e');
 	const { tools } = await client.listTools();
 	const byName = Object.fromEntries(tools.map((tool) => [tool.name, tool]));
 	const extract = byName.Extract_invoice_from_URL;

@@ -14,11 +14,6 @@ const fs = require('node:fs');
 const path = require('node:path');
 const { test, after } = require('node:test');
 
-const { Client } = require('@modelcontextprotocol/sdk/client/index.js');
-const {
-	StreamableHTTPClientTransport,
-} = require('@modelcontextprotocol/sdk/client/streamableHttp.js');
-
 const { GOOD_KEY } = require('../../../harness/fixtures.js');
 const {
 	executionData,
@@ -30,7 +25,6 @@ const {
 } = require('../../../harness/n8n.js');
 const {
 	WF: SUITE,
-	MCP_PATH,
 	fileUrl,
 	submitAndWaitUrl,
 	webhook,
@@ -38,6 +32,7 @@ const {
 } = require('../../../harness/workflows.js');
 const { addFault, clearFaults } = require('../lib/emulator-client.js');
 const { publish, callProductionWebhook } = require('../lib/publishing.js');
+const { connectMcp } = require('../lib/mcp-client.js');
 const { useSuite } = require('../lib/setup.js');
 const state = require('../../../harness/state.js');
 
@@ -73,20 +68,6 @@ async function importWorkflow() {
 	await n8nCliOk(['import:workflow', `--input=${file}`]);
 }
 
-async function connect() {
-	const url = new URL(`http://127.0.0.1:${state.n8nPort}/mcp/${MCP_PATH}`);
-	return await waitFor(`${url} to serve MCP`, async () => {
-		const candidate = new Client({ name: 'docex-e2e-secrets', version: '1.0.0' });
-		try {
-			await candidate.connect(new StreamableHTTPClientTransport(url));
-			return candidate;
-		} catch {
-			await candidate.close().catch(() => {});
-			return undefined;
-		}
-	});
-}
-
 /** Starts the workflow by its webhook and returns its stored execution once it ended. */
 async function runEchoed() {
 	const before = new Set((await executionsOf(WF)).map((e) => e.id));
@@ -105,7 +86,7 @@ test('Secrets: a key the service echoes (401 detail, 422 msg, 500 HTML) is in no
 	await publish(WF);
 	// published by the MCP case when the whole suite runs
 	if (!(await rest('GET', `/workflows/${SUITE.mcp}`)).active) await publish(SUITE.mcp);
-	client = await connect();
+	client = await connectMcp('docex-e2e-secrets');
 	const seen = [];
 	try {
 		for (const [status, uploads] of SHAPES) {
