@@ -397,7 +397,7 @@ describe('error details of failed tasks', () => {
 			.get(`/task_status/${FAILED_TASK}`)
 			.reply(200, { status: 'failed', error: `bad ${tail.toUpperCase()} and ${SECRET}` });
 		const { result } = await registeredHost().deliver(signedDelivery(failed, SECRET));
-		expect(itemsOf(result)[0].error).toBe('bad … and …');
+		expect(itemsOf(result)?.[0]?.error).toBe('bad … and …');
 	});
 
 	const lookup = () => nock(BASE_URL).get(`/task_status/${FAILED_TASK}`);
