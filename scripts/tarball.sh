@@ -10,5 +10,5 @@ cd "$(dirname "${BASH_SOURCE[0]}")/.."
 TYPESCRIPT="$(node -p "require('./package-lock.json').packages['node_modules/typescript'].version")"
 rm -rf dist
 npx --yes --package "typescript@$TYPESCRIPT" -- tsc -p tsconfig.json --noCheck
-node scripts/assets.js
+node gulpfile.js
 npm pack --silent --pack-destination "${TARBALL_DIR:-.}" | tail -1
