@@ -14,6 +14,7 @@ const { EventEmitter } = require('node:events');
 const { fork } = require('node:child_process');
 const path = require('node:path');
 
+const { sign } = require('../emulator/lib/outbound.js');
 const { positive } = require('./common.js');
 
 const DELIVERIES = positive('BENCH_P9_DELIVERIES', 200000);
@@ -44,7 +45,7 @@ async function flood() {
 	const node = { id: crypto.randomUUID(), name: 'Document Extraction Trigger', parameters };
 	const deliver = async (rawBody) => {
 		const res = new Response();
-		const signature = crypto.createHmac('sha256', SECRET).update(rawBody).digest('hex');
+		const signature = sign(SECRET, rawBody);
 		const context = {
 			getNode: () => node,
 			getWorkflow: () => ({ id: 'BenchReplayFlood', active: true }),

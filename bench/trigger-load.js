@@ -84,7 +84,7 @@ function deliveryBody(taskId, i) {
 	});
 }
 
-const sign = (secret, body) => crypto.createHmac('sha256', secret).update(body).digest('hex');
+const { sign } = require('../emulator/lib/outbound.js');
 
 /** One POST on a new connection to 127.0.0.1; resolves with {status} (0 and error on failure). */
 function post(url, body, signature) {

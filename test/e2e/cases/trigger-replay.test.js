@@ -17,6 +17,7 @@ const fs = require('node:fs');
 const path = require('node:path');
 const { test } = require('node:test');
 
+const { sign } = require('../../../emulator/lib/outbound.js');
 const { ACTION, CRED } = require('../../../harness/fixtures.js');
 const {
 	n8nCliOk,
@@ -59,10 +60,9 @@ function triggerWorkflow({ id, secret }, settings = {}) {
 
 /** One signed POST; the status and the answer's body. */
 async function deliver(url, body, secret) {
-	const signature = crypto.createHmac('sha256', secret).update(body).digest('hex');
 	const res = await fetch(url, {
 		method: 'POST',
-		headers: { 'content-type': 'application/json', 'x-service-signature': signature },
+		headers: { 'content-type': 'application/json', 'x-service-signature': sign(secret, body) },
 		body,
 		signal: AbortSignal.timeout(10000),
 	});

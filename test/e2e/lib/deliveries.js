@@ -27,7 +27,7 @@ function deliveryBody(overrides = {}) {
 	});
 }
 
-const sign = (secret, body) => crypto.createHmac('sha256', secret).update(body).digest('hex');
+const { sign } = require('../../../emulator/lib/outbound.js');
 
 /** One POST of a signed body; resolves to the HTTP status, or 0 when no answer came. */
 async function post(url, body, secret, timeoutMs = 10000, contentType = 'application/json') {

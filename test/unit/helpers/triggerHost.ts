@@ -1,5 +1,4 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-imports -- test code: runs under jest on Node, is never shipped or loaded by n8n */
-import { createHmac } from 'node:crypto';
 import { EventEmitter } from 'node:events';
 import nock from 'nock';
 import type {
@@ -69,9 +68,10 @@ export interface Delivery {
 	readRawBody?: () => void;
 }
 
-/** The signature the service sends: the lowercase hex HMAC-SHA256 of the bytes. */
-export const computeSignature = (body: string | Buffer, secret: string) =>
-	createHmac('sha256', secret).update(body).digest('hex');
+/** The signature the service sends, as the emulator signs its deliveries. */
+// eslint-disable-next-line @typescript-eslint/no-require-imports -- the emulator is plain JavaScript
+const { sign } = require('../../../emulator/lib/outbound.js');
+export const computeSignature = (body: string | Buffer, secret: string): string => sign(secret, body);
 
 /** A delivery as n8n hands it to the node: parsed body, and the raw bytes in rawBody. */
 export function signedDelivery(
