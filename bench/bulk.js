@@ -13,8 +13,7 @@
  *   BENCH_P7_INTERVAL_S     Poll Interval (default 2)
  *   BENCH_P7_FLOOR=0        skips the helper-floor runs
  *   BENCH_P7_BASELINE=0     skips the memory baseline (the workflow without the node)
- *   BENCH_P7_CPU_PROF=<dir> runs n8n with --cpu-prof into <dir> (one profile per run; summarize
- *                           one with bench/profile-summary.js)
+ *   BENCH_P7_CPU_PROF=<dir> runs n8n with --cpu-prof into <dir> (one profile per run)
  *   BENCH_P7_PACKAGE_DIR    the package to measure (default: this checkout; it must be built)
  *   BENCH_P7_MEMORY=1       runs n8n with bench/p7-memory-probe.js (a full garbage collection
  *                           every second): what is alive at the peak, against garbage; its
