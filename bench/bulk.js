@@ -26,13 +26,14 @@
  * without the Document Extraction node (the input items alone), against the size of the node's
  * output items as JSON.
  */
-const { execFileSync, spawn } = require('node:child_process');
+const { spawn } = require('node:child_process');
 const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
 
 const { installPackage, waitReady } = require('../scripts/n8n-local.js');
 const { freePort, n8nProcessEnv, parseRun } = require('../harness/n8n.js');
+const { packPackage } = require('../harness/pack.js');
 const { emulatorAdmin: admin, median, positive } = require('./common.js');
 
 const ROOT = path.resolve(__dirname, '..');
@@ -183,21 +184,8 @@ class Bench {
 	async setup() {
 		const nodesDir = path.join(this.userFolder, '.n8n', 'nodes');
 		fs.mkdirSync(nodesDir, { recursive: true });
-		const tarball = execFileSync('npm', ['pack', '--silent', '--pack-destination', this.tmp], { cwd: PACKAGE_DIR, encoding: 'utf8' })
-			.trim()
-			.split('\n')
-			.pop();
-		installPackage(path.join(this.tmp, tarball), nodesDir);
-		if (FLOOR) {
-			const floorTar = execFileSync('npm', ['pack', '--silent', '--pack-destination', this.tmp], {
-				cwd: path.join(__dirname, 'floor-node'),
-				encoding: 'utf8',
-			})
-				.trim()
-				.split('\n')
-				.pop();
-			installPackage(path.join(this.tmp, floorTar), nodesDir);
-		}
+		installPackage(packPackage(this.tmp, PACKAGE_DIR), nodesDir);
+		if (FLOOR) installPackage(packPackage(this.tmp, path.join(__dirname, 'floor-node')), nodesDir);
 
 		const port = await freePort();
 		this.emu = { url: `http://127.0.0.1:${port}` };

@@ -5,7 +5,6 @@
 const crypto = require('node:crypto');
 const fs = require('node:fs');
 const http = require('node:http');
-const path = require('node:path');
 const { execFileSync } = require('node:child_process');
 const { rest, executionData, waitFor } = require('../harness/n8n.js');
 const { INVOICES_ID, sleep } = require('../harness/fixtures.js');
@@ -13,7 +12,6 @@ const { INVOICES_ID, sleep } = require('../harness/fixtures.js');
 const NODE24 = process.env.NODE24 || process.execPath;
 const LAZY_ENV = { N8N_EXPRESSION_ENGINE_LAZY_ACQUIRE: 'true' };
 const LAZY_ENV_TEXT = Object.entries(LAZY_ENV).map(([k, v]) => `${k}=${v}`).join(' ');
-const PROBE = path.join(__dirname, 'p4-probe.js');
 const TRIGGER_TYPE = 'n8n-nodes-document-extraction.documentExtractionTrigger';
 const SIGNATURE_HEADER = 'x-service-signature';
 
@@ -47,7 +45,6 @@ function settings({ quick = false } = {}) {
 		queueRounds: positive('BENCH_P4_QUEUE_ROUNDS', 2),
 		queue: process.env.BENCH_P4_QUEUE ? process.env.BENCH_P4_QUEUE !== '0' : !quick,
 		lazy: process.env.BENCH_P4_LAZY !== '0',
-		probe: process.env.BENCH_P4_PROBE !== '0',
 		keep: process.env.BENCH_P4_KEEP === '1',
 		ref: process.env.BENCH_P4_REF || undefined,
 		extraEnv: parseEnvList(process.env.BENCH_P4_N8N_ENV),
@@ -263,52 +260,8 @@ const quantile = (xs, q) => {
 };
 const sum = (xs) => xs.reduce((a, b) => a + b, 0);
 
-/** Phase figures from the probe records of one burst (the request paths of one workflow). */
-function phaseFigures(records, deliveries) {
-	const phases = {};
-	for (const r of records) {
-		const p = (phases[r.phase] ??= { count: 0, ms: [], changed: 0, bytes: [] });
-		p.count++;
-		p.ms.push(r.ms);
-		if (r.changed) {
-			p.changed++;
-			if (r.bytes !== undefined) p.bytes.push(r.bytes);
-		}
-	}
-	const out = {};
-	for (const [phase, p] of Object.entries(phases)) {
-		out[phase] = {
-			count: p.count,
-			perDelivery: p.count / deliveries,
-			mean: sum(p.ms) / p.count,
-			p50: quantile(p.ms, 0.5),
-			p95: quantile(p.ms, 0.95),
-			max: Math.max(...p.ms),
-			changed: p.changed,
-			bytes: p.bytes.length ? sum(p.bytes) / p.bytes.length : undefined,
-		};
-	}
-	return out;
-}
-
-function readProbe(file) {
-	if (!file || !fs.existsSync(file)) return [];
-	return fs
-		.readFileSync(file, 'utf8')
-		.split('\n')
-		.filter(Boolean)
-		.map((line) => {
-			try {
-				return JSON.parse(line);
-			} catch {
-				return undefined;
-			}
-		})
-		.filter(Boolean);
-}
-
 /** One measured burst at `target` ({kind, url, secret, workflowId, pathPart}), with its runs counted. */
-async function measureBurst({ target, opts, pid, probeFile, log }) {
+async function measureBurst({ target, opts, pid, log }) {
 	const known = new Set((await allExecutions(target.workflowId)).map((e) => String(e.id)));
 	const cpuBefore = cpuMs(pid);
 	const b = await burst(target.url, target.secret, opts.deliveries, opts.concurrency);
@@ -327,9 +280,6 @@ async function measureBurst({ target, opts, pid, probeFile, log }) {
 	const times = b.answers.map((a) => a.ms);
 	const statuses = {};
 	for (const a of b.answers) statuses[a.status || a.error] = (statuses[a.status || a.error] ?? 0) + 1;
-	const records = readProbe(probeFile).filter(
-		(r) => r.t >= b.startedWall && r.t <= b.endedWall + 1000 && String(r.path ?? '').includes(target.pathPart),
-	);
 	const result = {
 		kind: target.kind,
 		deliveries: opts.deliveries,
@@ -348,7 +298,6 @@ async function measureBurst({ target, opts, pid, probeFile, log }) {
 		runsDoneMs: Number.isFinite(lastStop) ? lastStop - b.startedWall : undefined,
 		cpuAnsweredMs: cpuAnswered !== undefined && cpuBefore !== undefined ? cpuAnswered - cpuBefore : undefined,
 		cpuTotalMs: cpuRuns !== undefined && cpuBefore !== undefined ? cpuRuns - cpuBefore : undefined,
-		phases: records.length ? phaseFigures(records, opts.deliveries) : undefined,
 	};
 	log(
 		`${NAMES[target.kind]}: all answered ${(result.allAnsweredMs / 1000).toFixed(2)} s, slowest ${(result.slowestMs / 1000).toFixed(2)} s, ` +
@@ -375,7 +324,7 @@ async function warmUp(targets, log) {
 }
 
 /** ROUNDS rounds of both bursts, order swapped every round. */
-async function rounds({ targets, count, opts, pid, probeFile, log }) {
+async function rounds({ targets, count, opts, pid, log }) {
 	const results = [];
 	for (let r = 0; r < count; r++) {
 		const order = r % 2 === 0 ? ['trigger', 'webhook'] : ['webhook', 'trigger'];
@@ -383,7 +332,7 @@ async function rounds({ targets, count, opts, pid, probeFile, log }) {
 		for (const kind of order) {
 			await sleep(3000);
 			log(`round ${r + 1}/${count}: ${NAMES[kind]} ...`);
-			round[kind] = await measureBurst({ target: targets[kind], opts, pid, probeFile, log });
+			round[kind] = await measureBurst({ target: targets[kind], opts, pid, log });
 		}
 		results.push(round);
 	}
@@ -402,7 +351,6 @@ function summarize(roundResults) {
 		for (const key of ['non2xx', 'over10s', 'lost', 'duplicated', 'failedRuns', 'foreign']) {
 			summary[kind][key] = sum(pick(kind, key));
 		}
-		summary[kind].phases = mergePhases(roundResults.map((r) => r[kind].phases).filter(Boolean));
 	}
 	summary.ratioAllAnswered = summary.trigger.allAnsweredMs / summary.webhook.allAnsweredMs;
 	summary.ratioSlowest = summary.trigger.slowestMs / summary.webhook.slowestMs;
@@ -413,27 +361,11 @@ function summarize(roundResults) {
 	return summary;
 }
 
-/** Per phase: the median over rounds of each figure. */
-function mergePhases(list) {
-	if (!list.length) return undefined;
-	const out = {};
-	const names = new Set(list.flatMap((p) => Object.keys(p)));
-	for (const name of names) {
-		const entries = list.map((p) => p[name]).filter(Boolean);
-		out[name] = {};
-		for (const key of ['perDelivery', 'mean', 'p50', 'p95', 'max', 'changed', 'bytes']) {
-			out[name][key] = median(entries.map((e) => e[key]));
-		}
-	}
-	return out;
-}
-
 module.exports = {
 	LAZY_ENV,
 	LAZY_ENV_TEXT,
 	NAMES,
 	NODE24,
-	PROBE,
 	SERVICE_LIMIT_MS,
 	TARGET_RATIO,
 	TARGET_SLOWEST_MS,

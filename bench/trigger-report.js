@@ -50,18 +50,6 @@ function summaryRows(p4) {
 	return rows;
 }
 
-const PHASE_ORDER = [
-	['request', 'whole request in n8n (handler start → answer handed to the socket)'],
-	['answered', 'handler start → response finished'],
-	['findWebhook', 'webhook lookup'],
-	['loadWorkflow', 'load the published workflow with its static data (DB read)'],
-	['acquireIsolate', 'take an expression isolate (Expression.acquireIsolate)'],
-	['runWebhook', "the node's webhook() method"],
-	['runnerRun', 'WorkflowRunner.run: create the execution (DB insert) and start it'],
-	['saveStaticData', 'save the static data (DB write when changed)'],
-	['releaseIsolate', 'release (dispose) the isolate'],
-];
-
 function modeTable(out, name, m, opts) {
 	out(`### ${name}`);
 	out();
@@ -109,30 +97,6 @@ function section(p4) {
 	out(`Target: trigger ÷ Webhook node ≤ ${TARGET_RATIO} for both figures, and no answer slower than ${s(TARGET_SLOWEST_MS)} (the service re-sends a delivery without a 2xx within ${SERVICE_LIMIT_MS / 1000} s).`);
 	out();
 	modeTable(out, `Regular mode (one n8n process, SQLite), ${p4.regular.rounds.length} round(s)`, p4.regular, o);
-	const ph = p4.regular;
-	if (ph.trigger.phases || ph.webhook.phases) {
-		out('#### Where the time goes per delivery (regular mode, bench/p4-probe.js in the n8n process)');
-		out();
-		out('Wall time of each phase n8n runs for a production webhook request before it answers (under the burst\'s concurrency, so it includes waiting for the database and the event loop), median over rounds of each figure. "Calls" is per delivery; a phase the Webhook node does not go through has no calls.');
-		out();
-		out('| Phase | Trigger: calls / mean / p95 | Webhook node: calls / mean / p95 |');
-		out('|---|---|---|');
-		const cell = (p) => (p ? `${p.perDelivery.toFixed(2)} / ${msf(p.mean)} / ${msf(p.p95)}` : '—');
-		for (const [phase, label] of PHASE_ORDER) {
-			const t = ph.trigger.phases?.[phase];
-			const w = ph.webhook.phases?.[phase];
-			if (!t && !w) continue;
-			out(`| ${phase}: ${label} | ${cell(t)} | ${cell(w)} |`);
-		}
-		const save = ph.trigger.phases?.saveStaticData;
-		if (save) {
-			out();
-			out(
-				`Static data written by n8n after a trigger delivery: ${save.changed ?? 0} of ${o.deliveries} deliveries per burst (median)${save.bytes ? `, ${Math.round(save.bytes)} bytes of JSON each (the whole static data is rewritten)` : ''}.`,
-			);
-		}
-		out();
-	}
 	if (p4.regular.lazy) {
 		modeTable(
 			out,

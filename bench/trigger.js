@@ -13,9 +13,7 @@
  * execution records once all have finished (lost: a 2xx-answered delivery without a run;
  * duplicated: more than one run for one task_id).
  *
- * The n8n process is started with bench/p4-probe.js preloaded (BENCH_P4_PROBE=0: without), which
- * times the phases n8n goes through for every webhook request; the CPU time of the n8n process
- * (/proc/<pid>/stat) is read around every burst.
+ * The CPU time of the n8n process (/proc/<pid>/stat) is read around every burst.
  *
  * Regular mode: one `n8n start` on SQLite. Queue mode (unless BENCH_P4_QUEUE=0): PostgreSQL, Redis,
  * main, two workers and a webhook process (harness/queue/stack.js); deliveries go to the webhook
@@ -26,13 +24,12 @@
  *   BENCH_P4_ROUNDS        rounds in regular mode (3; 1 with BENCH_QUICK=1)
  *   BENCH_P4_QUEUE_ROUNDS  rounds in queue mode (2)
  *   BENCH_P4_QUEUE=0       no queue-mode variant (BENCH_QUICK=1 implies it)
- *   BENCH_P4_PROBE=0       no phase timer in n8n
  *   BENCH_P4_N8N_ENV       more environment for the n8n processes, "NAME=value,NAME=value"
  *                          (for experiments, e.g. N8N_EXPRESSION_ENGINE=legacy)
  *   BENCH_P4_LAZY=0        no second regular-mode run with n8n's lazy isolate setting
  *                          (N8N_EXPRESSION_ENGINE_LAZY_ACQUIRE=true)
  *   BENCH_P4_TRIGGER_VERSION  the trigger's typeVersion in the workflow (1.1; 1 to compare)
- *   BENCH_P4_KEEP=1        keep the work folder (n8n logs, probe records)
+ *   BENCH_P4_KEEP=1        keep the work folder (n8n logs)
  *   BENCH_P4_REF=<commit>  measure the package as built from that commit (default: the checkout's dist/)
  *
  * Needs NODE24, N8N_BIN and N8N_DIR (scripts/ensure-runtime.sh) in the environment before it is
@@ -59,12 +56,12 @@ const {
 } = require('../harness/n8n.js');
 const { CRED, GOOD_KEY, INVOICES_ID } = require('../harness/fixtures.js');
 const { node, workflow, project } = require('../harness/workflows.js');
+const { packPackage } = require('../harness/pack.js');
 const state = require('../harness/state.js');
 const { webhook: webhookNode } = require('../harness/queue/workflows.js');
 const {
 	LAZY_ENV,
 	NODE24,
-	PROBE,
 	TRIGGER_TYPE,
 	WF,
 	WEBHOOK_PATH,
@@ -94,14 +91,6 @@ function p4Workflows() {
 
 
 // --------------------------------------------------------------- regular mode
-
-function packPackage(dir, sourceRoot = ROOT) {
-	const tarball = execFileSync('npm', ['pack', '--silent', '--pack-destination', dir], { cwd: sourceRoot, encoding: 'utf8' })
-		.trim()
-		.split('\n')
-		.pop();
-	return path.join(dir, tarball);
-}
 
 /**
  * The package as built from commit `ref` (BENCH_P4_REF): its tree exported into `dir`, built
@@ -185,7 +174,6 @@ async function measureRegular({ emu, opts, log }) {
 	state.emulatorUrl = emu.url;
 	state.cookie = undefined;
 	const removeHandlers = onInterrupt(killAllSync);
-	const probeFile = opts.probe ? path.join(state.tmp, 'probe.jsonl') : undefined;
 	try {
 		const nodesDir = path.join(state.userFolder, '.n8n', 'nodes');
 		fs.mkdirSync(nodesDir, { recursive: true });
@@ -194,8 +182,8 @@ async function measureRegular({ emu, opts, log }) {
 		await importInto((args) => n8nCliOk(args), p4Workflows(), emu.url);
 		for (const id of [WF.trigger, WF.webhook]) await n8nCliOk(['publish:workflow', `--id=${id}`]);
 
-		const env = await n8nEnv({ ...opts.extraEnv, ...(probeFile ? { P4_PROBE_FILE: probeFile } : {}) });
-		const args = [...(probeFile ? ['--require', PROBE] : []), N8N_BIN, 'start'];
+		const env = await n8nEnv(opts.extraEnv);
+		const args = [N8N_BIN, 'start'];
 		const logFile = path.join(state.tmp, 'n8n-p4.log');
 		state.n8n = startProcess(NODE24, args, env, logFile);
 		const baseUrl = `http://127.0.0.1:${state.n8nPort}`;
@@ -207,7 +195,7 @@ async function measureRegular({ emu, opts, log }) {
 		log(`regular mode: n8n on ${baseUrl} (SQLite)${Object.keys(opts.extraEnv).length ? `, ${JSON.stringify(opts.extraEnv)}` : ''}`);
 		const targets = await targetsFor(emu, baseUrl);
 		await warmUp([targets.trigger, targets.webhook], log);
-		return await rounds({ targets, count: opts.rounds, opts, pid: state.n8n.pid, probeFile, log });
+		return await rounds({ targets, count: opts.rounds, opts, pid: state.n8n.pid, log });
 	} finally {
 		await stopProcess(state.n8n).catch(() => {});
 		state.n8n = undefined;
@@ -250,7 +238,6 @@ async function measureQueueMode({ emu, opts, log }) {
 			count: opts.queueRounds,
 			opts,
 			pid: stack.processes.webhook.child.pid,
-			probeFile: undefined,
 			log,
 		});
 		const perProcess = {};

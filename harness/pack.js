@@ -7,10 +7,10 @@ const { execFileSync } = require('node:child_process');
 
 const { ROOT } = require('./n8n.js');
 
-/** Packs the package into the folder dest; returns the tarball's path. */
-function packPackage(dest) {
+/** Packs the package at `source` (this checkout) into the folder dest; returns the tarball's path. */
+function packPackage(dest, source = ROOT) {
 	const tarball = execFileSync('npm', ['pack', '--silent', '--pack-destination', dest], {
-		cwd: ROOT,
+		cwd: source,
 		encoding: 'utf8',
 	})
 		.trim()
