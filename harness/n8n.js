@@ -248,11 +248,6 @@ function runError(run) {
 	return e ? `${e.message ?? ''}\n${e.description ?? ''}` : '';
 }
 
-function pairedIndex(item) {
-	const p = Array.isArray(item.pairedItem) ? item.pairedItem[0] : item.pairedItem;
-	return typeof p === 'number' ? p : p?.item;
-}
-
 /** The bytes n8n holds for an output binary, whatever the binary data mode. */
 function binaryBytes(binary) {
 	if (binary.id && binary.id.startsWith('filesystem')) {
@@ -391,7 +386,6 @@ module.exports = {
 	N8N_BIN,
 	N8N_DIR,
 	N8N_VERSION,
-	N8N_MAJOR,
 	IS_N8N_1,
 	skipOnN8n1,
 	freePort,
@@ -403,10 +397,8 @@ module.exports = {
 	n8nCliOk,
 	parseRun,
 	execute,
-	nodeRun,
 	nodeItems,
 	runError,
-	pairedIndex,
 	binaryBytes,
 	startN8n,
 	stopN8n,
