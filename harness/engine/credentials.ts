@@ -1,36 +1,24 @@
 /* eslint-disable @n8n/community-nodes/require-node-api-error -- test code: runs under jest on Node, is never shipped or loaded by n8n */
-/** The credentials helper: in-memory credentials whose type's own authenticate is applied. */
+/**
+ * The credentials helper: in-memory credentials, their defaults applied and expressions resolved as
+ * n8n's CLI CredentialsHelper does. The nodes read their credential and send plain requests, so
+ * nothing here authenticates a request: the methods n8n would call for that throw.
+ */
 import { getAdditionalKeys } from 'n8n-core';
 import type {
 	ICredentialDataDecryptedObject,
 	ICredentialType,
 	ICredentialsExpressionResolveValues,
 	IExecuteData,
-	IHttpRequestHelper,
 	IHttpRequestOptions,
-	INode,
 	INodeCredentialsDetails,
 	INodeParameters,
 	INodeProperties,
-	IRequestOptionsSimplified,
 	IWorkflowExecuteAdditionalData,
 	WorkflowExecuteMode,
 } from 'n8n-workflow';
-import {
-	ICredentials,
-	ICredentialsHelper,
-	NodeHelpers,
-	UnexpectedError,
-	Workflow,
-	deepCopy,
-	isExpression,
-} from 'n8n-workflow';
-import { HarnessNodeTypes } from './nodes';
+import { ICredentials, ICredentialsHelper, NodeHelpers, UnexpectedError, deepCopy } from 'n8n-workflow';
 import type { CredentialTypeMap } from './types';
-
-// ---------------------------------------------------------------------------
-// Credentials helper
-// ---------------------------------------------------------------------------
 
 class InMemoryCredentials extends ICredentials {
 	constructor(
@@ -63,24 +51,8 @@ class InMemoryCredentials extends ICredentials {
 	}
 }
 
-const CREDENTIAL_MOCK_NODE: INode = {
-	id: 'credential-resolution',
-	name: '',
-	type: 'mock',
-	typeVersion: 1,
-	position: [0, 0],
-	parameters: {},
-};
-
-/**
- * In-memory counterpart of n8n's CLI `CredentialsHelper`: credentials data is
- * held per credential type instead of in the database; defaults, expression
- * resolution, `authenticate` (function or generic) and `preAuthentication`
- * follow n8n's implementation.
- */
 export class HarnessCredentialsHelper extends ICredentialsHelper {
-	/** Credential data after the run (e.g. after a preAuthentication token refresh). */
-	readonly store: Record<string, ICredentialDataDecryptedObject>;
+	private readonly store: Record<string, ICredentialDataDecryptedObject>;
 
 	constructor(
 		private readonly credentialTypes: CredentialTypeMap,
@@ -100,107 +72,36 @@ export class HarnessCredentialsHelper extends ICredentialsHelper {
 		return type;
 	}
 
-	getParentTypes(typeName: string): string[] {
-		const parents = this.credentialTypes[typeName]?.extends ?? [];
-		return parents.flatMap((parent) => [parent, ...this.getParentTypes(parent)]);
+	private getStored(type: string): ICredentialDataDecryptedObject {
+		const data = this.store[type];
+		if (!data) {
+			throw new UnexpectedError(`No credentials of type "${type}" were given to runWorkflow()`);
+		}
+		return data;
+	}
+
+	private unused(method: string): never {
+		throw new UnexpectedError(`The harness's credentials helper has no ${method}: no node calls it`);
+	}
+
+	getParentTypes(): string[] {
+		return [];
 	}
 
 	isCredentialUsableByNode(): boolean {
 		return true;
 	}
 
-	async authenticate(
-		credentials: ICredentialDataDecryptedObject,
-		typeName: string,
-		incomingRequestOptions: IHttpRequestOptions | IRequestOptionsSimplified,
-		workflow?: Workflow,
-		node?: INode,
-	): Promise<IHttpRequestOptions> {
-		const requestOptions = incomingRequestOptions as IHttpRequestOptions;
-		const { authenticate } = this.getType(typeName);
-		if (!authenticate) return requestOptions;
-
-		if (typeof authenticate === 'function') {
-			return await authenticate(credentials, requestOptions);
-		}
-
-		if (authenticate.type === 'generic') {
-			if (!workflow || !node) {
-				throw new UnexpectedError(
-					'Workflow and node are required for declarative credential authentication',
-				);
-			}
-			if (requestOptions.headers === undefined) requestOptions.headers = {};
-			const target = requestOptions as unknown as Record<string, Record<string, unknown>>;
-			for (const [outerKey, outerValue] of Object.entries(authenticate.properties)) {
-				for (const [key, value] of Object.entries(outerValue as Record<string, string>)) {
-					const keyResolved = this.resolveValue(key, credentials, workflow, node);
-					const valueResolved = this.resolveValue(value, credentials, workflow, node);
-					if (!target[outerKey]) target[outerKey] = {};
-					target[outerKey][keyResolved] = valueResolved;
-				}
-			}
-		}
-		return requestOptions;
+	async authenticate(): Promise<IHttpRequestOptions> {
+		return this.unused('authenticate');
 	}
 
-	private resolveValue(
-		value: string,
-		credentials: ICredentialDataDecryptedObject,
-		workflow: Workflow,
-		node: INode,
-	): string {
-		if (!isExpression(value)) return value;
-		const resolved = workflow.expression.getSimpleParameterValue(
-			node,
-			value,
-			'internal',
-			{ $credentials: credentials },
-			undefined,
-			'',
-		);
-		return resolved ? resolved.toString() : '';
+	async preAuthentication(): Promise<undefined> {
+		return this.unused('preAuthentication');
 	}
 
-	async preAuthentication(
-		helpers: IHttpRequestHelper,
-		credentials: ICredentialDataDecryptedObject,
-		typeName: string,
-		node: INode,
-		credentialsExpired: boolean,
-	): Promise<ICredentialDataDecryptedObject | undefined> {
-		const credentialType = this.getType(typeName);
-		const expirable = credentialType.properties.find(
-			(p) => p.type === 'hidden' && p.typeOptions?.expirable === true,
-		);
-		if (expirable?.name === undefined || typeof credentialType.preAuthentication !== 'function') {
-			return undefined;
-		}
-		if (credentials[expirable.name] !== '' && !credentialsExpired) return undefined;
-
-		const output = (await credentialType.preAuthentication.call(
-			helpers,
-			credentials,
-		)) as ICredentialDataDecryptedObject;
-		if (output[expirable.name] === undefined) return undefined;
-		if (node.credentials) {
-			await this.updateCredentials(node.credentials[typeName], typeName, {
-				...credentials,
-				...output,
-			});
-		}
-		return Object.assign(credentials, output);
-	}
-
-	async runPreAuthentication(
-		helpers: IHttpRequestHelper,
-		credentials: ICredentialDataDecryptedObject,
-		typeName: string,
-	): Promise<ICredentialDataDecryptedObject | undefined> {
-		const { preAuthentication } = this.getType(typeName);
-		if (typeof preAuthentication !== 'function') return undefined;
-		const output = await preAuthentication.call(helpers, credentials);
-		return (output as ICredentialDataDecryptedObject) ?? undefined;
+	async runPreAuthentication(): Promise<undefined> {
+		return this.unused('runPreAuthentication');
 	}
 
 	async getCredentials(
@@ -210,14 +111,6 @@ export class HarnessCredentialsHelper extends ICredentialsHelper {
 		return new InMemoryCredentials(nodeCredentials, type, this.getStored(type));
 	}
 
-	private getStored(type: string): ICredentialDataDecryptedObject {
-		const data = this.store[type];
-		if (!data) {
-			throw new UnexpectedError(`No credentials of type "${type}" were given to runWorkflow()`);
-		}
-		return data;
-	}
-
 	async getDecrypted(
 		additionalData: IWorkflowExecuteAdditionalData,
 		_nodeCredentials: INodeCredentialsDetails,
@@ -225,12 +118,11 @@ export class HarnessCredentialsHelper extends ICredentialsHelper {
 		mode: WorkflowExecuteMode,
 		executeData?: IExecuteData,
 		raw?: boolean,
-		expressionResolveValues?: ICredentialsExpressionResolveValues,
+		resolve?: ICredentialsExpressionResolveValues,
 	): Promise<ICredentialDataDecryptedObject> {
 		const original = deepCopy(this.getStored(type));
 		if (raw === true) return original;
-
-		let data = NodeHelpers.getNodeParameters(
+		const data = NodeHelpers.getNodeParameters(
 			this.getCredentialsProperties(type),
 			original as INodeParameters,
 			true,
@@ -238,72 +130,32 @@ export class HarnessCredentialsHelper extends ICredentialsHelper {
 			null,
 			null,
 		) as ICredentialDataDecryptedObject;
-		if (original.oauthTokenData !== undefined) data.oauthTokenData = original.oauthTokenData;
-
+		if (!resolve) return this.unused('getDecrypted without expression values');
 		const additionalKeys = getAdditionalKeys(additionalData, mode, null, { isCredential: true });
-		if (expressionResolveValues) {
-			try {
-				data = expressionResolveValues.workflow.expression.getParameterValue(
-					data as INodeParameters,
-					expressionResolveValues.runExecutionData,
-					expressionResolveValues.runIndex,
-					expressionResolveValues.itemIndex,
-					expressionResolveValues.node.name,
-					expressionResolveValues.connectionInputData,
-					mode,
-					additionalKeys,
-					executeData,
-					false,
-					data,
-				) as ICredentialDataDecryptedObject;
-			} catch (e) {
-				(e as Error).message += ' [Error resolving credentials]';
-				throw e;
-			}
-		} else {
-			const workflow = new Workflow({
-				nodes: [CREDENTIAL_MOCK_NODE],
-				connections: {},
-				active: false,
-				nodeTypes: new HarnessNodeTypes({}),
-			});
-			data = workflow.expression.getComplexParameterValue(
-				CREDENTIAL_MOCK_NODE,
-				data as INodeParameters,
-				mode,
-				additionalKeys,
-				undefined,
-				undefined,
-				data,
-			) as ICredentialDataDecryptedObject;
-		}
-		return data;
+		return resolve.workflow.expression.getParameterValue(
+			data as INodeParameters,
+			resolve.runExecutionData,
+			resolve.runIndex,
+			resolve.itemIndex,
+			resolve.node.name,
+			resolve.connectionInputData,
+			mode,
+			additionalKeys,
+			executeData,
+			false,
+			data,
+		) as ICredentialDataDecryptedObject;
 	}
 
-	async updateCredentials(
-		_nodeCredentials: INodeCredentialsDetails,
-		type: string,
-		data: ICredentialDataDecryptedObject,
-	): Promise<void> {
-		this.store[type] = deepCopy(data);
+	async updateCredentials(): Promise<void> {
+		this.unused('updateCredentials');
 	}
 
-	async updateCredentialsOauthTokenData(
-		_nodeCredentials: INodeCredentialsDetails,
-		type: string,
-		data: ICredentialDataDecryptedObject,
-	): Promise<void> {
-		this.store[type] = { ...this.getStored(type), oauthTokenData: data.oauthTokenData };
+	async updateCredentialsOauthTokenData(): Promise<void> {
+		this.unused('updateCredentialsOauthTokenData');
 	}
 
 	getCredentialsProperties(type: string): INodeProperties[] {
-		const credentialType = this.getType(type);
-		if (!credentialType.extends) return credentialType.properties;
-		const combined: INodeProperties[] = [];
-		for (const parent of credentialType.extends) {
-			NodeHelpers.mergeNodeProperties(combined, this.getCredentialsProperties(parent));
-		}
-		NodeHelpers.mergeNodeProperties(combined, credentialType.properties);
-		return combined;
+		return this.getType(type).properties;
 	}
 }
