@@ -1,4 +1,3 @@
-/* eslint-disable @n8n/community-nodes/require-node-api-error -- test code: runs under jest on Node, is never shipped or loaded by n8n */
 /**
  * The credentials helper: in-memory credentials, their defaults applied and expressions resolved as
  * n8n's CLI CredentialsHelper does. The nodes read their credential and send plain requests, so

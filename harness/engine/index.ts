@@ -1,11 +1,11 @@
 /**
  * Integration harness: runs real n8n workflow JSON through n8n-core's own
- * execution engine (`WorkflowExecute`), with a real credentials helper, real
+ * execution engine (`WorkflowExecute`), with an in-memory credentials helper, real
  * outbound HTTP and n8n-core's `BinaryDataService` in either `default`
  * (in-memory base64) or `filesystem` (files on disk) mode.
  *
  * Nodes and credentials are loaded the way n8n loads a community package (see
- * `loadPackageTypes`), or passed in directly (`nodeTypes` / `credentialTypes`).
+ * `loadPackageTypes`).
  *
  * Runs are serialised: n8n-core resolves its services (binary data, logger,
  * instance settings, ...) from one process-wide DI container, so two runs with

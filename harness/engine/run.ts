@@ -5,9 +5,7 @@ import path from 'node:path';
 import { ExecutionLifecycleHooks, ExternalSecretsProxy, WorkflowExecute } from 'n8n-core';
 import type {
 	ICredentialDataDecryptedObject,
-	ICredentialType,
 	INode,
-	IRun,
 	ITaskData,
 	ITaskDataConnections,
 	IWorkflowBase,
@@ -18,7 +16,7 @@ import { UnexpectedError, Workflow, createRunExecutionData, deepCopy } from 'n8n
 import { ensureCoreServices, installBinaryDataService } from './core';
 import { HarnessCredentialsHelper } from './credentials';
 import { HarnessNodeTypes, harnessNodeTypes } from './nodes';
-import type { CredentialTypeMap, RunOptions, RunResult } from './types';
+import type { RunOptions, RunResult } from './types';
 
 // ---------------------------------------------------------------------------
 // Running a workflow
@@ -27,18 +25,8 @@ import type { CredentialTypeMap, RunOptions, RunResult } from './types';
 let queue: Promise<unknown> = Promise.resolve();
 let runCounter = 0;
 
-function toCredentialTypeMap(types?: ICredentialType[] | CredentialTypeMap): CredentialTypeMap {
-	if (!types) return {};
-	if (Array.isArray(types)) return Object.fromEntries(types.map((t) => [t.name, t]));
-	return types;
-}
-
-function pickStartNode(workflow: Workflow, nodes: INode[], startNode?: string): INode {
-	if (startNode) {
-		const node = workflow.getNode(startNode);
-		if (!node) throw new Error(`runWorkflow: start node "${startNode}" is not in the workflow`);
-		return node;
-	}
+/** The first node without incoming connections. */
+function startNodeOf(workflow: Workflow, nodes: INode[]): INode {
 	const first = nodes.find((n) => !n.disabled && workflow.getParentNodes(n.name).length === 0);
 	if (!first) throw new Error('runWorkflow: the workflow has no node without incoming connections');
 	return workflow.getNode(first.name)!;
@@ -83,23 +71,18 @@ async function runWorkflowNow(opts: RunOptions): Promise<RunResult> {
 	const runNo = ++runCounter;
 	const executionId = `${runNo}`;
 	const workflowId = opts.workflow.id ?? 'harness-workflow';
-	const mode = opts.mode ?? 'manual';
+	const mode = 'manual';
 	const binaryMode = opts.binaryMode ?? 'default';
 
 	const storagePath = path.join(rootDir, `run-${runNo}`);
 	mkdirSync(storagePath, { recursive: true });
 	const binaryDataService = await installBinaryDataService(binaryMode, storagePath);
 
-	const nodeTypes = new HarnessNodeTypes({
-		...(opts.types?.nodeTypes ?? {}),
-		...(opts.nodeTypes ?? {}),
-		...harnessNodeTypes(),
-	});
-	const credentialTypes = {
-		...(opts.types?.credentialTypes ?? {}),
-		...toCredentialTypeMap(opts.credentialTypes),
-	};
-	const credentialsHelper = new HarnessCredentialsHelper(credentialTypes, opts.credentials);
+	const nodeTypes = new HarnessNodeTypes({ ...opts.types.nodeTypes, ...harnessNodeTypes() });
+	const credentialsHelper = new HarnessCredentialsHelper(
+		opts.types.credentialTypes,
+		opts.credentials,
+	);
 
 	const nodes = deepCopy(opts.workflow.nodes);
 	assignCredentials(nodes, nodeTypes, opts.credentials ?? {});
@@ -128,12 +111,8 @@ async function runWorkflowNow(opts: RunOptions): Promise<RunResult> {
 		updatedAt: new Date(),
 	} as unknown as IWorkflowBase;
 	const hooks = new ExecutionLifecycleHooks(mode, executionId, workflowData);
-	const executionOrder: string[] = [];
 	hooks.addHandler('nodeExecuteBefore', (nodeName) => opts.onNodeStart?.(nodeName));
-	hooks.addHandler('nodeExecuteAfter', (nodeName, taskData) => {
-		executionOrder.push(nodeName);
-		opts.onNodeEnd?.(nodeName, taskData);
-	});
+	hooks.addHandler('nodeExecuteAfter', (nodeName, taskData) => opts.onNodeEnd?.(nodeName, taskData));
 
 	const notSupported = (what: string) => async () => {
 		throw new UnexpectedError(`${what} is not supported by the integration harness`);
@@ -166,7 +145,7 @@ async function runWorkflowNow(opts: RunOptions): Promise<RunResult> {
 		setExecutionStatus: () => {},
 	} as unknown as IWorkflowExecuteAdditionalData;
 
-	const startNode = pickStartNode(workflow, nodes, opts.startNode);
+	const startNode = startNodeOf(workflow, nodes);
 	const startData: ITaskDataConnections = {
 		main: [opts.inputItems ? deepCopy(opts.inputItems) : [{ json: {} }]],
 	};
@@ -177,21 +156,7 @@ async function runWorkflowNow(opts: RunOptions): Promise<RunResult> {
 	});
 
 	const workflowExecute = new WorkflowExecute(additionalData, mode, runExecutionData);
-	const execution = workflowExecute.processRunExecutionData(workflow);
-
-	let canceled = false;
-	const cancel = () => {
-		canceled = true;
-		execution.cancel();
-	};
-	if (opts.signal?.aborted) cancel();
-	opts.signal?.addEventListener('abort', cancel, { once: true });
-	let run: IRun;
-	try {
-		run = await execution;
-	} finally {
-		opts.signal?.removeEventListener('abort', cancel);
-	}
+	const run = await workflowExecute.processRunExecutionData(workflow);
 
 	const runData = run.data.resultData.runData;
 	const taskOf = (nodeName: string, runIndex: number): ITaskData => {
@@ -214,9 +179,6 @@ async function runWorkflowNow(opts: RunOptions): Promise<RunResult> {
 
 	return {
 		run,
-		executionOrder,
-		canceled,
-		storagePath,
 		outputOf,
 		errorOf: (nodeName, runIndex = 0) => runData[nodeName]?.[runIndex]?.error,
 		binaryOf: async (nodeName, itemIndex = 0, propertyName = 'data') => {

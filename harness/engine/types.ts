@@ -11,7 +11,6 @@ import type {
 	ITaskData,
 	IVersionedNodeType,
 	IWorkflowSettings,
-	WorkflowExecuteMode,
 } from 'n8n-workflow';
 
 // ---------------------------------------------------------------------------
@@ -41,12 +40,8 @@ export interface WorkflowJson {
 export interface RunOptions {
 	/** n8n workflow JSON (as exported from the editor). */
 	workflow: WorkflowJson;
-	/** Node / credential types available to the run (e.g. from `loadPackageTypes`). Harness helper nodes are always added. */
-	types?: Partial<LoadedTypes>;
-	/** Extra node types keyed by full type name (merged over `types.nodeTypes`). */
-	nodeTypes?: NodeTypeMap;
-	/** Extra credential types keyed by name (merged over `types.credentialTypes`). */
-	credentialTypes?: ICredentialType[] | CredentialTypeMap;
+	/** Node and credential types of the run (from `loadPackageTypes`). Harness helper nodes are always added. */
+	types: LoadedTypes;
 	/**
 	 * Decrypted credential data keyed by credential type name, e.g.
 	 * `{ documentExtractionApi: { apiKey, baseUrl } }`. Nodes whose type declares
@@ -57,12 +52,6 @@ export interface RunOptions {
 	binaryMode?: BinaryMode;
 	/** Items fed to the start node (a webhook trigger or the harness start/source nodes pass them on). */
 	inputItems?: INodeExecutionData[];
-	/** Name of the node to start from. Default: the first node without incoming connections. */
-	startNode?: string;
-	/** Workflow execute mode. Default: `manual`. */
-	mode?: WorkflowExecuteMode;
-	/** Aborting it cancels the execution the way n8n's "stop" does (cancels the engine's PCancelable). */
-	signal?: AbortSignal;
 	/** Called as nodes start / finish (useful to time cancellation). */
 	onNodeStart?: (nodeName: string) => void;
 	onNodeEnd?: (nodeName: string, taskData: ITaskData) => void;
@@ -70,16 +59,6 @@ export interface RunOptions {
 
 export interface RunResult {
 	run: IRun;
-	/** Node names in the order they finished. */
-	executionOrder: string[];
-	/**
-	 * True when the run was cancelled through `signal`. n8n's CLI records such an
-	 * execution as canceled; the engine's own `run.status` is `canceled` only when
-	 * no node failed first (a node aborted mid-request/sleep reports `error`).
-	 */
-	canceled: boolean;
-	/** Binary storage path of this run (files live here in `filesystem` mode). */
-	storagePath: string;
 	/** Output items of a node (throws if the node did not run). */
 	outputOf(nodeName: string, outputIndex?: number, runIndex?: number): INodeExecutionData[];
 	/** Error a node failed with (undefined if it succeeded or did not run). */
