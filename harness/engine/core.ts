@@ -43,15 +43,11 @@ const { Logger: CoreLogger } = requireFromCore<{ Logger: Constructor<LoggerInter
 type LogLevel = 'error' | 'warn' | 'info' | 'debug';
 const LOG_LEVELS: LogLevel[] = ['error', 'warn', 'info', 'debug'];
 
-/** Logs collected from n8n-core during runs; printed only when N8N_HARNESS_LOG=<level> is set. */
-export const harnessLogs: Array<{ level: LogLevel; message: string; meta?: unknown }> = [];
-
+/** n8n-core's logs during runs, printed only when N8N_HARNESS_LOG=<level> is set. */
 function createQuietLogger(): LoggerInterface & { scoped(): LoggerInterface } {
 	const printLevel = process.env.N8N_HARNESS_LOG as LogLevel | undefined;
 	const maxIndex = printLevel ? LOG_LEVELS.indexOf(printLevel) : -1;
 	const log = (level: LogLevel) => (message: string, meta?: unknown) => {
-		harnessLogs.push({ level, message, meta });
-		if (harnessLogs.length > 1000) harnessLogs.shift();
 		if (LOG_LEVELS.indexOf(level) <= maxIndex) {
 			console.log(`[n8n-core ${level}] ${message}`, meta ?? '');
 		}
