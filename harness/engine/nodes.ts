@@ -15,16 +15,15 @@ import type {
 	INodeTypes,
 	IVersionedNodeType,
 } from 'n8n-workflow';
-import { NodeConnectionTypes, NodeHelpers, UnexpectedError, jsonParse } from 'n8n-workflow';
+import { NodeConnectionTypes, NodeHelpers, UnexpectedError } from 'n8n-workflow';
 import type { CredentialTypeMap, LoadedTypes, NodeTypeMap, WorkflowJson } from './types';
 
 // ---------------------------------------------------------------------------
 // Helper node types (n8n-core-like)
 // ---------------------------------------------------------------------------
 
-export const HARNESS_START_NODE_TYPE = 'harness.start';
 export const HARNESS_SOURCE_NODE_TYPE = 'harness.source';
-/** Registered under n8n's own type name too, so workflows exported from n8n run unchanged. */
+/** The start node, under n8n's own type name, so workflows exported from n8n run unchanged. */
 export const MANUAL_TRIGGER_NODE_TYPE = 'n8n-nodes-base.manualTrigger';
 
 /** Manual-trigger-like start node: emits its input items (the run's `inputItems`) or a single empty item. */
@@ -48,10 +47,8 @@ export class HarnessStart implements INodeType {
 }
 
 /**
- * Emits given items, storing their binary data through
- * `helpers.prepareBinaryData` so it lands in the active binary data mode
- * (inline base64 or a file on disk). Items come from the `items` parameter
- * (JSON array) when set, otherwise from its input.
+ * Emits its input items, storing their binary data through `helpers.prepareBinaryData` so it lands
+ * in the active binary data mode (inline base64 or a file on disk).
  */
 export class HarnessSource implements INodeType {
 	description: INodeTypeDescription = {
@@ -63,25 +60,11 @@ export class HarnessSource implements INodeType {
 		defaults: { name: 'Source' },
 		inputs: [NodeConnectionTypes.Main],
 		outputs: [NodeConnectionTypes.Main],
-		properties: [
-			{
-				displayName: 'Items (JSON)',
-				name: 'items',
-				type: 'string',
-				default: '',
-				description: 'JSON array of n8n items; binary entries carry base64 in "data"',
-			},
-		],
+		properties: [],
 	};
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
-		const raw = this.getNodeParameter('items', 0, '') as string;
-		const fromParameter = raw !== '';
-		const items: INodeExecutionData[] = fromParameter
-			? jsonParse<INodeExecutionData[]>(raw, {
-					errorMessage: 'Parameter "items" is not a valid JSON array of items',
-				})
-			: this.getInputData();
+		const items = this.getInputData();
 
 		const out: INodeExecutionData[] = [];
 		for (let i = 0; i < items.length; i++) {
@@ -99,7 +82,7 @@ export class HarnessSource implements INodeType {
 			out.push({
 				json: item.json ?? {},
 				...(item.binary ? { binary } : {}),
-				pairedItem: fromParameter ? { item: 0 } : { item: i },
+				pairedItem: { item: i },
 			});
 		}
 		return [out];
@@ -107,10 +90,8 @@ export class HarnessSource implements INodeType {
 }
 
 export function harnessNodeTypes(): NodeTypeMap {
-	const start = new HarnessStart();
 	return {
-		[HARNESS_START_NODE_TYPE]: start,
-		[MANUAL_TRIGGER_NODE_TYPE]: start,
+		[MANUAL_TRIGGER_NODE_TYPE]: new HarnessStart(),
 		[HARNESS_SOURCE_NODE_TYPE]: new HarnessSource(),
 	};
 }
