@@ -26,6 +26,7 @@ const { readmeBlock, runReadmeInstall } = require('../../harness/readme.js');
 const { setupOwner, waitReady } = require('../../scripts/n8n-local.js');
 const { samplePdf } = require('../../emulator/lib/pdf.js');
 const ui = require('./lib.js');
+const { attachment, deliverMail, mixed, text } = require('./mail.js');
 const { productionSteps } = require('./ownProduction.js');
 
 const WORK = process.env.UI_WORK || fs.mkdtempSync(path.join(os.tmpdir(), 'docex-ui-own-'));
@@ -38,7 +39,6 @@ const EMULATOR_PORT = 8790;
 const MAILBOX = ['993', 'invoices', 'mailbox-secret-1'];
 const MAILBOX_DIR = path.join(WORK, 'mailbox');
 const MAILBOX_SH = path.join(__dirname, 'mailbox.sh');
-const LDA = '/usr/lib/dovecot/dovecot-lda';
 /** The mailbox's certificate is from this run's CA (as a provider's is from a public one). */
 const MAILBOX_CA = path.join(MAILBOX_DIR, 'tls/ca.crt');
 const MAX_ACTIONS = 25;
@@ -150,43 +150,15 @@ async function setUp(timings) {
 }
 
 /** An email from Acme into the INBOX; `files` ({name, type, bytes}) as attachments, none: plain text. */
-function deliver({ subject, id, text, files = [] }) {
-	const boundary = 'docex-boundary-4f1c';
-	const body = !files.length
-		? ['Content-Type: text/plain; charset=utf-8', '', text, '']
-		: [
-				`Content-Type: multipart/mixed; boundary="${boundary}"`,
-				'',
-				`--${boundary}`,
-				'Content-Type: text/plain; charset=utf-8',
-				'',
-				text,
-				...files.flatMap((f) => [
-					`--${boundary}`,
-					`Content-Type: ${f.type}; name="${f.name}"`,
-					`Content-Disposition: attachment; filename="${f.name}"`,
-					'Content-Transfer-Encoding: base64',
-					'',
-					f.bytes
-						.toString('base64')
-						.replace(/.{1,76}/g, '$&\r\n')
-						.trimEnd(),
-				]),
-				`--${boundary}--`,
-				'',
-			];
-	const message = [
-		'From: Acme Supplies <billing@acme.example>',
-		'To: Invoices <invoices@example.test>',
-		`Subject: ${subject}`,
-		`Date: ${new Date().toUTCString()}`,
-		`Message-ID: <${id}@acme.example>`,
-		'MIME-Version: 1.0',
-		...body,
-	];
-	// delivered as a mail server does (an IMAP APPEND would mark it seen before n8n reads it)
-	const conf = path.join(MAILBOX_DIR, 'dovecot.conf');
-	execFileSync(LDA, ['-c', conf, '-d', MAILBOX[1]], { input: message.join('\r\n') });
+function deliver({ subject, id, text: body, files = [] }) {
+	deliverMail(MAILBOX_DIR, MAILBOX[1], {
+		from: 'Acme Supplies <billing@acme.example>',
+		subject,
+		id: `${id}@acme.example`,
+		body: files.length
+			? mixed(text(body), ...files.map((f) => attachment(f.name, f.type, f.bytes)))
+			: text(body),
+	});
 }
 
 const notesTxt = (text) => ({

@@ -35,12 +35,12 @@ const {
 } = require('../../../harness/n8n.js');
 const { emulatorAdmin, requestCount } = require('../lib/emulator-client.js');
 const { useSuite } = require('../lib/setup.js');
+const { attachment, deliverMail, mixed, text } = require('../../ui/mail.js');
 const state = require('../../../harness/state.js');
 
 useSuite();
 
 const MAILBOX_SH = path.join(ROOT, 'test/ui/mailbox.sh');
-const LDA = '/usr/lib/dovecot/dovecot-lda';
 const USER = 'invoices';
 const IMAP_CRED = { id: 'E2eImapMailbox01', name: 'Invoices mailbox (Dovecot)' };
 const EXTRACT = 'Extract Every Attachment';
@@ -54,40 +54,7 @@ const gif = (size) => bytes('GIF89a', size);
 const invoice = (number, total) =>
 	samplePdf(`INVOICE ${number} Acme Supplies GmbH Total ${total} EUR`);
 
-const b64 = (buffer) =>
-	buffer
-		.toString('base64')
-		.replace(/.{1,76}/g, '$&\r\n')
-		.trimEnd();
-
-/** A MIME part: a leaf (`type`, `bytes` or `text`, `headers`) or a multipart (`parts`). */
-function mime(part, depth = 0) {
-	if (part.parts) {
-		const boundary = `b${depth}-${Math.random().toString(36).slice(2)}`;
-		return [
-			`Content-Type: multipart/${part.multipart}; boundary="${boundary}"`,
-			'',
-			...part.parts.flatMap((child) => [`--${boundary}`, mime(child, depth + 1)]),
-			`--${boundary}--`,
-		].join('\r\n');
-	}
-	const body = part.text !== undefined ? part.text : b64(part.bytes);
-	return [
-		`Content-Type: ${part.type}`,
-		...(part.headers ?? []),
-		...(part.text !== undefined ? [] : ['Content-Transfer-Encoding: base64']),
-		'',
-		body,
-	].join('\r\n');
-}
-
-const text = (t) => ({ type: 'text/plain; charset=utf-8', text: t });
 const html = (h) => ({ type: 'text/html; charset=utf-8', text: h });
-const attachment = (name, type, content) => ({
-	type: `${type}; name="${name}"`,
-	headers: [`Content-Disposition: attachment; filename="${name}"`],
-	bytes: content,
-});
 /** An image an HTML body shows (cid:), as mail clients send signature logos and newsletter images. */
 const inline = (name, type, content) => ({
 	type: `${type}; name="${name}"`,
@@ -98,7 +65,6 @@ const related = (htmlBody, ...images) => ({
 	multipart: 'related',
 	parts: [html(htmlBody), ...images],
 });
-const mixed = (...parts) => ({ multipart: 'mixed', parts });
 
 /** The inbox: subject, its MIME body, and the files that are documents. */
 const EMAILS = [
@@ -188,18 +154,13 @@ const NO_DOCUMENT = EMAILS.filter((e) => !e.documents).length;
 const DOCUMENTS = EMAILS.flatMap((e) => e.documents ?? []);
 
 function deliver(dir, email, i) {
-	const message = [
-		'From: Sender <sender@supplier.example>',
-		`To: Invoices <${USER}@example.test>`,
-		`Subject: ${email.subject}`,
-		`Date: ${new Date(Date.UTC(2026, 0, 1, 9, i)).toUTCString()}`,
-		`Message-ID: <inbox-${i}@supplier.example>`,
-		'MIME-Version: 1.0',
-		mime(email.body),
-		'',
-	].join('\r\n');
-	// as a mail server delivers (an IMAP APPEND would mark it seen before n8n reads it)
-	execFileSync(LDA, ['-c', path.join(dir, 'dovecot.conf'), '-d', USER], { input: message });
+	deliverMail(dir, USER, {
+		from: 'Sender <sender@supplier.example>',
+		subject: email.subject,
+		date: new Date(Date.UTC(2026, 0, 1, 9, i)),
+		id: `inbox-${i}@supplier.example`,
+		body: email.body,
+	});
 }
 
 /** The emails of the mailbox the IMAP trigger has read (Dovecot's maildir: the S flag). */
