@@ -233,7 +233,7 @@ cat <<EOF
                "Document Extraction: tools for AI agents and MCP clients": an MCP server to publish;
                "Document Extraction: Production (intake, completion, catch-up)": publish it, then post the
                curl line of docs/production.md; its rows are under Overview → Data tables.
-  intake key:  export INTAKE_KEY=$INTAKE_KEY   (its Header Auth credential "Intake Key")
+  intake key:  export INTAKE_KEY=$INTAKE_KEY   (its credential "Intake Key")
                How to run each, with its webhooks and curl lines: docs/development.md#the-examples
   logs:        $LOCAL_DIR/n8n.log, $LOCAL_DIR/emulator.log
 EOF
