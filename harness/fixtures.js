@@ -17,7 +17,7 @@ const FILES = {
 	r: { name: 'restart.pdf', bytes: samplePdf('INVOICE INV-R-6006 after republishing') },
 };
 
-/** The Header Auth credential the suites give the production workflow's Receive Documents. */
+/** The Intake Key credential the suites give the production workflow's Receive Documents. */
 const INTAKE_KEY = {
 	id: 'DocExtrIntakeE2E',
 	name: 'Intake Key (test)',

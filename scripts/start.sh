@@ -123,7 +123,7 @@ rm -f "$LOCAL_DIR"/*.tgz
 TARBALL="$(TARBALL_DIR="$LOCAL_DIR" bash scripts/tarball.sh | tail -1)"
 node scripts/n8n-local.js install-package "$LOCAL_DIR/$TARBALL" "$LOCAL_DIR/.n8n/nodes" >&2
 
-# 5. credentials (re-imported every run: the emulator's, and the production Intake's Header Auth
+# 5. credentials (re-imported every run: the emulator's, and the production Intake's
 # key, a random value made once) and example workflows (imported once)
 [ -s "$LOCAL_DIR/intake-key" ] ||
 	node -e "process.stdout.write(require('crypto').randomBytes(24).toString('hex'))" >"$LOCAL_DIR/intake-key"
