@@ -1,7 +1,7 @@
 import { createHash, timingSafeEqual } from 'crypto';
 import type {
-	ICredentialTestFunctions,
-	ICredentialsDecrypted,
+	ICredentialTestFunction,
+	IDataObject,
 	INodeType,
 	INodeTypeDescription,
 	IWebhookFunctions,
@@ -11,8 +11,12 @@ import { NodeConnectionTypes } from 'n8n-workflow';
 
 import { NO_DOCUMENTS, readDocuments } from './documents';
 
-export const KEY_HEADER = 'x-intake-key';
+const HEADER = 'x-intake-key';
 const MIN_KEY_LENGTH = 16;
+const WRONG_KEY = {
+	kind: 'wrong_intake_key',
+	error: `The post has no ${HEADER} header, or not the Intake Key. Send the key of the credential in this workflow's Receive Documents as the X-Intake-Key header.`,
+};
 
 /** Whether the header holds the key, compared in constant time (both hashed to one length). */
 export function isIntakeKey(header: unknown, key: unknown): boolean {
@@ -20,6 +24,13 @@ export function isIntakeKey(header: unknown, key: unknown): boolean {
 	const digest = (text: string) => createHash('sha256').update(text).digest();
 	return timingSafeEqual(digest(header), digest(key));
 }
+
+const testIntakeKey: ICredentialTestFunction = async function ({ data }) {
+	const length = String(data?.secret ?? '').length;
+	if (length >= MIN_KEY_LENGTH) return { status: 'OK', message: 'The key is long enough' };
+	const message = `The key has ${length} characters, too few to resist guessing. Use a random one of at least ${MIN_KEY_LENGTH}: run openssl rand -hex 24 and paste what it prints.`;
+	return { status: 'Error', message };
+};
 
 export class DocumentExtractionIntake implements INodeType {
 	description: INodeTypeDescription = {
@@ -62,44 +73,24 @@ export class DocumentExtractionIntake implements INodeType {
 		],
 	};
 
-	methods = {
-		credentialTest: {
-			async testIntakeKey(this: ICredentialTestFunctions, credential: ICredentialsDecrypted) {
-				const length = String(credential.data?.secret ?? '').length;
-				if (length >= MIN_KEY_LENGTH)
-					return { status: 'OK' as const, message: 'The key is long enough' };
-				const message = `The key has ${length} characters, too few to resist guessing. Use a random one of at least ${MIN_KEY_LENGTH}: run openssl rand -hex 24 and paste what it prints.`;
-				return { status: 'Error' as const, message };
-			},
-		},
-	};
+	methods = { credentialTest: { testIntakeKey } };
 
 	// Intake's address is n8n's own: there is nothing to register elsewhere when it is published.
 	webhookMethods = {
-		default: {
-			checkExists: async () => true,
-			create: async () => true,
-			delete: async () => true,
-		},
+		default: { checkExists: async () => true, create: async () => true, delete: async () => true },
 	};
 
-	/**
-	 * Refuses a post without the key (403) or without documents (400) before any run starts, so
-	 * nothing of it is saved; else one item per document, and nothing of the request but them.
-	 */
+	/** A post without the key (403) or without documents (400) is answered here and starts no run. */
 	async webhook(this: IWebhookFunctions): Promise<IWebhookResponseData> {
-		const res = this.getResponseObject();
+		const refuse = (status: number, answer: IDataObject) => {
+			this.getResponseObject().status(status).json([answer]);
+			return { noWebhookResponse: true };
+		};
 		const { secret } = await this.getCredentials('documentExtractionIntakeApi');
-		if (!isIntakeKey(this.getHeaderData()[KEY_HEADER], secret)) {
-			const error = `The post has no ${KEY_HEADER} header, or not the Intake Key. Send the key of the credential in this workflow's Receive Documents as the X-Intake-Key header.`;
-			res.status(403).json([{ kind: 'wrong_intake_key', error }]);
-			return { noWebhookResponse: true };
-		}
+		if (!isIntakeKey(this.getHeaderData()[HEADER], secret)) return refuse(403, WRONG_KEY);
 		const documents = readDocuments(this.getBodyData());
-		if (!documents) {
-			res.status(400).json([NO_DOCUMENTS]);
-			return { noWebhookResponse: true };
-		}
+		if (!documents) return refuse(400, NO_DOCUMENTS);
+		// one item per document, and nothing else of the request: never its headers
 		return { workflowData: [documents.map((json) => ({ json, pairedItem: { item: 0 } }))] };
 	}
 }

