@@ -69,7 +69,9 @@ async function intakeKeyNeverStored(t) {
 	try {
 		const body = { documents: intakeDocuments(1, 'KEYFAIL') };
 		const failed = await postIntake(n8nBase(), body, { intakePath: FAILING_PATH });
-		assert.ok(failed.status >= 500, `the failing copy answered ${failed.status} ${failed.text}`);
+		// a run that fails before Respond to Webhook: n8n 2.x answers 500, 1.x 200 with no body
+		const answered = failed.status >= 500 || (IS_N8N_1 && failed.text === '');
+		assert.ok(answered, `the failing copy answered ${failed.status} ${failed.text}`);
 	} finally {
 		if (IS_N8N_1) await rest('PATCH', `/workflows/${copy}`, { active: false }).catch(() => {});
 		else await rest('POST', `/workflows/${copy}/deactivate`, {}).catch(() => {});
