@@ -17,7 +17,7 @@ const FILES = {
 	r: { name: 'restart.pdf', bytes: samplePdf('INVOICE INV-R-6006 after republishing') },
 };
 
-/** The Header Auth credential the suites give the production workflow's Receive Documents. */
+/** The Intake Key credential the suites give the production workflow's Receive Documents. */
 const INTAKE_KEY = {
 	id: 'DocExtrIntakeE2E',
 	name: 'Intake Key (test)',
@@ -39,12 +39,12 @@ module.exports = {
 		documentExtractionApi: { id: 'DocExtrInactive1', name: 'Document Extraction (inactive key)' },
 	},
 	INTAKE_KEY,
-	/** The Intake Key credential as n8n's CLI imports it (Header Auth). */
+	/** The Intake Key credential as n8n's CLI imports it. */
 	intakeKeyCredential: () => ({
 		id: INTAKE_KEY.id,
 		name: INTAKE_KEY.name,
-		type: 'httpHeaderAuth',
-		data: { name: INTAKE_KEY.header, value: INTAKE_KEY.value },
+		type: 'documentExtractionIntakeApi',
+		data: { secret: INTAKE_KEY.value },
 	}),
 	EXAMPLE_SUBMIT_ID: 'DocExtrExample01',
 	EXAMPLE_TRIGGER_ID: 'DocExtrExample02',

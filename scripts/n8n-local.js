@@ -8,7 +8,7 @@
  *   node scripts/n8n-local.js wait-ready <url> [timeoutSeconds]
  *   node scripts/n8n-local.js install-package <tarball> <nodesDir>
  *   node scripts/n8n-local.js write-credential <file> <id> <name> <apiKey> <baseUrl> [<intakeKey>]
- *     (with <intakeKey>: also the production workflow's Header Auth credential "Intake Key",
+ *     (with <intakeKey>: also the production workflow's credential "Intake Key",
  *     header X-Intake-Key)
  *   node scripts/n8n-local.js setup-owner <n8nBaseUrl> <stateFile>
  * With Node 24 and NODE_PATH=<n8n>/node_modules (they open n8n's database with n8n's own sqlite3 or
@@ -268,8 +268,8 @@ function writeCredential(file, { id, name, apiKey, baseUrl, intakeKey }) {
 		credentials.push({
 			id: 'DocExtrIntakeKey',
 			name: 'Intake Key',
-			type: 'httpHeaderAuth',
-			data: { name: 'X-Intake-Key', value: intakeKey },
+			type: 'documentExtractionIntakeApi',
+			data: { secret: intakeKey },
 		});
 	fs.writeFileSync(file, JSON.stringify(credentials, null, 2));
 }

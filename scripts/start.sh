@@ -123,7 +123,7 @@ rm -f "$LOCAL_DIR"/*.tgz
 TARBALL="$(TARBALL_DIR="$LOCAL_DIR" bash scripts/tarball.sh | tail -1)"
 node scripts/n8n-local.js install-package "$LOCAL_DIR/$TARBALL" "$LOCAL_DIR/.n8n/nodes" >&2
 
-# 5. credentials (re-imported every run: the emulator's, and the production Intake's Header Auth
+# 5. credentials (re-imported every run: the emulator's, and the production Intake's
 # key, a random value made once) and example workflows (imported once)
 [ -s "$LOCAL_DIR/intake-key" ] ||
 	node -e "process.stdout.write(require('crypto').randomBytes(24).toString('hex'))" >"$LOCAL_DIR/intake-key"
@@ -233,7 +233,7 @@ cat <<EOF
                "Document Extraction: tools for AI agents and MCP clients": an MCP server to publish;
                "Document Extraction: Production (intake, completion, catch-up)": publish it, then post the
                curl line of docs/production.md; its rows are under Overview → Data tables.
-  intake key:  export INTAKE_KEY=$INTAKE_KEY   (its Header Auth credential "Intake Key")
+  intake key:  export INTAKE_KEY=$INTAKE_KEY   (its credential "Intake Key")
                How to run each, with its webhooks and curl lines: docs/development.md#the-examples
   logs:        $LOCAL_DIR/n8n.log, $LOCAL_DIR/emulator.log
 EOF

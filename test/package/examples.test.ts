@@ -229,7 +229,7 @@ describe('the production workflow (examples/production.json, examples/n8n1/produ
 		const types = prod.nodes.map((n) => n.type);
 		expect(types).toEqual(
 			expect.arrayContaining([
-				'n8n-nodes-base.webhook',
+				'n8n-nodes-document-extraction.documentExtractionIntake',
 				'n8n-nodes-document-extraction.documentExtractionTrigger',
 				'n8n-nodes-base.scheduleTrigger',
 			]),

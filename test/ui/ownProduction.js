@@ -15,8 +15,9 @@ const DOC = 'docs/production.md';
 const PROJECT = 'Invoices EU – Zürich (2025)';
 const DOCUMENT_TYPE = 'invoice';
 const MAX_ACTIONS = 24;
-/** Receive Documents' Header Auth: the header the callers send. */
+/** The header the callers send the Intake Key in, and the key's credential type. */
 const INTAKE_HEADER = 'X-Intake-Key';
+const INTAKE_TYPE = 'documentExtractionIntakeApi';
 
 /** The steps of the production path; `sink` is the emulator's record of the calls it got. */
 function productionSteps(context, sink) {
@@ -27,7 +28,7 @@ function productionSteps(context, sink) {
 	const c = ui.counter();
 	let page;
 	let workflowId;
-	// the Intake Key the user makes (the docs: openssl rand -hex 24) and types into Value
+	// the Intake Key the user makes (the docs: openssl rand -hex 24) and types into Key
 	const intakeKey = crypto.randomBytes(24).toString('hex');
 	return [
 		[
@@ -52,18 +53,13 @@ function productionSteps(context, sink) {
 
 				// 2. Receive Documents: the file's credential is not here; a new one with the random key
 				let ndv = await ui.openByClicking(page, 'Receive Documents', c);
-				const slot = ndv.getByTestId('node-credentials-slot');
-				await ui.visible(
-					ui.exact(slot, 'Credential for Header Auth'),
-					'the field "Credential for Header Auth" of "Receive Documents"',
-				);
-				const fields = { name: INTAKE_HEADER, value: intakeKey };
-				const modal = await ui.connectCredential(slot, 'Connect to Header Auth', fields, c);
+				const button = 'Connect to Document Extraction Intake';
+				const modal = await ui.connectCredential(ndv, button, { secret: intakeKey }, c);
 				const closed = await ui.until(
-					'the Header Auth credential is saved',
+					'the Intake Key credential is saved',
 					async () =>
 						!(await modal.isVisible()) ||
-						((await credentialsOf(page, 'httpHeaderAuth')).length > 0 && 'saved'),
+						((await credentialsOf(page, INTAKE_TYPE)).length > 0 && 'saved'),
 				);
 				// saved: its window may still close by itself, else its ×
 				if (closed === 'saved') await page.waitForTimeout(1500);
@@ -96,8 +92,8 @@ function productionSteps(context, sink) {
 				const section = ui.docPart(DOC, '### On your own n8n 2.x', '\n### ');
 				const words = [
 					...['**Create workflow**', '**Import**', '**From file**', 'production.json', '**Save**'],
-					...['**Receive Documents**', '**Credential for Header Auth**', '**Header Auth**'],
-					...['**Connect to Header Auth**', '**Name**', INTAKE_HEADER, '**Value**', '**Submit**'],
+					...['**Receive Documents**', '**Connect to Document Extraction Intake**', '**Key**'],
+					...[INTAKE_HEADER, '**Submit**'],
 					...['openssl rand -hex 24', '**Document Extraction Trigger**', '**Project**'],
 					...['**Document Type Name or ID**', '**Allow Private Addresses**', '**Publish**'],
 					'**Got it**',
@@ -115,20 +111,26 @@ function productionSteps(context, sink) {
 					ui.fail(`Submit's saved Document Type is ${submit.documentType}`);
 				if (submit.options?.allowPrivateAddresses !== true)
 					ui.fail(`Submit's saved options are ${JSON.stringify(submit.options)}`);
-				// Receive Documents: the new Header Auth credential (not the file's)
-				const receive = byName('Receive Documents');
-				const intake = receive.credentials?.httpHeaderAuth;
-				if (receive.parameters.authentication !== 'headerAuth' || !intake?.id)
-					ui.fail(`Receive Documents was saved without Header Auth: ${JSON.stringify(receive)}`);
-				const fileIntake = workflow.nodes.find((n) => n.name === 'Receive Documents').credentials
-					.httpHeaderAuth;
-				const headerAuths = await credentialsOf(page, 'httpHeaderAuth');
-				if (intake.id === fileIntake.id || !headerAuths.some((cr) => cr.id === intake.id))
+				// Receive Documents: the new Intake Key credential (not the file's)
+				const intake = byName('Receive Documents').credentials?.[INTAKE_TYPE];
+				const fileIntake = workflow.nodes.find((n) => n.name === 'Receive Documents').credentials[
+					INTAKE_TYPE
+				];
+				const intakeKeys = await credentialsOf(page, INTAKE_TYPE);
+				if (
+					!intake?.id ||
+					intake.id === fileIntake.id ||
+					!intakeKeys.some((cr) => cr.id === intake.id)
+				)
 					ui.fail(
-						`Receive Documents' Header Auth credential ${JSON.stringify(intake)} is not the one made (${JSON.stringify(headerAuths)})`,
+						`Receive Documents' Intake Key credential ${JSON.stringify(intake)} is not the one made (${JSON.stringify(intakeKeys)})`,
 					);
 				const without = saved.nodes
-					.filter((n) => n.type.startsWith('n8n-nodes-document-extraction.'))
+					.filter(
+						(n) =>
+							n.type.startsWith('n8n-nodes-document-extraction.') &&
+							n !== byName('Receive Documents'),
+					)
 					.filter((n) => n.credentials?.documentExtractionApi?.id !== credentials[0].id);
 				if (without.length)
 					ui.fail(`not on the credential: ${without.map((n) => n.name).join(', ')}`);

@@ -60,6 +60,7 @@ const {
 	cases,
 } = require('../lib/production-cases.js');
 const { promises } = require('../lib/production-promises.js');
+const { intakeKeyNeverStored } = require('../lib/production-intake-key.js');
 const { useSuite } = require('../lib/setup.js');
 const state = require('../../../harness/state.js');
 
@@ -210,6 +211,7 @@ test('Production: a document the service refused (not_sent) is sent when it is p
 });
 
 for (const { name, run } of Object.values(promises)) test(`Production: ${name}`, run);
+test(`Production: ${intakeKeyNeverStored.name}`, intakeKeyNeverStored.run);
 
 const CRASH_LAYOUT = IS_N8N_1 ? 'scrambled' : 'shipped';
 const casesOn = (layout) =>

@@ -129,7 +129,7 @@ function productionWorkflow({
 	}
 	// the user's picks after the import: the Intake Key credential, the project, the document type
 	nodeOf(wf, 'Receive Documents').credentials = {
-		httpHeaderAuth: { id: INTAKE_KEY.id, name: INTAKE_KEY.name },
+		documentExtractionIntakeApi: { id: INTAKE_KEY.id, name: INTAKE_KEY.name },
 	};
 	nodeOf(wf, TRIGGER).parameters.project = {
 		__rl: true,
