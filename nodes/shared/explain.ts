@@ -77,7 +77,7 @@ function rateLimited({ facts }: ServiceError, about: About): Words {
 	};
 }
 
-/** Why no good answer came (the item's `detail`): a gateway, the attempt's timeout, the network. */
+/** Why no good answer came: a gateway, the attempt's timeout, the network. */
 function reasonOf({ status, facts }: ServiceError): string {
 	if (status) return `A gateway answered ${status}`;
 	if (facts.timedOutAfterMs !== undefined) {
@@ -97,7 +97,7 @@ const inMessage = (reason: string) =>
 
 function noAnswer(failure: ServiceError): Words {
 	const { attempts = 1, timedOutAfterMs, baseUrl } = failure.facts;
-	const reason = String(failure.detail);
+	const reason = reasonOf(failure);
 	const tries = `${attempts} attempt${attempts > 1 ? 's' : ''}`;
 	return {
 		message:
@@ -108,7 +108,8 @@ function noAnswer(failure: ServiceError): Words {
 	};
 }
 
-function mayHaveArrived({ facts, status, detail }: ServiceError, about: About): Words {
+function mayHaveArrived(failure: ServiceError, about: About): Words {
+	const { facts, status } = failure;
 	const what = about.sending ?? 'the request';
 	const how = status
 		? `A gateway in front of the Document Extraction Service answered ${status}`
@@ -117,7 +118,7 @@ function mayHaveArrived({ facts, status, detail }: ServiceError, about: About): 
 			: 'The connection to the Document Extraction Service broke off';
 	return {
 		message: `${how}; it may have received ${what}, so it was not sent again. Check the project's tasks before sending it again`,
-		description: `${String(detail)}. The service may have received ${what} and started work on it, so it was not sent again (sending it again ${SECOND_CHARGE}). ${CHECK_BEFORE_RESENDING}`,
+		description: `${reasonOf(failure)}. The service may have received ${what} and started work on it, so it was not sent again (sending it again ${SECOND_CHARGE}). ${CHECK_BEFORE_RESENDING}`,
 	};
 }
 
@@ -198,20 +199,19 @@ const WORDS: Partial<Record<FailureKind, (failure: ServiceError, about: About) =
 	}),
 };
 
-/** The failures already given their words, by the first caller that knew what they were about. */
-const explained = new WeakSet<object>();
+/** The words of a request's failure: reads the failure, changes nothing. */
+export function explain(failure: ServiceError, about: About = {}): Words {
+	return (WORDS[failure.kind] ?? describeStatus)(failure, about);
+}
 
-/** Gives a failure of the transport its words, once; any other error is returned as it is. */
-export function explain<E>(error: E, about: About = {}): E {
+/** At an operation's or the trigger's edge: a failure of the transport as a copy with its words. */
+export function worded<E>(error: E, about: About = {}): E {
 	const failure = failureOf(error);
-	if (!failure || explained.has(failure)) return error;
-	explained.add(failure);
-	if (failure.kind === 'no_answer' || failure.kind === 'may_have_arrived') {
-		failure.detail = reasonOf(failure);
-		if (failure.errorResponse) failure.errorResponse.detail = failure.detail as string;
-	}
-	const words = (WORDS[failure.kind] ?? describeStatus)(failure, about);
-	failure.message = words.message;
-	failure.description = words.description;
-	return error;
+	if (!failure) return error;
+	const words = explain(failure, about);
+	const copy = Object.assign(Object.create(Object.getPrototypeOf(failure) as object), failure, {
+		...words,
+		stack: `${failure.name}: ${words.message}\n${failure.stack?.split('\n').slice(1).join('\n')}`,
+	}) as ServiceError;
+	return copy as E;
 }

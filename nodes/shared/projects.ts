@@ -8,7 +8,7 @@ import type {
 import type { ApiContext } from './transport/runCredential';
 import { apiRequest } from './transport/request';
 import { isUuid } from './uuid';
-import { explain } from './explain';
+import { worded } from './explain';
 import { noSuchProject } from './messages';
 import { nodeError } from './transport/errors';
 
@@ -72,7 +72,7 @@ export async function fetchProjects(
 ): Promise<ProjectSummary[]> {
 	const options = { method: 'GET', path: '/projects', itemIndex, signal } as const;
 	const body = await apiRequest.call(this, options).catch((error: unknown) => {
-		throw explain(error);
+		throw worded(error);
 	});
 	return (extractProjectList(body) ?? [])
 		.map(summarizeProject)

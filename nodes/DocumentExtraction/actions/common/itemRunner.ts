@@ -1,7 +1,6 @@
 import type { IBinaryData, IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 
 import { failedRunLines, MESSAGES } from '../../messages';
-import { explain } from '../../../shared/explain';
 import {
 	asNodeError,
 	errorDetail,
@@ -147,7 +146,7 @@ export async function runUnits<U extends Unit>(
 			return { unit: entry, value: await work(entry) };
 		} catch (error) {
 			run.failed();
-			return { unit: entry, error: explain(error as Error) };
+			return { unit: entry, error: error as Error };
 		}
 	};
 	const settled: Array<Settled<U>> = [];

@@ -1,6 +1,6 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
-import { explain } from '../../../shared/explain';
+import { worded } from '../../../shared/explain';
 import { getTask } from '../../../shared/transport/service';
 import { MESSAGES } from '../../messages';
 import type { NodeRun } from './itemRunner';
@@ -20,7 +20,7 @@ export async function fetchTask(
 			{ priority: 'high', deadline, itemIndex },
 		);
 	} catch (error) {
-		throw explain(error, MESSAGES.taskRequest(taskId));
+		throw worded(error, MESSAGES.taskRequest(taskId));
 	}
 }
 

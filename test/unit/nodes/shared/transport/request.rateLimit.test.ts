@@ -1,6 +1,6 @@
 import nock from 'nock';
 
-import { explain } from '../../../../../nodes/shared/explain';
+import { worded as inWords } from '../../../../../nodes/shared/explain';
 
 import type { IDataObject } from 'n8n-workflow';
 
@@ -26,7 +26,7 @@ useOfflineNock();
 /** The failure of a request, in the words of the document operations. */
 const worded = async <E = Error & { description?: string | null; httpCode?: string | null }>(
 	promise: Promise<unknown>,
-) => explain(await failureOf<E>(promise), MESSAGES.documentRequest(FIELDS));
+) => inWords(await failureOf<E>(promise), MESSAGES.documentRequest(FIELDS));
 useFakeClock();
 afterEach(() => expect(nock.pendingMocks()).toEqual([]));
 
