@@ -37,18 +37,20 @@ export class RequestSlots {
 		});
 	}
 
-	async run<T>(task: () => Promise<T>, options: SlotOptions = {}): Promise<T> {
+	/** Takes a slot, or waits for one (status checks first); `release` gives it back. */
+	async take(options: SlotOptions = {}): Promise<true> {
 		throwIfCancelled(this.signal);
 		if (this.active < this.limit) this.active++;
 		else await this.queue(options);
-		try {
-			throwIfCancelled(this.signal);
-			return await task();
-		} finally {
-			const next = this.waiting.high.shift() ?? this.waiting.normal.shift();
-			if (next) next.grant();
-			else this.active--;
-		}
+		if (this.signal?.aborted) this.release();
+		throwIfCancelled(this.signal);
+		return true;
+	}
+
+	release(): void {
+		const next = this.waiting.high.shift() ?? this.waiting.normal.shift();
+		if (next) next.grant();
+		else this.active--;
 	}
 
 	private async queue({ priority = 'normal', deadline, itemIndex }: SlotOptions): Promise<void> {

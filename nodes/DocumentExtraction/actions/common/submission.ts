@@ -70,6 +70,7 @@ export async function sendDocument(
 		downloaded && (settings.includeDownloadedFile ? downloaded : null);
 	let taskId = memory.recall();
 	let downloaded: IBinaryData | null | undefined;
+	let slot = false;
 	try {
 		if (taskId !== undefined) {
 			// a URL input's file is downloaded again only to be output
@@ -77,21 +78,14 @@ export async function sendDocument(
 			if (source.urlInput) downloaded = again ? ((await read()).downloaded ?? null) : null;
 		} else {
 			if (run.halted) throw notStarted(this);
-			const sent = await run.slots.run(
-				async () => {
-					if (run.halted) throw notStarted(this);
-					const input = fromBinary ?? (await read());
-					const body = submissionBodyFactory.call(this, input.source, fields);
-					const limits = { deadline, signal };
-					const bytes = input.source.bodyBytes;
-					const task = await submitDocument.call(this, body, itemIndex, bytes, limits);
-					memory.accepted(task);
-					return { task, downloaded: keep(input.downloaded) };
-				},
-				{ deadline, itemIndex },
-			);
-			taskId = sent.task;
-			downloaded = sent.downloaded;
+			slot = await run.slots.take({ deadline, itemIndex });
+			if (run.halted) throw notStarted(this);
+			const input = fromBinary ?? (await read());
+			const body = submissionBodyFactory.call(this, input.source, fields);
+			const limits = { deadline, signal };
+			taskId = await submitDocument.call(this, body, itemIndex, input.source.bodyBytes, limits);
+			memory.accepted(taskId);
+			downloaded = keep(input.downloaded);
 		}
 	} catch (error) {
 		// the one place a document's failure gets its words, before the next document takes the slot
@@ -99,6 +93,8 @@ export async function sendDocument(
 		memory.failed(failure);
 		run.failed();
 		throw failure;
+	} finally {
+		if (slot) run.slots.release();
 	}
 	run.tasks.set(unit, taskId);
 	return { taskId, settings, downloaded };

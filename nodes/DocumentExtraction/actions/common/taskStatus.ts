@@ -14,13 +14,14 @@ export async function fetchTask(
 	deadline?: number,
 ): Promise<IDataObject> {
 	const { signal } = run;
+	let slot = false;
 	try {
-		return await run.slots.run(
-			async () => await getTask.call(this, taskId, itemIndex, { deadline, signal }),
-			{ priority: 'high', deadline, itemIndex },
-		);
+		slot = await run.slots.take({ priority: 'high', deadline, itemIndex });
+		return await getTask.call(this, taskId, itemIndex, { deadline, signal });
 	} catch (error) {
 		throw worded(error, MESSAGES.taskRequest(taskId));
+	} finally {
+		if (slot) run.slots.release();
 	}
 }
 

@@ -86,7 +86,11 @@ const FAILURES: Record<string, ConstructorParameters<typeof ServiceError>[1]> = 
 		status: 429,
 		facts: { method: 'POST', ...throttled(1, false) },
 	},
-	'429 paced': { kind: 'rate_limited', status: 429, facts: { method: 'POST', ...throttled(0, false) } },
+	'429 paced': {
+		kind: 'rate_limited',
+		status: 429,
+		facts: { method: 'POST', ...throttled(0, false) },
+	},
 	'no slot': { kind: 'out_of_time', facts: { slots: 4 } },
 	'no time to download': { kind: 'out_of_time', facts: { download: true } },
 	'no time': { kind: 'out_of_time' },
