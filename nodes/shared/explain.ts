@@ -1,4 +1,11 @@
-import { detailForMessage, ERRORS, formatValidationDetail, NETWORK_REASONS } from './messages';
+import {
+	CHECK_BEFORE_RESENDING,
+	detailForMessage,
+	ERRORS,
+	formatValidationDetail,
+	NETWORK_REASONS,
+	SECOND_CHARGE,
+} from './messages';
 import { type FailureKind, failureOf, type ServiceError } from './transport/errors';
 import { displayUrl, parseHttpUrl } from './urls';
 
@@ -6,27 +13,19 @@ import { displayUrl, parseHttpUrl } from './urls';
 // in places (an error workflow, an MCP tool): it says cause and fix.
 
 export interface About {
-	/** For the 404 message, e.g. "task 1234" or "project 'Invoices'". */
-	subject?: string;
-	/** What a POST sends, e.g. "the document". */
-	sending?: string;
-	/** What the request does, e.g. "the webhook registration"; "the request" unless set. */
-	action?: string;
-	/** A sentence added to the message of a 4xx answer: what to check. */
-	refusalAdvice?: string;
+	subject?: string; // for a 404, e.g. "task 1234" or "project 'Invoices'"
+	sending?: string; // what a POST sends, e.g. "the document"
+	action?: string; // what the request does, e.g. "the webhook registration"; "the request" unless set
+	refusalAdvice?: string; // added to the message of a 4xx answer: what to check
 	rateLimitAdvice?: RateLimitAdvice;
-	/** The message of an answer that lacks what was asked for (a task, a task_id). */
-	missing?: string;
+	missing?: string; // the message of an answer without what was asked for (a task, a task_id)
 }
 
 /** What a rate-limit error tells the user to change: the caller names its own options. */
 export interface RateLimitAdvice {
-	/** The end of the message, after "it was given up." */
-	message: string;
-	/** The end of the description: what to change. */
-	description: string;
-	/** Why waiting ended when the request's own time ran out (not the rate-limit budget). */
-	timeRanOut: string;
+	message: string; // the end of the message, after "it was given up."
+	description: string; // the end of the description: what to change
+	timeRanOut: string; // why waiting ended when the request's own time ran out
 }
 
 const RETRY_LATER_ADVICE: RateLimitAdvice = {
@@ -34,11 +33,6 @@ const RETRY_LATER_ADVICE: RateLimitAdvice = {
 	description: 'Try again later, or ask the service for a higher rate limit.',
 	timeRanOut: 'the time the request had ran out',
 };
-
-export const CHECK_BEFORE_RESENDING =
-	'Check the tasks of the project in the web dashboard, or wait for its task.completed webhook, before you send it again.';
-
-export const SECOND_CHARGE = 'could create a second task and a second charge';
 
 /** A webhook registration: a refusal names the address n8n gave, and how to change it. */
 export function webhookRequest(projectId: string, url: string): About {
@@ -209,9 +203,8 @@ export function worded<E>(error: E, about: About = {}): E {
 	const failure = failureOf(error);
 	if (!failure) return error;
 	const words = explain(failure, about);
-	const copy = Object.assign(Object.create(Object.getPrototypeOf(failure) as object), failure, {
+	return Object.assign(Object.create(Object.getPrototypeOf(failure) as object), failure, {
 		...words,
 		stack: `${failure.name}: ${words.message}\n${failure.stack?.split('\n').slice(1).join('\n')}`,
-	}) as ServiceError;
-	return copy as E;
+	}) as E;
 }
