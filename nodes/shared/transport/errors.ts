@@ -90,8 +90,8 @@ export class ServiceError extends NodeApiError {
 
 	readonly status: number | null;
 
-	/** The service's `detail` as sent; for no answer, the reason `explain` gives. */
-	detail: unknown;
+	/** The service's own text as sent (its `detail`, or the answer's text); none when it gave none. */
+	readonly detail: unknown;
 
 	readonly facts: FailureFacts;
 

@@ -66,8 +66,6 @@ export async function sendDocument(
 		source: fromBinary?.source,
 		url: source.urlInput ? String(source.documentUrl ?? '').trim() : undefined,
 	});
-	const keep = (downloaded?: IBinaryData) =>
-		downloaded && (settings.includeDownloadedFile ? downloaded : null);
 	let taskId = memory.recall();
 	let downloaded: IBinaryData | null | undefined;
 	let slot = false;
@@ -85,7 +83,7 @@ export async function sendDocument(
 			const limits = { deadline, signal };
 			taskId = await submitDocument.call(this, body, itemIndex, input.source.bodyBytes, limits);
 			memory.accepted(taskId);
-			downloaded = keep(input.downloaded);
+			downloaded = input.downloaded && (settings.includeDownloadedFile ? input.downloaded : null);
 		}
 	} catch (error) {
 		// the one place a document's failure gets its words, before the next document takes the slot
