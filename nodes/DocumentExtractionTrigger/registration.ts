@@ -1,7 +1,7 @@
 import type { IDataObject, IHookFunctions } from 'n8n-workflow';
 
-import { webhookRequest, worded } from '../shared/explain';
-import { readProjectField, resolveProjectId } from '../shared/projects';
+import { worded } from '../shared/explain';
+import { readProjectField, resolveProjectId, webhookRequest } from '../shared/projects';
 import { isUuid } from '../shared/uuid';
 import {
 	generateWebhookSecret,

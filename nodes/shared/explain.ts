@@ -7,7 +7,6 @@ import {
 	SECOND_CHARGE,
 } from './messages';
 import { type FailureKind, failureOf, type ServiceError } from './transport/errors';
-import { displayUrl, parseHttpUrl } from './urls';
 
 // The words of a request's failure, from its kind, facts and `About`. n8n shows only the message
 // in places (an error workflow, an MCP tool): it says cause and fix.
@@ -33,17 +32,6 @@ const RETRY_LATER_ADVICE: RateLimitAdvice = {
 	description: 'Try again later, or ask the service for a higher rate limit.',
 	timeRanOut: 'the time the request had ran out',
 };
-
-/** A webhook registration: a refusal names the address n8n gave, and how to change it. */
-export function webhookRequest(projectId: string, url: string): About {
-	const parsed = parseHttpUrl(url);
-	const shown = parsed ? displayUrl(parsed) : url.replace(/[?#].*$/, '');
-	return {
-		subject: `project ${projectId}`,
-		action: 'the webhook registration',
-		refusalAdvice: `n8n gave the webhook URL ${shown}. The service needs an https address it can reach: set n8n's public address with the WEBHOOK_URL environment variable (for example WEBHOOK_URL=https://n8n.example.com/), restart n8n and publish again.`,
-	};
-}
 
 const seconds = (ms: number) => Math.max(1, Math.round(ms / 1000));
 

@@ -8,8 +8,8 @@ import { updateDisplayOptions } from 'n8n-workflow';
 
 import { eventsField } from '../../descriptions';
 import { projectLocator } from '../../../shared/descriptions';
-import { webhookRequest, worded } from '../../../shared/explain';
-import { readProjectField, resolveProjectId } from '../../../shared/projects';
+import { worded } from '../../../shared/explain';
+import { readProjectField, resolveProjectId, webhookRequest } from '../../../shared/projects';
 import {
 	answerJson,
 	generateWebhookSecret,

@@ -1,5 +1,6 @@
 import { ServiceError } from '../../../../nodes/shared/transport/errors';
-import { explain, webhookRequest, type About } from '../../../../nodes/shared/explain';
+import { explain, type About } from '../../../../nodes/shared/explain';
+import { webhookRequest } from '../../../../nodes/shared/projects';
 import { MESSAGES } from '../../../../nodes/DocumentExtraction/messages';
 import { node } from '../../helpers/context';
 import WORDING from './explain.table.json';

@@ -13,7 +13,8 @@ jest.mock('n8n-workflow', () =>
 import { sleeps } from '../../../helpers/sleep';
 
 import { MESSAGES } from '../../../../../nodes/DocumentExtraction/messages';
-import { webhookRequest, worded as inWords } from '../../../../../nodes/shared/explain';
+import { worded as inWords } from '../../../../../nodes/shared/explain';
+import { webhookRequest } from '../../../../../nodes/shared/projects';
 import {
 	asNodeError,
 	errorDetail,
