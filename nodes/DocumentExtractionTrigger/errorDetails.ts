@@ -1,6 +1,6 @@
 import type { IDataObject, IWebhookFunctions } from 'n8n-workflow';
 
-import { explain } from '../shared/explain';
+import { worded } from '../shared/explain';
 import { failureKind, failureOf } from '../shared/transport/errors';
 import { getTask } from '../shared/transport/service';
 import { MESSAGES } from './messages';
@@ -25,7 +25,7 @@ export async function addErrorDetails(
 	} catch (error) {
 		// an answer without a task says no more than a task without an error
 		if (failureKind(error) !== 'unexpected') {
-			const { message } = explain(error as Error, { subject: `task ${taskId}` });
+			const { message } = worded(error as Error, { subject: `task ${taskId}` });
 			item.errorDetailsUnavailable = MESSAGES.errorDetails.lookupFailed(message);
 			const detail = failureOf(error)?.detail;
 			if (detail !== undefined && detail !== null) item.errorLookupDetail = detail as IDataObject;

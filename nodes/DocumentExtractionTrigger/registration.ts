@@ -1,7 +1,7 @@
 import type { IDataObject, IHookFunctions } from 'n8n-workflow';
 
-import { explain, webhookRequest } from '../shared/explain';
-import { readProjectField, resolveProjectId } from '../shared/projects';
+import { worded } from '../shared/explain';
+import { readProjectField, resolveProjectId, webhookRequest } from '../shared/projects';
 import { isUuid } from '../shared/uuid';
 import {
 	generateWebhookSecret,
@@ -143,7 +143,7 @@ export async function createRegistration(this: IHookFunctions): Promise<boolean>
 	const response = await registerWebhook
 		.call(this, projectId, { url, events: [...WEBHOOK_EVENTS], secret })
 		.catch((error: unknown) => {
-			throw explain(error, webhookRequest(projectId, url));
+			throw worded(error, webhookRequest(projectId, url));
 		});
 	const registration: Registration = {
 		url,

@@ -94,7 +94,7 @@ function classifyIpv6(groups: number[]): AddressClass {
 	return 'public';
 }
 
-export function classifyIp(address: string): AddressClass | undefined {
+function classifyIp(address: string): AddressClass | undefined {
 	const v4 = parseIpv4(address);
 	if (v4) return classifyIpv4(v4);
 	const v6 = parseIpv6(address);

@@ -1,7 +1,7 @@
 import type { ICredentialTestFunction, IHttpRequestOptions } from 'n8n-workflow';
 
 import { CREDENTIAL_TYPE, displayBaseUrl } from './credential';
-import { explain } from './explain';
+import { worded } from './explain';
 import { CREDENTIAL } from './messages';
 import { extractProjectList } from './projects';
 import { failureOf } from './transport/errors';
@@ -30,8 +30,9 @@ export const testCredential: ICredentialTestFunction = async function ({ data = 
 		const what =
 			body && typeof body === 'object' ? 'JSON that lists no projects' : 'a page that is not JSON';
 		return notTheService(`200 with ${what}`);
-	} catch (caught) {
-		const failure = failureOf(explain(caught));
+	} catch (error) {
+		const caught = worded(error);
+		const failure = failureOf(caught);
 		if (failure?.kind === 'no_answer')
 			return result(`Could not reach the Document Extraction Service: ${failure.description}`);
 		const status = failure?.status ?? 0;

@@ -1,32 +1,30 @@
-import { detailForMessage, ERRORS, formatValidationDetail, NETWORK_REASONS } from './messages';
+import {
+	CHECK_BEFORE_RESENDING,
+	detailForMessage,
+	ERRORS,
+	formatValidationDetail,
+	NETWORK_REASONS,
+	SECOND_CHARGE,
+} from './messages';
 import { type FailureKind, failureOf, type ServiceError } from './transport/errors';
-import { displayUrl, parseHttpUrl } from './urls';
 
 // The words of a request's failure, from its kind, facts and `About`. n8n shows only the message
 // in places (an error workflow, an MCP tool): it says cause and fix.
 
 export interface About {
-	/** For the 404 message, e.g. "task 1234" or "project 'Invoices'". */
-	subject?: string;
-	/** What a POST sends, e.g. "the document". */
-	sending?: string;
-	/** What the request does, e.g. "the webhook registration"; "the request" unless set. */
-	action?: string;
-	/** A sentence added to the message of a 4xx answer: what to check. */
-	refusalAdvice?: string;
+	subject?: string; // for a 404, e.g. "task 1234" or "project 'Invoices'"
+	sending?: string; // what a POST sends, e.g. "the document"
+	action?: string; // what the request does, e.g. "the webhook registration"; "the request" unless set
+	refusalAdvice?: string; // added to the message of a 4xx answer: what to check
 	rateLimitAdvice?: RateLimitAdvice;
-	/** The message of an answer that lacks what was asked for (a task, a task_id). */
-	missing?: string;
+	missing?: string; // the message of an answer without what was asked for (a task, a task_id)
 }
 
 /** What a rate-limit error tells the user to change: the caller names its own options. */
 export interface RateLimitAdvice {
-	/** The end of the message, after "it was given up." */
-	message: string;
-	/** The end of the description: what to change. */
-	description: string;
-	/** Why waiting ended when the request's own time ran out (not the rate-limit budget). */
-	timeRanOut: string;
+	message: string; // the end of the message, after "it was given up."
+	description: string; // the end of the description: what to change
+	timeRanOut: string; // why waiting ended when the request's own time ran out
 }
 
 const RETRY_LATER_ADVICE: RateLimitAdvice = {
@@ -34,22 +32,6 @@ const RETRY_LATER_ADVICE: RateLimitAdvice = {
 	description: 'Try again later, or ask the service for a higher rate limit.',
 	timeRanOut: 'the time the request had ran out',
 };
-
-export const CHECK_BEFORE_RESENDING =
-	'Check the tasks of the project in the web dashboard, or wait for its task.completed webhook, before you send it again.';
-
-export const SECOND_CHARGE = 'could create a second task and a second charge';
-
-/** A webhook registration: a refusal names the address n8n gave, and how to change it. */
-export function webhookRequest(projectId: string, url: string): About {
-	const parsed = parseHttpUrl(url);
-	const shown = parsed ? displayUrl(parsed) : url.replace(/[?#].*$/, '');
-	return {
-		subject: `project ${projectId}`,
-		action: 'the webhook registration',
-		refusalAdvice: `n8n gave the webhook URL ${shown}. The service needs an https address it can reach: set n8n's public address with the WEBHOOK_URL environment variable (for example WEBHOOK_URL=https://n8n.example.com/), restart n8n and publish again.`,
-	};
-}
 
 const seconds = (ms: number) => Math.max(1, Math.round(ms / 1000));
 
@@ -77,7 +59,7 @@ function rateLimited({ facts }: ServiceError, about: About): Words {
 	};
 }
 
-/** Why no good answer came (the item's `detail`): a gateway, the attempt's timeout, the network. */
+/** Why no good answer came: a gateway, the attempt's timeout, the network. */
 function reasonOf({ status, facts }: ServiceError): string {
 	if (status) return `A gateway answered ${status}`;
 	if (facts.timedOutAfterMs !== undefined) {
@@ -97,7 +79,7 @@ const inMessage = (reason: string) =>
 
 function noAnswer(failure: ServiceError): Words {
 	const { attempts = 1, timedOutAfterMs, baseUrl } = failure.facts;
-	const reason = String(failure.detail);
+	const reason = reasonOf(failure);
 	const tries = `${attempts} attempt${attempts > 1 ? 's' : ''}`;
 	return {
 		message:
@@ -108,7 +90,8 @@ function noAnswer(failure: ServiceError): Words {
 	};
 }
 
-function mayHaveArrived({ facts, status, detail }: ServiceError, about: About): Words {
+function mayHaveArrived(failure: ServiceError, about: About): Words {
+	const { facts, status } = failure;
 	const what = about.sending ?? 'the request';
 	const how = status
 		? `A gateway in front of the Document Extraction Service answered ${status}`
@@ -117,7 +100,7 @@ function mayHaveArrived({ facts, status, detail }: ServiceError, about: About): 
 			: 'The connection to the Document Extraction Service broke off';
 	return {
 		message: `${how}; it may have received ${what}, so it was not sent again. Check the project's tasks before sending it again`,
-		description: `${String(detail)}. The service may have received ${what} and started work on it, so it was not sent again (sending it again ${SECOND_CHARGE}). ${CHECK_BEFORE_RESENDING}`,
+		description: `${reasonOf(failure)}. The service may have received ${what} and started work on it, so it was not sent again (sending it again ${SECOND_CHARGE}). ${CHECK_BEFORE_RESENDING}`,
 	};
 }
 
@@ -198,20 +181,18 @@ const WORDS: Partial<Record<FailureKind, (failure: ServiceError, about: About) =
 	}),
 };
 
-/** The failures already given their words, by the first caller that knew what they were about. */
-const explained = new WeakSet<object>();
+/** The words of a request's failure: reads the failure, changes nothing. */
+export function explain(failure: ServiceError, about: About = {}): Words {
+	return (WORDS[failure.kind] ?? describeStatus)(failure, about);
+}
 
-/** Gives a failure of the transport its words, once; any other error is returned as it is. */
-export function explain<E>(error: E, about: About = {}): E {
+/** At an operation's or the trigger's edge: a failure of the transport as a copy with its words. */
+export function worded<E>(error: E, about: About = {}): E {
 	const failure = failureOf(error);
-	if (!failure || explained.has(failure)) return error;
-	explained.add(failure);
-	if (failure.kind === 'no_answer' || failure.kind === 'may_have_arrived') {
-		failure.detail = reasonOf(failure);
-		if (failure.errorResponse) failure.errorResponse.detail = failure.detail as string;
-	}
-	const words = (WORDS[failure.kind] ?? describeStatus)(failure, about);
-	failure.message = words.message;
-	failure.description = words.description;
-	return error;
+	if (!failure) return error;
+	const words = explain(failure, about);
+	return Object.assign(Object.create(Object.getPrototypeOf(failure) as object), failure, {
+		...words,
+		stack: `${failure.name}: ${words.message}\n${failure.stack?.split('\n').slice(1).join('\n')}`,
+	}) as E;
 }

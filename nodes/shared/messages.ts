@@ -6,6 +6,11 @@ export const ERRORS = {
 	stopped: 'The execution was stopped',
 } as const;
 
+export const CHECK_BEFORE_RESENDING =
+	'Check the tasks of the project in the web dashboard, or wait for its task.completed webhook, before you send it again.';
+
+export const SECOND_CHARGE = 'could create a second task and a second charge';
+
 /** Where the API key goes, for a Base URL that seems to hold it. */
 const KEY_FIELD = 'the API key belongs in the API Key field.';
 

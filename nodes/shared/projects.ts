@@ -8,9 +8,10 @@ import type {
 import type { ApiContext } from './transport/runCredential';
 import { apiRequest } from './transport/request';
 import { isUuid } from './uuid';
-import { explain } from './explain';
+import { type About, worded } from './explain';
 import { noSuchProject } from './messages';
 import { nodeError } from './transport/errors';
+import { displayUrl, parseHttpUrl } from './urls';
 
 interface ProjectSummary {
 	id: string;
@@ -72,7 +73,7 @@ export async function fetchProjects(
 ): Promise<ProjectSummary[]> {
 	const options = { method: 'GET', path: '/projects', itemIndex, signal } as const;
 	const body = await apiRequest.call(this, options).catch((error: unknown) => {
-		throw explain(error);
+		throw worded(error);
 	});
 	return (extractProjectList(body) ?? [])
 		.map(summarizeProject)
@@ -133,4 +134,15 @@ export function readProjectField(
 					extractValue: true,
 				});
 	return projectText(value);
+}
+
+/** A webhook registration: a refusal names the address n8n gave, and how to change it. */
+export function webhookRequest(projectId: string, url: string): About {
+	const parsed = parseHttpUrl(url);
+	const shown = parsed ? displayUrl(parsed) : url.replace(/[?#].*$/, '');
+	return {
+		subject: `project ${projectId}`,
+		action: 'the webhook registration',
+		refusalAdvice: `n8n gave the webhook URL ${shown}. The service needs an https address it can reach: set n8n's public address with the WEBHOOK_URL environment variable (for example WEBHOOK_URL=https://n8n.example.com/), restart n8n and publish again.`,
+	};
 }

@@ -54,22 +54,25 @@ export function onAbort(signal?: AbortSignal): { promise: Promise<void>; dispose
 	return { promise, dispose: () => set.delete(listener) };
 }
 
+/** Calls `fire` after `ms` (n8n's cancellable sleep) unless the returned function clears it first. */
+export function startTimer(ms: number, fire: () => void): () => void {
+	const clock = new AbortController();
+	void cancellableSleep()(ms, clock.signal).then(fire, () => {});
+	return () => clock.abort();
+}
+
 /** An attempt's signal: fires when `signal` (the execution's) does or after `timeoutMs`. */
 export function attemptSignal(
 	signal: AbortSignal | undefined,
 	timeoutMs: number,
 ): { signal: AbortSignal; timedOut: () => boolean; dispose: () => void } {
 	const controller = new AbortController();
-	// the attempt's one timer, cleared by `dispose` when the attempt ends
-	const clock = new AbortController();
 	let timedOut = false;
-	void cancellableSleep()(timeoutMs, clock.signal).then(
-		() => {
-			timedOut = true;
-			controller.abort(new DOMException('The attempt timed out', 'TimeoutError'));
-		},
-		() => {},
-	);
+	// the attempt's one timer, cleared by `dispose` when the attempt ends
+	const clear = startTimer(timeoutMs, () => {
+		timedOut = true;
+		controller.abort(new DOMException('The attempt timed out', 'TimeoutError'));
+	});
 	const stopped = onAbort(signal);
 	void stopped.promise.then(() => controller.abort(signal?.reason));
 	return {
@@ -77,7 +80,7 @@ export function attemptSignal(
 		timedOut: () => timedOut,
 		dispose: () => {
 			stopped.dispose();
-			clock.abort();
+			clear();
 		},
 	};
 }

@@ -39,7 +39,6 @@ function isInstanceSsrfBlock(error: unknown): boolean {
 async function fetchFollowingRedirects(
 	this: IExecuteFunctions,
 	url: URL,
-	timeoutMs: number,
 	signal: AbortSignal,
 	allowPrivateAddresses: boolean,
 ): Promise<StreamResponse | { refused: Words }> {
@@ -54,7 +53,6 @@ async function fetchFollowingRedirects(
 			encoding: 'stream',
 			returnFullResponse: true,
 			ignoreHttpStatusErrors: true,
-			timeout: timeoutMs,
 			disableFollowRedirect: true,
 			abortSignal: signal,
 			headers: { Accept: 'application/pdf, image/*;q=0.9, */*;q=0.1' },
@@ -117,7 +115,7 @@ async function download(
 	let response: StreamResponse | { refused: Words };
 	try {
 		const allow = options.allowPrivateAddresses === true;
-		response = await fetchFollowingRedirects.call(this, url, timeoutMs, signal, allow);
+		response = await fetchFollowingRedirects.call(this, url, signal, allow);
 	} catch (error) {
 		const reason = (error as Error)?.message;
 		throw (

@@ -1,10 +1,5 @@
-import {
-	type About,
-	CHECK_BEFORE_RESENDING,
-	type RateLimitAdvice,
-	SECOND_CHARGE,
-} from '../../shared/explain';
-import { NO_PROJECT_SELECTED } from '../../shared/messages';
+import type { About, RateLimitAdvice } from '../../shared/explain';
+import { CHECK_BEFORE_RESENDING, NO_PROJECT_SELECTED, SECOND_CHARGE } from '../../shared/messages';
 import type { SubmissionFields } from '../input/requestBody';
 
 export const plural = (count: number, one: string, many: string) => (count === 1 ? one : many);

@@ -1,10 +1,8 @@
 import type { GenericValue, IDataObject, INode, JsonObject } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
-/**
- * The kinds of failure a workflow can branch on (never the message): `error.context.kind`, an
- * error item's `kind`. docs/reliability.md says what to do with each.
- */
+// The kinds a workflow branches on (never the message): `error.context.kind`, an error item's
+// `kind`. docs/reliability.md says what to do with each.
 const FAILURE_KINDS = [
 	'refused', // 3xx or 4xx other than 404 and 429: the service did not take the request
 	'not_found', // 404
@@ -36,26 +34,21 @@ interface FailureFacts {
 	method?: string;
 	attempts?: number;
 	location?: string;
-	/** 429 answers in a row (0: held back by the pace alone), since when, and their budget. */
+	// 429 answers in a row (0: held back by the pace alone), since when, and their budget
 	throttled?: { count: number; sinceMs: number; budgetEnded: boolean; budgetMs: number };
-	/** The network error code and the HTTP client's message, when no answer came. */
-	code?: string;
-	networkMessage?: string;
+	code?: string; // the network error code, when no answer came
+	networkMessage?: string; // the HTTP client's message, when no answer came
 	timedOutAfterMs?: number;
 	baseUrl?: string;
-	/** A download (not a request to the service) had no time left to start. */
-	download?: boolean;
-	/** The request slots of the run, when none came free in time. */
-	slots?: number;
+	download?: boolean; // a download (not a request to the service) had no time left to start
+	slots?: number; // the request slots of the run, when none came free in time
 	response?: unknown;
 }
 
 export interface Failure {
 	kind: FailureKind;
-	/** null when no answer came. */
-	status?: number | null;
-	/** The service's `detail` as sent (a 422 field list stays a list). */
-	detail?: unknown;
+	status?: number | null; // null when no answer came
+	detail?: unknown; // the service's own text as sent (a 422 field list stays a list)
 	taskId?: string;
 	facts?: FailureFacts;
 	itemIndex?: number;
@@ -90,8 +83,8 @@ export class ServiceError extends NodeApiError {
 
 	readonly status: number | null;
 
-	/** The service's `detail` as sent; for no answer, the reason `explain` gives. */
-	detail: unknown;
+	/** The service's own text as sent (its `detail`, or the answer's text); none when it gave none. */
+	readonly detail: unknown;
 
 	readonly facts: FailureFacts;
 

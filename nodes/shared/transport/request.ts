@@ -98,6 +98,7 @@ export async function apiRequest<T = unknown>(
 	let lastError: ServiceError | undefined;
 	let failures = 0; // 5xx answers and network errors: they use up `attempts`
 	let throttled = 0; // 429 answers in a row: they do not
+	let lastThrottle: Answer | undefined;
 
 	try {
 		for (;;) {
@@ -109,7 +110,7 @@ export async function apiRequest<T = unknown>(
 				throw fail({
 					kind: 'rate_limited',
 					status: 429,
-					detail: 'Too Many Requests',
+					detail: lastThrottle && statusFailure(lastThrottle).detail,
 					facts: {
 						throttled: { count: throttled, sinceMs, budgetEnded, budgetMs: MAX_THROTTLED_MS },
 					},
@@ -153,6 +154,7 @@ export async function apiRequest<T = unknown>(
 
 			if (response?.statusCode === 429) {
 				throttled++;
+				lastThrottle = response;
 				// Retry-After is a floor: a 0 or a date past must not turn into a burst of requests
 				const asked = parseRetryAfter(response.headers?.['retry-after']) ?? 0;
 				pacer.onThrottled(Math.max(asked, throttleBackoffMs(throttled)));

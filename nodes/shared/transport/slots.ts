@@ -1,4 +1,4 @@
-import { onAbort, throwIfCancelled, CancelledError } from '../wait';
+import { CancelledError, onAbort, startTimer, throwIfCancelled } from '../wait';
 import { type NodeContext, ServiceError } from './errors';
 import { latestStart } from './deadline';
 
@@ -24,6 +24,7 @@ export class RequestSlots {
 	private active = 0;
 	private readonly waiting: Record<SlotPriority, Waiter[]> = { high: [], normal: [] };
 	private timerAt = Infinity;
+	private clearTimer = () => {};
 
 	constructor(
 		private readonly ctx: NodeContext,
@@ -31,24 +32,28 @@ export class RequestSlots {
 		private readonly signal?: AbortSignal,
 	) {
 		void onAbort(signal).promise.then(() => {
+			this.clearTimer();
 			for (const queue of Object.values(this.waiting)) {
 				for (const waiter of queue.splice(0)) waiter.refuse(new CancelledError());
 			}
 		});
 	}
 
-	async run<T>(task: () => Promise<T>, options: SlotOptions = {}): Promise<T> {
+	/** Takes a slot, or waits for one (status checks first); `release` gives it back. */
+	async take(options: SlotOptions = {}): Promise<true> {
 		throwIfCancelled(this.signal);
 		if (this.active < this.limit) this.active++;
 		else await this.queue(options);
-		try {
-			throwIfCancelled(this.signal);
-			return await task();
-		} finally {
-			const next = this.waiting.high.shift() ?? this.waiting.normal.shift();
-			if (next) next.grant();
-			else this.active--;
-		}
+		if (this.signal?.aborted) this.release();
+		throwIfCancelled(this.signal);
+		return true;
+	}
+
+	release(): void {
+		const next = this.waiting.high.shift() ?? this.waiting.normal.shift();
+		if (next) next.grant();
+		else this.active--;
+		if (!this.waiting.high.length && !this.waiting.normal.length) this.arm(Infinity);
 	}
 
 	private async queue({ priority = 'normal', deadline, itemIndex }: SlotOptions): Promise<void> {
@@ -59,14 +64,15 @@ export class RequestSlots {
 		});
 	}
 
+	/** The pool's one timer, for the earliest deadline of a waiter (none: Infinity). */
 	private arm(at: number): void {
+		this.clearTimer();
 		this.timerAt = at;
-		const timer = AbortSignal.timeout(Math.max(0, at - Date.now()));
-		timer.addEventListener('abort', () => this.expire(at), { once: true });
+		if (at < Infinity)
+			this.clearTimer = startTimer(Math.max(0, at - Date.now()), () => this.expire());
 	}
 
-	private expire(at: number): void {
-		if (at !== this.timerAt) return; // an earlier deadline re-armed the timer
+	private expire(): void {
 		this.timerAt = Infinity;
 		const now = Date.now();
 		let next = Infinity;
@@ -82,6 +88,6 @@ export class RequestSlots {
 				waiter.refuse(new ServiceError(this.ctx.getNode(), { ...failure, itemIndex }));
 			}
 		}
-		if (next < Infinity) this.arm(next);
+		this.arm(next);
 	}
 }

@@ -1,7 +1,6 @@
 import type { IBinaryData, IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 
 import { failedRunLines, MESSAGES } from '../../messages';
-import { explain } from '../../../shared/explain';
 import {
 	asNodeError,
 	errorDetail,
@@ -141,15 +140,17 @@ export async function runUnits<U extends Unit>(
 			return [{ unit: { itemIndex } as U, error: error as Error }];
 		}
 	});
-	const settle = async (entry: U | { unit: U; error: Error }): Promise<Settled<U>> => {
-		if ('error' in entry) return entry;
-		try {
-			return { unit: entry, value: await work(entry) };
-		} catch (error) {
-			run.failed();
-			return { unit: entry, error: explain(error as Error) };
-		}
-	};
+	// not an async function: the unit's work runs one frame below the runner
+	const settle = (entry: U | { unit: U; error: Error }): Promise<Settled<U>> | Settled<U> =>
+		'error' in entry
+			? entry
+			: work(entry).then(
+					(value) => ({ unit: entry, value }),
+					(error: Error) => {
+						run.failed();
+						return { unit: entry, error };
+					},
+				);
 	const settled: Array<Settled<U>> = [];
 	if (oneAtATime) for (const entry of planned) settled.push(await settle(entry));
 	else settled.push(...(await Promise.all(planned.map(settle))));

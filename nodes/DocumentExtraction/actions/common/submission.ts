@@ -1,6 +1,6 @@
 import type { IBinaryData, IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 
-import { explain } from '../../../shared/explain';
+import { worded } from '../../../shared/explain';
 import { asNodeError } from '../../../shared/transport/errors';
 import { submitDocument } from '../../../shared/transport/service';
 import { readDocumentInput } from '../../input/documentInput';
@@ -66,41 +66,33 @@ export async function sendDocument(
 		source: fromBinary?.source,
 		url: source.urlInput ? String(source.documentUrl ?? '').trim() : undefined,
 	});
-	const keep = (downloaded?: IBinaryData) =>
-		downloaded && (settings.includeDownloadedFile ? downloaded : null);
 	let taskId = memory.recall();
 	let downloaded: IBinaryData | null | undefined;
-	if (taskId !== undefined) {
-		// a URL input's file is downloaded again only to be output
-		const again = source.urlInput && settings.includeDownloadedFile;
-		if (source.urlInput) downloaded = again ? ((await read()).downloaded ?? null) : null;
-	} else {
-		if (run.halted) throw notStarted(this);
-		const sent = await run.slots.run(
-			async () => {
-				if (run.halted) throw notStarted(this);
-				const input = fromBinary ?? (await read());
-				const body = submissionBodyFactory.call(this, input.source, fields);
-				try {
-					const task = await submitDocument.call(this, body, itemIndex, input.source.bodyBytes, {
-						deadline,
-						signal,
-					});
-					memory.accepted(task);
-					return { task, downloaded: keep(input.downloaded) };
-				} catch (error) {
-					const explained = explain(error, MESSAGES.documentRequest(fields));
-					const failure = asNodeError(this, explained, itemIndex);
-					memory.failed(failure);
-					// before the slot goes to the next document: the run may send none after it
-					run.failed();
-					throw failure;
-				}
-			},
-			{ deadline, itemIndex },
-		);
-		taskId = sent.task;
-		downloaded = sent.downloaded;
+	let slot = false;
+	try {
+		if (taskId !== undefined) {
+			// a URL input's file is downloaded again only to be output
+			const again = source.urlInput && settings.includeDownloadedFile;
+			if (source.urlInput) downloaded = again ? ((await read()).downloaded ?? null) : null;
+		} else {
+			if (run.halted) throw notStarted(this);
+			slot = await run.slots.take({ deadline, itemIndex });
+			if (run.halted) throw notStarted(this);
+			const input = fromBinary ?? (await read());
+			const body = submissionBodyFactory.call(this, input.source, fields);
+			const limits = { deadline, signal };
+			taskId = await submitDocument.call(this, body, itemIndex, input.source.bodyBytes, limits);
+			memory.accepted(taskId);
+			downloaded = input.downloaded && (settings.includeDownloadedFile ? input.downloaded : null);
+		}
+	} catch (error) {
+		// the one place a document's failure gets its words, before the next document takes the slot
+		const failure = asNodeError(this, worded(error, MESSAGES.documentRequest(fields)), itemIndex);
+		memory.failed(failure);
+		run.failed();
+		throw failure;
+	} finally {
+		if (slot) run.slots.release();
 	}
 	run.tasks.set(unit, taskId);
 	return { taskId, settings, downloaded };

@@ -1,6 +1,6 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
-import { explain } from '../../../shared/explain';
+import { worded } from '../../../shared/explain';
 import { getTask } from '../../../shared/transport/service';
 import { MESSAGES } from '../../messages';
 import type { NodeRun } from './itemRunner';
@@ -14,13 +14,14 @@ export async function fetchTask(
 	deadline?: number,
 ): Promise<IDataObject> {
 	const { signal } = run;
+	let slot = false;
 	try {
-		return await run.slots.run(
-			async () => await getTask.call(this, taskId, itemIndex, { deadline, signal }),
-			{ priority: 'high', deadline, itemIndex },
-		);
+		slot = await run.slots.take({ priority: 'high', deadline, itemIndex });
+		return await getTask.call(this, taskId, itemIndex, { deadline, signal });
 	} catch (error) {
-		throw explain(error, MESSAGES.taskRequest(taskId));
+		throw worded(error, MESSAGES.taskRequest(taskId));
+	} finally {
+		if (slot) run.slots.release();
 	}
 }
 

@@ -1,6 +1,7 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
+import { worded } from '../../../shared/explain';
 import { extractProjectList } from '../../../shared/projects';
 import { apiRequest } from '../../../shared/transport/request';
 import { answerJson } from '../../../shared/transport/service';
@@ -28,7 +29,10 @@ export async function execute(
 ): Promise<INodeExecutionData[]> {
 	const listFor = async ({ itemIndex }: Unit) => {
 		const options = { method: 'GET', path: '/projects', itemIndex, signal: run.signal } as const;
-		return projectItems(await apiRequest.call(this, options), itemIndex);
+		const body = await apiRequest.call(this, options).catch((error: unknown) => {
+			throw worded(error);
+		});
+		return projectItems(body, itemIndex);
 	};
 	return await runUnits.call(this, run, eachItem, listFor, { oneAtATime: true });
 }

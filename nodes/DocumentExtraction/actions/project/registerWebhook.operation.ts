@@ -8,8 +8,8 @@ import { updateDisplayOptions } from 'n8n-workflow';
 
 import { eventsField } from '../../descriptions';
 import { projectLocator } from '../../../shared/descriptions';
-import { explain, webhookRequest } from '../../../shared/explain';
-import { readProjectField, resolveProjectId } from '../../../shared/projects';
+import { worded } from '../../../shared/explain';
+import { readProjectField, resolveProjectId, webhookRequest } from '../../../shared/projects';
 import {
 	answerJson,
 	generateWebhookSecret,
@@ -68,7 +68,7 @@ async function registerFor(
 	const response = await registerWebhook
 		.call(this, projectId, { url, events, secret }, itemIndex, signal)
 		.catch((error: unknown) => {
-			throw explain(error, webhookRequest(projectId, url));
+			throw worded(error, webhookRequest(projectId, url));
 		});
 	const json: IDataObject = {
 		project_id: projectId,

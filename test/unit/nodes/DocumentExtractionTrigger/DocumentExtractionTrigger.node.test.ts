@@ -418,7 +418,7 @@ describe('error details of failed tasks', () => {
 			failed,
 			{
 				errorDetailsUnavailable: expect.stringMatching(/^Could not fetch .*kept rate-limiting/),
-				errorLookupDetail: 'Too Many Requests',
+				errorLookupDetail: 'slow down',
 			},
 		],
 		[

@@ -1,6 +1,5 @@
 import {
 	classifyHost,
-	classifyIp,
 	firstRestricted,
 	isRestricted,
 } from '../../../../nodes/shared/addresses';
@@ -118,7 +117,7 @@ describe('classifyHost over the URL parser', () => {
 	});
 });
 
-describe('classifyIp (addresses a name resolves to)', () => {
+describe('classifyHost on IP literals (addresses a name resolves to)', () => {
 	it.each([
 		['127.0.0.1', 'loopback'],
 		['::1', 'loopback'],
@@ -137,7 +136,6 @@ describe('classifyIp (addresses a name resolves to)', () => {
 		['2002:7f00:1::', 'loopback'],
 		['2001:0:a9fe:a9fe::', 'link-local'],
 		['', undefined],
-		['localhost', undefined],
 		['256.0.0.1', undefined],
 		['1.2.3', undefined],
 		['1:2:3:4:5:6:7:8:9', undefined],
@@ -145,7 +143,7 @@ describe('classifyIp (addresses a name resolves to)', () => {
 		['g::1', undefined],
 		['::ffff:1.2.3.999', undefined],
 	])('%p → %s', (ip, expected) => {
-		expect(classifyIp(ip)).toBe(expected);
+		expect(classifyHost(ip)).toBe(expected);
 	});
 
 	it.each([

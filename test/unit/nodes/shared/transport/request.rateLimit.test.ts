@@ -1,6 +1,6 @@
 import nock from 'nock';
 
-import { explain } from '../../../../../nodes/shared/explain';
+import { worded as inWords } from '../../../../../nodes/shared/explain';
 
 import type { IDataObject } from 'n8n-workflow';
 
@@ -26,7 +26,7 @@ useOfflineNock();
 /** The failure of a request, in the words of the document operations. */
 const worded = async <E = Error & { description?: string | null; httpCode?: string | null }>(
 	promise: Promise<unknown>,
-) => explain(await failureOf<E>(promise), MESSAGES.documentRequest(FIELDS));
+) => inWords(await failureOf<E>(promise), MESSAGES.documentRequest(FIELDS));
 useFakeClock();
 afterEach(() => expect(nock.pendingMocks()).toEqual([]));
 
@@ -82,7 +82,8 @@ describe('429 Too Many Requests', () => {
 	});
 
 	it('gives up when the time for rate limits runs out, saying so, with the count of 429s', async () => {
-		nock(BASE_URL).post('/process_file').times(40).reply(429, {}, { 'Retry-After': '30' });
+		const answer = { detail: 'Rate limit exceeded' };
+		nock(BASE_URL).post('/process_file').times(40).reply(429, answer, { 'Retry-After': '30' });
 		const error = await worded(
 			submitDocument.call(ctx(), { file_base64: 'AAAA', ...FIELDS }, 2, 4),
 		);
@@ -92,7 +93,8 @@ describe('429 Too Many Requests', () => {
 		);
 		expect(error.description).toMatch(/Max Concurrent Requests/);
 		expect((error as Error & { context?: { itemIndex?: number } }).context?.itemIndex).toBe(2);
-		expect(error).toMatchObject({ kind: 'rate_limited', status: 429, detail: 'Too Many Requests' });
+		// the service's own text of its last 429, as any error's detail
+		expect(error).toMatchObject({ kind: 'rate_limited', status: 429, detail: answer.detail });
 	});
 
 	it('never waits past the deadline it is given', async () => {

@@ -13,7 +13,8 @@ jest.mock('n8n-workflow', () =>
 import { sleeps } from '../../../helpers/sleep';
 
 import { MESSAGES } from '../../../../../nodes/DocumentExtraction/messages';
-import { explain, webhookRequest } from '../../../../../nodes/shared/explain';
+import { worded as inWords } from '../../../../../nodes/shared/explain';
+import { webhookRequest } from '../../../../../nodes/shared/projects';
 import {
 	asNodeError,
 	errorDetail,
@@ -69,7 +70,7 @@ function send(method: Method, replies: Reply[], extra: Partial<ApiRequestOptions
 
 /** The failure of a request, in the words of the document operations. */
 const worded = async (promise: Promise<unknown>) =>
-	explain(
+	inWords(
 		await failureOf<ServiceError>(promise),
 		MESSAGES.documentRequest({ project: 'Invoices', document_type: 'invoice' }),
 	);
@@ -201,35 +202,35 @@ describe('the failure of each answer', () => {
 		[
 			'POST refused four times (it never left)',
 			[refused, refused, refused, refused],
-			{ kind: 'no_answer', detail: 'The connection was refused (ECONNREFUSED)' },
+			{ kind: 'no_answer', status: null, detail: undefined },
 			/^Could not reach the Document Extraction Service after 4 attempts: The connection was refused$/,
 			/reachable from n8n/,
 		],
 		[
 			'POST a gateway answered 502',
 			[[502, 'Bad Gateway']],
-			{ kind: 'may_have_arrived', status: 502, detail: 'A gateway answered 502' },
+			{ kind: 'may_have_arrived', status: 502, detail: undefined },
 			gateway(502),
 			/second task and a second charge\)\. Check the tasks of the project in the web dashboard, or wait for its task\.completed webhook, before you send it again\.$/,
 		],
 		[
 			'POST a gateway answered 504',
 			[[504, 'Gateway Timeout']],
-			{ kind: 'may_have_arrived', status: 504, detail: 'A gateway answered 504' },
+			{ kind: 'may_have_arrived', status: 504, detail: undefined },
 			gateway(504),
 			/^A gateway answered 504\. The service may have received the document/,
 		],
 		[
 			'POST whose connection broke (ECONNRESET)',
 			[reset],
-			{ kind: 'may_have_arrived', detail: 'The connection was closed unexpectedly (ECONNRESET)' },
+			{ kind: 'may_have_arrived', status: null, detail: undefined },
 			broke,
 			/^The connection was closed unexpectedly \(ECONNRESET\)\. .*second charge/,
 		],
 		[
 			'POST whose connection broke (no code)',
 			[netError('socket hang up.')],
-			{ kind: 'may_have_arrived', detail: 'socket hang up' },
+			{ kind: 'may_have_arrived', status: null, detail: undefined },
 			broke,
 			/^socket hang up\. .*web dashboard/,
 		],
@@ -280,7 +281,7 @@ describe('timeouts', () => {
 		expect(error.message).toBe(
 			'The Document Extraction Service did not answer within 1 s (1 attempt)',
 		);
-		expect(error.detail).toBe('No complete answer within 1 s');
+		expect(error.description).toMatch(/^No complete answer within 1 s\. /);
 	});
 
 	it('an upload that gets no answer is not sent again: the service may have it', async () => {
@@ -288,7 +289,7 @@ describe('timeouts', () => {
 		const error = await worded(send('POST', [], { timeoutMs: 200 }));
 		expect(error).toMatchObject({
 			kind: 'may_have_arrived',
-			detail: 'No complete answer within 1 s',
+			description: expect.stringMatching(/^No complete answer within 1 s\. /),
 		});
 		expect(error.message).toMatch(
 			/^The Document Extraction Service did not answer in time; it may have received the document, so it was not sent again/,
@@ -539,7 +540,7 @@ describe('reading an error', () => {
 			httpCode: 422,
 			detail,
 		});
-		const stopped = explain(new ServiceError(node(), { kind: 'stopped' }));
+		const stopped = inWords(new ServiceError(node(), { kind: 'stopped' }));
 		expect(errorDetail(stopped)).toEqual({ message: 'The execution was stopped', kind: 'stopped' });
 		expect(errorDetail(new Error('plain'))).toEqual({ message: 'plain', kind: 'unexpected' });
 	});
@@ -576,7 +577,7 @@ describe('refusals carry their reason in the message', () => {
 		const registration = { url, events: ['task.completed'], secret: 'whsec_x' };
 		const ctx = createContext({ params: {} });
 		const failure = await failureOf(registerWebhook.call(ctx, INVOICES, registration));
-		const error = explain(failure, webhookRequest(INVOICES, url));
+		const error = inWords(failure, webhookRequest(INVOICES, url));
 		expect(error.message).toBe(
 			"The Document Extraction Service refused the webhook registration as invalid (422): url: URL scheme should be https. n8n gave the webhook URL http://localhost:5678/webhook/abc/webhook. The service needs an https address it can reach: set n8n's public address with the WEBHOOK_URL environment variable (for example WEBHOOK_URL=https://n8n.example.com/), restart n8n and publish again.",
 		);

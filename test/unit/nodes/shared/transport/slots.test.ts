@@ -4,6 +4,20 @@ import { RequestSlots } from '../../../../../nodes/shared/transport/slots';
 import { node } from '../../../helpers/context';
 
 const tick = async () => await sleep(0);
+
+/** `task` in a slot taken and given back as the callers do. */
+async function inSlot<T>(
+	slots: RequestSlots,
+	task: () => Promise<T>,
+	options?: Parameters<RequestSlots['take']>[0],
+): Promise<T> {
+	await slots.take(options);
+	try {
+		return await task();
+	} finally {
+		slots.release();
+	}
+}
 const ctx = { getNode: () => node };
 const blocker = () => {
 	let release!: () => void;
@@ -20,7 +34,7 @@ describe('RequestSlots', () => {
 		let maxInFlight = 0;
 		const runs = [0, 1, 2, 3, 4].map(
 			async (n) =>
-				await slots.run(async () => {
+				await inSlot(slots, async () => {
 					started.push(n);
 					maxInFlight = Math.max(maxInFlight, ++inFlight);
 					await new Promise<void>((resolve) => release.push(resolve));
@@ -38,19 +52,19 @@ describe('RequestSlots', () => {
 		expect(started).toEqual([0, 1, 2, 3, 4]);
 		expect(maxInFlight).toBe(2);
 		// the slot of a task that fails is freed
-		await expect(slots.run(async () => Promise.reject(new Error('boom')))).rejects.toThrow('boom');
-		await expect(slots.run(async () => 'next')).resolves.toBe('next');
+		await expect(inSlot(slots, async () => Promise.reject(new Error('boom')))).rejects.toThrow('boom');
+		await expect(inSlot(slots, async () => 'next')).resolves.toBe('next');
 	});
 
 	it('gives a free slot to a status check before uploads that waited longer', async () => {
 		const slots = new RequestSlots(ctx, 1);
 		const order: string[] = [];
 		const busy = blocker();
-		const first = slots.run(busy.task);
+		const first = inSlot(slots, busy.task);
 		const runs = [
-			slots.run(async () => void order.push('upload 1')),
-			slots.run(async () => void order.push('upload 2')),
-			slots.run(async () => void order.push('status'), { priority: 'high' }),
+			inSlot(slots, async () => void order.push('upload 1')),
+			inSlot(slots, async () => void order.push('upload 2')),
+			inSlot(slots, async () => void order.push('status'), { priority: 'high' }),
 		];
 		await tick();
 		busy.release();
@@ -61,9 +75,9 @@ describe('RequestSlots', () => {
 	it('gives up waiting at the deadline (out_of_time, naming the slots), and the slot is not lost', async () => {
 		const slots = new RequestSlots(ctx, 1);
 		const busy = blocker();
-		const first = slots.run(busy.task);
+		const first = inSlot(slots, busy.task);
 		const started = Date.now();
-		const late = slots.run(async () => 'late', {
+		const late = inSlot(slots, async () => 'late', {
 			deadline: Date.now() + 600, // a request must be able to start by 500 ms before it
 			itemIndex: 3,
 		});
@@ -71,19 +85,19 @@ describe('RequestSlots', () => {
 		expect(Date.now() - started).toBeGreaterThanOrEqual(90);
 		busy.release();
 		await first;
-		await expect(slots.run(async () => 'next')).resolves.toBe('next');
+		await expect(inSlot(slots, async () => 'next')).resolves.toBe('next');
 	});
 
 	it('refuses every waiter at once when the execution is stopped, and starts nothing after', async () => {
 		const controller = new AbortController();
 		const slots = new RequestSlots(ctx, 1, controller.signal);
 		const busy = blocker();
-		const first = slots.run(busy.task);
+		const first = inSlot(slots, busy.task);
 		const task = jest.fn(async () => 'ran');
-		const second = slots.run(task);
+		const second = inSlot(slots, task);
 		controller.abort();
 		await expect(second).rejects.toMatchObject({ kind: 'stopped' });
-		await expect(slots.run(task)).rejects.toMatchObject({ kind: 'stopped' });
+		await expect(inSlot(slots, task)).rejects.toMatchObject({ kind: 'stopped' });
 		busy.release();
 		await first;
 		expect(task).not.toHaveBeenCalled();
