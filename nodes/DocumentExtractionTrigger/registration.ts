@@ -20,8 +20,6 @@ interface Registration extends IDataObject {
 	/** The Project field when registering (an ID or a name). */
 	projectValue: string;
 	secret: string;
-	webhookId?: string;
-	response?: IDataObject;
 	registeredAt: string;
 	/** Made because "Register Again on Next Publish" was on. */
 	registeredAgain?: boolean;
@@ -79,29 +77,6 @@ function takeRetired(data: IDataObject, url: string, projectId: string): Registr
 	return match;
 }
 
-function webhookIdOf(response: unknown): string | undefined {
-	if (!response || typeof response !== 'object' || Array.isArray(response)) return undefined;
-	const body = response as IDataObject;
-	const nested =
-		body.webhook && typeof body.webhook === 'object' ? (body.webhook as IDataObject) : {};
-	const id = body.webhook_id ?? body.webhookId ?? body.id ?? nested.webhook_id ?? nested.id;
-	return typeof id === 'string' || typeof id === 'number' ? String(id) : undefined;
-}
-
-/** The service's answer without any secret it may echo back. */
-function withoutSecrets(value: unknown): IDataObject | undefined {
-	if (!value || typeof value !== 'object' || Array.isArray(value)) return undefined;
-	const copy: IDataObject = {};
-	for (const [key, entry] of Object.entries(value as IDataObject)) {
-		if (/secret/i.test(key)) continue;
-		copy[key] =
-			entry && typeof entry === 'object' && !Array.isArray(entry)
-				? (withoutSecrets(entry) ?? {})
-				: entry;
-	}
-	return copy;
-}
-
 /** A name is looked up only when the field reads otherwise than at registration. */
 export async function registrationExists(this: IHookFunctions): Promise<boolean> {
 	const current = getRegistration(this.getWorkflowStaticData('node'));
@@ -140,7 +115,7 @@ export async function createRegistration(this: IHookFunctions): Promise<boolean>
 	}
 
 	const secret = generateWebhookSecret();
-	const response = await registerWebhook
+	await registerWebhook
 		.call(this, projectId, { url, events: [...WEBHOOK_EVENTS], secret })
 		.catch((error: unknown) => {
 			throw worded(error, webhookRequest(projectId, url));
@@ -153,10 +128,6 @@ export async function createRegistration(this: IHookFunctions): Promise<boolean>
 		registeredAt: new Date().toISOString(),
 	};
 	if (again) registration.registeredAgain = true;
-	const webhookId = webhookIdOf(response);
-	if (webhookId !== undefined) registration.webhookId = webhookId;
-	const kept = withoutSecrets(response);
-	if (kept !== undefined) registration.response = kept;
 	data.registration = registration;
 	return true;
 }
