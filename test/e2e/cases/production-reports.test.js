@@ -316,7 +316,7 @@ test('Production reports: another client’s task created after a row’s upload
 	assert.match(String(body.note), /created at \d{4}-\d\d-\d\dT/, body.note);
 	assert.match(
 		String(body.note),
-		new RegExp(`candidate for that row \\(${open}, sent_at `),
+		new RegExp(`candidate for that row \\(${open}, sent_at \\d{4}-`),
 		body.note,
 	);
 	assert.match(String(body.what_to_do), /candidate/);
