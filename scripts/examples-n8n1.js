@@ -43,8 +43,8 @@ const NOTE = [
 		'First create the Data table document_extraction_tasks under **Overview → Data tables** and paste its ID into **Settings** (docs/production.md, n8n 1.x).',
 	],
 	[
-		'On import, n8n puts your Document Extraction credential into **Document Extraction Trigger**, **Submit** and **Get Status**: check it there.',
-		'Pick your credential in **Document Extraction Trigger**, **Submit** and **Get Status**: n8n 1.x does not put it in on import.',
+		'On import, n8n puts your Document Extraction credential into **Document Extraction Trigger**, **Submit**, **Get Status** and **When It Was Created**: check it there.',
+		'Pick your credential in **Document Extraction Trigger**, **Submit**, **Get Status** and **When It Was Created**: n8n 1.x does not put it in on import.',
 	],
 	[
 		'Then publish.',

@@ -30,6 +30,7 @@ runSuite({
 		'secrets',
 		'stop',
 		'production',
+		'production-reports',
 		'trigger-replay',
 	].map((name) => path.join(__dirname, 'cases', `${name}.test.js`)),
 	only: process.env.E2E_ONLY,

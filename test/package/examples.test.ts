@@ -236,7 +236,7 @@ describe('the production workflow (examples/production.json, examples/n8n1/produ
 		);
 		expect(types.filter((type) => type.includes('executeWorkflow'))).toEqual([]);
 		expect(next(prod, 'Document Extraction Trigger')).toEqual(['A Finished Task']);
-		expect(next(prod, 'By Status', 0)).toEqual(['A Finished Task']);
+		expect(next(prod, 'Get Status')).toEqual(['A Finished Task']);
 	});
 
 	it.each(['production.json', 'n8n1/production.json'])(
