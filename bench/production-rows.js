@@ -1,14 +1,9 @@
 'use strict';
 /**
- * Row P10 of `npm run bench`: examples/production.json as `npm start` imports it, in n8n 2.41.1 with
- * the packed package, against the emulator. The documented post of 20 documents to Intake on an
- * empty Data Table and with 100,000 rows (medians after one unmeasured post, fresh keys, the next
- * post once the last one's deliveries were handled); a catch-up run with those rows (startedAt to
- * stoppedAt of its execution); the room a row takes as n8n counts it for N8N_DATA_TABLES_MAX_SIZE_BYTES
- * (GET /rest/data-tables-global/limits). The rows go in through n8n's Data Table REST API, 5,000 a
- * request: mostly `done`, BENCH_P10_PENDING `pending` with tasks finished before n8n registered its
- * webhook (delivery lost), which the catch-up (its shipped schedule, switched on after the posts) settles.
- *
+ * Row P10 of `npm run bench` (docs/performance.md): examples/production.json as `npm start` imports it, in n8n
+ * 2.41.1 with the packed package and the emulator. The documented post of 20 documents on an empty Data Table
+ * and with 100,000 rows (inserted through n8n's Data Table REST API: `done` but for BENCH_P10_PENDING `pending`
+ * whose delivery was lost), a catch-up run, and the room a row takes as n8n counts it for its size limit.
  *   BENCH_P10_ROWS (100000), BENCH_P10_POSTS (5), BENCH_P10_PENDING (50),
  *   BENCH_P10_N8N_ENV ("NAME=value,…": more environment for n8n, e.g. DB_SQLITE_POOL_SIZE=4)
  * Needs NODE24, N8N_BIN and N8N_DIR (scripts/ensure-runtime.sh) in the environment.
@@ -42,7 +37,6 @@ const scheduleOf = (wf) => wf.nodes.find((n) => n.type === 'n8n-nodes-base.sched
 const setting = (wf, name) => wf.nodes.flatMap((n) => n.parameters?.assignments?.assignments ?? []).find((a) => a.name === name)?.value;
 const secs = (ms) => `${(ms / 1000).toFixed(2)} s`;
 const yesNo = (ok) => (ok ? '**yes**' : '**NO**');
-const n8nBase = () => `http://127.0.0.1:${state.n8nPort}`;
 let wf;
 let shippedRule;
 
@@ -70,11 +64,8 @@ async function install(emu) {
 /** The documented curl post (docs/production.md), repeated while n8n has not registered the webhook. */
 async function post(documents) {
 	for (;;) {
-		const res = await fetch(`${n8nBase()}/webhook/document-extraction-intake`, {
-			method: 'POST',
-			headers: { 'content-type': 'application/json', 'x-intake-key': INTAKE_KEY },
-			body: JSON.stringify({ documents }),
-		});
+		const headers = { 'content-type': 'application/json', 'x-intake-key': INTAKE_KEY };
+		const res = await fetch(`http://127.0.0.1:${state.n8nPort}/webhook/document-extraction-intake`, { method: 'POST', headers, body: JSON.stringify({ documents }) });
 		const text = await res.text();
 		if (res.status === 200) return [].concat(JSON.parse(text));
 		if (res.status !== 404) throw new Error(`P10: Intake answered ${res.status}: ${text.slice(0, 300)}`);
@@ -141,12 +132,9 @@ async function catchUp() {
 
 /** A task the service finishes while no webhook is registered: its delivery is lost. */
 async function lostTask(emu) {
-	const res = await fetch(`${emu.url}/process_file`, {
-		method: 'POST',
-		headers: { 'content-type': 'application/json', authorization: `Bearer ${GOOD_KEY}` },
-		body: JSON.stringify({ file_base64: FILES.a.bytes.toString('base64'), project: PRODUCTION_PROJECT.value, document_type: 'invoice' }),
-	});
-	return (await res.json()).task_id;
+	const body = JSON.stringify({ file_base64: FILES.a.bytes.toString('base64'), project: PRODUCTION_PROJECT.value, document_type: 'invoice' });
+	const headers = { 'content-type': 'application/json', authorization: `Bearer ${GOOD_KEY}` };
+	return (await (await fetch(`${emu.url}/process_file`, { method: 'POST', headers, body })).json()).task_id;
 }
 
 async function measureRows({ log }) {
