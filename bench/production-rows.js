@@ -4,10 +4,12 @@
  * 2.41.1 with the packed package and the emulator. The documented post of 20 documents on an empty Data Table
  * and with 100,000 rows (inserted through n8n's Data Table REST API: `done` but for BENCH_P10_PENDING `pending`
  * whose delivery was lost), a catch-up run, and the room a row takes as n8n counts it for its size limit.
+ *   BENCH_P10_DB (sqlite; postgres, or sqlite,postgres: each in turn; PostgreSQL from scripts/queue-services.sh),
  *   BENCH_P10_ROWS (100000), BENCH_P10_POSTS (5), BENCH_P10_PENDING (50),
  *   BENCH_P10_N8N_ENV ("NAME=value,…": more environment for n8n, e.g. DB_SQLITE_POOL_SIZE=4)
  * Needs NODE24, N8N_BIN and N8N_DIR (scripts/ensure-runtime.sh) in the environment.
  */
+const { execFileSync } = require('node:child_process');
 const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
@@ -24,6 +26,8 @@ const { median, positive } = require('./common.js');
 const ROWS = positive('BENCH_P10_ROWS', 100000);
 const POSTS = positive('BENCH_P10_POSTS', 5);
 const PENDING = positive('BENCH_P10_PENDING', 50);
+const DBS = (process.env.BENCH_P10_DB || 'sqlite').split(',');
+const SERVICES = path.join(__dirname, '../scripts/queue-services.sh');
 const N8N_ENV = Object.fromEntries((process.env.BENCH_P10_N8N_ENV || '').split(',').filter(Boolean).map((kv) => kv.split('=')));
 const DOCUMENTS = 20;
 /** Long enough that each task finishes after Intake recorded its task_id, as a real service does. */
@@ -39,24 +43,24 @@ const secs = (ms) => `${(ms / 1000).toFixed(2)} s`;
 const yesNo = (ok) => (ok ? '**yes**' : '**NO**');
 let wf;
 let shippedRule;
+let env; // n8n's environment in this run: N8N_ENV, and DB_* on PostgreSQL
 
 /** The workflow as `npm start` imports it (credentials, project, type), catch-up off, published; n8n started. */
 async function install(emu) {
-	Object.assign(state, { tmp: fs.mkdtempSync(path.join(os.tmpdir(), 'docex-bench-p10-')), emulatorUrl: emu.url, cookie: undefined });
 	state.userFolder = path.join(state.tmp, 'home');
 	state.n8nPort = await freePort();
 	fs.mkdirSync(path.join(state.userFolder, '.n8n', 'nodes'), { recursive: true });
 	installPackage(packPackage(state.tmp), path.join(state.userFolder, '.n8n', 'nodes'));
 	const { id, name } = CRED.documentExtractionApi;
 	writeCredential(path.join(state.tmp, 'credentials.json'), { id, name, apiKey: GOOD_KEY, baseUrl: emu.url, intakeKey: INTAKE_KEY });
-	await n8nCliOk(['import:credentials', `--input=${path.join(state.tmp, 'credentials.json')}`], N8N_ENV);
+	await n8nCliOk(['import:credentials', `--input=${path.join(state.tmp, 'credentials.json')}`], env);
 	wf = localExample(JSON.parse(fs.readFileSync(path.join(__dirname, '../examples/production.json'), 'utf8')), emu.url);
 	shippedRule = scheduleOf(wf).parameters.rule;
 	scheduleOf(wf).parameters.rule = NEVER;
 	fs.writeFileSync(path.join(state.tmp, 'production.json'), JSON.stringify(wf));
-	await n8nCliOk(['import:workflow', `--input=${path.join(state.tmp, 'production.json')}`], N8N_ENV);
-	await n8nCliOk(['publish:workflow', `--id=${wf.id}`], N8N_ENV);
-	await startN8n(N8N_ENV);
+	await n8nCliOk(['import:workflow', `--input=${path.join(state.tmp, 'production.json')}`], env);
+	await n8nCliOk(['publish:workflow', `--id=${wf.id}`], env);
+	await startN8n(env);
 	await waitPublished(wf.id);
 	await waitFor('the trigger to register its webhook', () => emu.state.webhooks.size > 0, 120000);
 }
@@ -137,13 +141,17 @@ async function lostTask(emu) {
 	return (await (await fetch(`${emu.url}/process_file`, { method: 'POST', headers, body })).json()).task_id;
 }
 
-async function measureRows({ log }) {
+async function measureOn(db, log) {
 	const emu = await createEmulator({ port: 0, processingMs: PROCESSING_MS });
+	Object.assign(state, { tmp: fs.mkdtempSync(path.join(os.tmpdir(), 'docex-bench-p10-')), emulatorUrl: emu.url, cookie: undefined });
+	const services = path.join(state.tmp, 'services');
 	try {
-		state.emulatorUrl = emu.url;
+		if (db === 'postgres') fs.chmodSync(state.tmp, 0o711); // the `postgres` user passes through it
+		const out = db === 'postgres' ? execFileSync('bash', [SERVICES, 'start', services], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] }) : '';
+		env = { ...N8N_ENV, ...Object.fromEntries((out.match(/^DB_\w+=.*$/gm) ?? []).map((kv) => kv.split('='))) };
 		const taskIds = [];
 		for (let i = 0; i < PENDING; i++) taskIds.push(await lostTask(emu));
-		log('P10 n8n with examples/production.json ...');
+		log(`P10 n8n on ${db} with examples/production.json ...`);
 		await install(emu);
 		const empty = await posts(emu, 'EMPTY');
 		log(`P10 empty table: posts of ${DOCUMENTS} answered in ${empty.map(secs).join(', ')}`);
@@ -166,38 +174,43 @@ async function measureRows({ log }) {
 		const delivered = pendingBefore - (await count(table, 'pending'));
 		log(`P10 catch-up run: ${secs(run.ms)} ${run.status}; ${delivered} of ${pendingBefore} pending rows settled`);
 		const bytes = limits.dataTables[table.id].sizeBytes;
-		return { rows, filled: ROWS, seeded: PENDING, fillMs, empty, full, run, delivered, pending: pendingBefore, bytes, env: N8N_ENV };
+		return { db: db === 'postgres' ? 'PostgreSQL 15' : 'SQLite', rows, fillMs, empty, full, run, delivered, pending: pendingBefore, bytes };
 	} finally {
 		await stopN8n().catch(() => {});
 		await emu.close();
-		if (state.tmp) fs.rmSync(state.tmp, { recursive: true, force: true });
+		if (db === 'postgres') execFileSync('bash', [SERVICES, 'stop', services], { stdio: 'ignore' });
+		fs.rmSync(state.tmp, { recursive: true, force: true });
 	}
 }
 
-function summaryRows(p) {
-	const [e, f] = [median(p.empty), median(p.full)];
-	const perRow = p.bytes / p.rows;
-	return [
-		`| P10 post of ${DOCUMENTS} documents to Intake, empty table vs ${p.rows.toLocaleString('en')} rows | ${secs(e)} vs ${secs(f)}: ${(f / e).toFixed(2)}× | ≤ 1.5× | ${yesNo(f / e <= 1.5)} |`,
-		`| P10 catch-up run with ${p.rows.toLocaleString('en')} rows, ${p.pending} pending | ${secs(p.run.ms)} (${p.run.status}; ${p.delivered} settled) | ≤ 10 s | ${yesNo(p.run.ms <= 10000 && p.run.status === 'success')} |`,
-		`| P10 room per row in n8n's Data Table accounting | ${Math.round(perRow)} bytes: ${Math.floor(LIMIT_BYTES / perRow).toLocaleString('en')} rows per 200 MB | (informative) | |`,
-	];
+/** P10 on each database of BENCH_P10_DB in turn. */
+async function measureRows({ log }) {
+	const runs = [];
+	for (const db of DBS) runs.push(await measureOn(db, log));
+	return runs;
 }
 
-function section(p) {
+function summaryRows(runs) {
+	return runs.flatMap((p) => {
+		const [e, f, on, perRow] = [median(p.empty), median(p.full), `, ${p.db}`, p.bytes / p.rows];
+		return [
+			`| P10 post of ${DOCUMENTS} documents to Intake, empty table vs ${p.rows.toLocaleString('en')} rows${on} | ${secs(e)} vs ${secs(f)}: ${(f / e).toFixed(2)}× | ≤ 1.5× | ${yesNo(f / e <= 1.5)} |`,
+			`| P10 catch-up run with ${p.rows.toLocaleString('en')} rows, ${p.pending} pending${on} | ${secs(p.run.ms)} (${p.run.status}; ${p.delivered} settled) | ≤ 10 s | ${yesNo(p.run.ms <= 10000 && p.run.status === 'success')} |`,
+			`| P10 room per row in n8n's Data Table accounting${on} | ${Math.round(perRow)} bytes: ${Math.floor(LIMIT_BYTES / perRow).toLocaleString('en')} rows per 200 MB | (informative) | |`,
+		];
+	});
+}
+
+function section(runs) {
+	const env = Object.entries(N8N_ENV).map(([k, v]) => `, ${k}=${v}`).join('');
 	return [
-		`## P10: the production workflow with ${p.rows.toLocaleString('en')} rows`,
+		`## P10: the production workflow with ${ROWS.toLocaleString('en')} rows`,
 		'',
-		`examples/production.json in n8n 2.41.1 (${p.env.DB_TYPE ?? 'SQLite'}${p.env.DB_SQLITE_POOL_SIZE ? `, DB_SQLITE_POOL_SIZE=${p.env.DB_SQLITE_POOL_SIZE}` : ''}) with the packed package, the emulator as the service (${PROCESSING_MS} ms processing). ${p.filled.toLocaleString('en')} rows inserted through n8n's Data Table REST API in ${secs(p.fillMs)} (${CHUNK.toLocaleString('en')} a request; n8n counts and reads them as any row): ${p.filled - p.seeded} \`done\`, ${p.seeded} \`pending\` whose delivery was lost, each with a context of about 300 characters; with the posts' rows, ${p.rows.toLocaleString('en')}. Posts: ${DOCUMENTS} fresh documents each, after one unmeasured post, the next once the last one's deliveries were handled; time from the request to Intake's answer.`,
+		`examples/production.json in n8n 2.41.1 (${runs.map((p) => p.db).join(', then ')}${env}) with the packed package, the emulator as the service (${PROCESSING_MS} ms processing). ${ROWS.toLocaleString('en')} rows inserted through n8n's Data Table REST API (${CHUNK.toLocaleString('en')} a request; n8n counts and reads them as any row): ${ROWS - PENDING} \`done\`, ${PENDING} \`pending\` whose delivery was lost, each with a context of about 300 characters; the posts' rows come on top. Posts: ${DOCUMENTS} fresh documents each, after one unmeasured post, the next once the last one's deliveries were handled; time from the request to Intake's answer. Catch-up: the Schedule Trigger as shipped, switched on after the posts; the first run's startedAt to stoppedAt. Size as n8n counts it (SQLite: SUM(pgsize) of the table's pages in dbstat; PostgreSQL: pg_total_relation_size), against the default 200 MB (209,715,200 bytes, all Data Tables together).`,
 		'',
-		'| Table | Posts (s) | Median |',
-		'|---|---|---|',
-		`| empty | ${p.empty.map((ms) => (ms / 1000).toFixed(2)).join(', ')} | ${secs(median(p.empty))} |`,
-		`| ${p.rows.toLocaleString('en')} rows | ${p.full.map((ms) => (ms / 1000).toFixed(2)).join(', ')} | ${secs(median(p.full))} |`,
-		'',
-		`Catch-up (the Schedule Trigger as shipped, switched on after the posts; the first run's startedAt to stoppedAt): ${secs(p.run.ms)} (${p.run.status}; ${p.delivered} of ${p.pending} pending rows settled).`,
-		'',
-		`Size as n8n counts it (SQLite: SUM(pgsize) of the table's pages in dbstat; PostgreSQL: pg_total_relation_size): ${(p.bytes / 1e6).toFixed(1)} MB for ${p.rows.toLocaleString('en')} rows, ${Math.round(p.bytes / p.rows)} bytes per row; ${Math.floor(LIMIT_BYTES / (p.bytes / p.rows)).toLocaleString('en')} rows fit in the default 200 MB (209,715,200 bytes, all Data Tables together).`,
+		'| Database | Rows inserted in | Posts, empty table (s) | Posts, full table (s) | Median empty vs full | Catch-up | Size |',
+		'|---|---|---|---|---|---|---|',
+		...runs.map((p) => `| ${p.db} | ${secs(p.fillMs)} | ${p.empty.map((ms) => (ms / 1000).toFixed(2)).join(', ')} | ${p.full.map((ms) => (ms / 1000).toFixed(2)).join(', ')} | ${secs(median(p.empty))} vs ${secs(median(p.full))} (${p.rows.toLocaleString('en')} rows) | ${secs(p.run.ms)} (${p.run.status}; ${p.delivered} of ${p.pending} pending rows settled) | ${(p.bytes / 1e6).toFixed(1)} MB, ${Math.round(p.bytes / p.rows)} bytes per row |`),
 		'',
 	].join('\n');
 }
