@@ -37,10 +37,7 @@ const INTAKE_KEY = 'bench-intake-key-0123456789abcdef';
 const LIMIT_BYTES = 200 * 1024 * 1024; // n8n's default N8N_DATA_TABLES_MAX_SIZE_BYTES
 const NEVER = { interval: [{ field: 'cronExpression', expression: '0 0 1 1 *' }] };
 const scheduleOf = (wf) => wf.nodes.find((n) => n.type === 'n8n-nodes-base.scheduleTrigger');
-/** A value of the Settings node (the Set node that holds pending_minutes). */
-const setting = (wf, name) => wf.nodes.flatMap((n) => n.parameters?.assignments?.assignments ?? []).find((a) => a.name === name)?.value;
 const secs = (ms) => `${(ms / 1000).toFixed(2)} s`;
-const yesNo = (ok) => (ok ? '**yes**' : '**NO**');
 let wf;
 let shippedRule;
 let env; // n8n's environment in this run: N8N_ENV, and DB_* on PostgreSQL
@@ -77,17 +74,13 @@ async function post(documents) {
 	}
 }
 
-const documentsOf = (tag) => Array.from({ length: DOCUMENTS }, (_, i) => ({
-	key: `${tag}-${i}`, file_name: `${tag}-${i}.pdf`, url: `${state.emulatorUrl}/_emulator/files/${tag}-${i}.pdf`, customer: `CUST-${i}`,
-}));
-
 /** POSTS posts of 20 fresh documents after one unmeasured: the time to each answer (ms). */
 async function posts(emu, label) {
 	const times = [];
 	for (let i = 0; i <= POSTS; i++) {
 		const tag = `${label}${i}-${Date.now()}`;
 		const started = performance.now();
-		const answer = await post(documentsOf(tag));
+		const answer = await post(Array.from({ length: DOCUMENTS }, (_, j) => ({ key: `${tag}-${j}`, file_name: `${tag}-${j}.pdf`, url: `${state.emulatorUrl}/_emulator/files/${tag}-${j}.pdf`, customer: `CUST-${j}` })));
 		if (i) times.push(performance.now() - started);
 		const accepted = answer.filter((e) => e.state === 'accepted').length;
 		if (accepted !== DOCUMENTS) throw new Error(`P10: ${accepted} of ${DOCUMENTS} accepted: ${JSON.stringify(answer[0])}`);
@@ -167,14 +160,14 @@ async function measureOn(db, log) {
 		log(`P10 ${rows} rows in ${secs(fillMs)}; ${limits.dataTables[table.id].sizeBytes} bytes`);
 		const full = await posts(emu, 'FULL');
 		log(`P10 ${rows} rows: posts answered in ${full.map(secs).join(', ')}`);
-		// Rows Still Pending takes rows created pending_minutes (Settings) ago
-		await sleep(Math.max(0, filledAt + setting(wf, 'pending_minutes') * 60000 - Date.now()));
+		// Rows Still Pending takes rows created pending_minutes (a value of the Settings node) ago
+		const minutes = wf.nodes.flatMap((n) => n.parameters?.assignments?.assignments ?? []).find((a) => a.name === 'pending_minutes').value;
+		await sleep(Math.max(0, filledAt + minutes * 60000 - Date.now()));
 		const pendingBefore = await count(table, 'pending');
 		const run = await catchUp();
 		const delivered = pendingBefore - (await count(table, 'pending'));
 		log(`P10 catch-up run: ${secs(run.ms)} ${run.status}; ${delivered} of ${pendingBefore} pending rows settled`);
-		const bytes = limits.dataTables[table.id].sizeBytes;
-		return { db: db === 'postgres' ? 'PostgreSQL 15' : 'SQLite', rows, fillMs, empty, full, run, delivered, pending: pendingBefore, bytes };
+		return { db: db === 'postgres' ? 'PostgreSQL 15' : 'SQLite', rows, fillMs, empty, full, run, delivered, pending: pendingBefore, bytes: limits.dataTables[table.id].sizeBytes };
 	} finally {
 		await stopN8n().catch(() => {});
 		await emu.close();
@@ -194,8 +187,8 @@ function summaryRows(runs) {
 	return runs.flatMap((p) => {
 		const [e, f, on, perRow] = [median(p.empty), median(p.full), `, ${p.db}`, p.bytes / p.rows];
 		return [
-			`| P10 post of ${DOCUMENTS} documents to Intake, empty table vs ${p.rows.toLocaleString('en')} rows${on} | ${secs(e)} vs ${secs(f)}: ${(f / e).toFixed(2)}× | ≤ 1.5× | ${yesNo(f / e <= 1.5)} |`,
-			`| P10 catch-up run with ${p.rows.toLocaleString('en')} rows, ${p.pending} pending${on} | ${secs(p.run.ms)} (${p.run.status}; ${p.delivered} settled) | ≤ 10 s | ${yesNo(p.run.ms <= 10000 && p.run.status === 'success')} |`,
+			`| P10 post of ${DOCUMENTS} documents to Intake, empty table vs ${p.rows.toLocaleString('en')} rows${on} | ${secs(e)} vs ${secs(f)}: ${(f / e).toFixed(2)}× | ≤ 1.5× | ${f / e <= 1.5 ? '**yes**' : '**NO**'} |`,
+			`| P10 catch-up run with ${p.rows.toLocaleString('en')} rows, ${p.pending} pending${on} | ${secs(p.run.ms)} (${p.run.status}; ${p.delivered} settled) | ≤ 10 s | ${p.run.ms <= 10000 && p.run.status === 'success' ? '**yes**' : '**NO**'} |`,
 			`| P10 room per row in n8n's Data Table accounting${on} | ${Math.round(perRow)} bytes: ${Math.floor(LIMIT_BYTES / perRow).toLocaleString('en')} rows per 200 MB | (informative) | |`,
 		];
 	});
