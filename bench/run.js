@@ -60,6 +60,10 @@
  *     built trigger's webhook() in a fresh process, then copies of the earliest: entries, heap
  *     (MB) and whether every copy is refused. BENCH_P9=0 skips it; BENCH_P9_* in bench/replay.js.
  *
+ * P10 The production workflow with 100,000 rows (bench/production-rows.js): a post of 20 documents to
+ *     Intake on an empty Data Table against 100,000 rows, a catch-up run, the room a row takes in
+ *     n8n's Data Table size limit. BENCH_P10=0 skips it; BENCH_P10_* in bench/production-rows.js.
+ *
  * Rows alone: `node bench/run.js --only P4` (or --only P5,P6; BENCH_ONLY=P5;
  * `npm run bench -- --only P5` builds first). It replaces only those rows' summary lines and
  * sections in bench/results.md and keeps the rest of the file.
@@ -93,10 +97,11 @@ const P6 = process.env.BENCH_P6 !== '0';
 const P7 = process.env.BENCH_P7 !== '0';
 const P8 = process.env.BENCH_P8 !== '0';
 const P9 = process.env.BENCH_P9 !== '0';
+const P10 = process.env.BENCH_P10 !== '0';
 const P1B_COUNTS = [50, 500];
 const P1B_BASELINE = process.env.BENCH_P1B_BASELINE;
 /** Rows that can run alone (--only); the others run in the full benchmark. */
-const ROWS = ['P1b', 'P4', 'P5', 'P6', 'P7', 'P8', 'P9'];
+const ROWS = ['P1b', 'P4', 'P5', 'P6', 'P7', 'P8', 'P9', 'P10'];
 const ONLY = parseOnly();
 
 /** The rows chosen with --only / BENCH_ONLY, or undefined for all. */
@@ -410,7 +415,7 @@ async function measureQ(emu) {
 	});
 }
 
-function report(env, p1, p2, totalMs, q, p4, p5, p6, p7, p1b, p8, p9) {
+function report(env, p1, p2, totalMs, q, p4, p5, p6, p7, p1b, p8, p9, p10) {
 	const intervalMs = INTERVAL_S * 1000;
 	const wallLimitMs = 1.3 * (T_MS + intervalMs);
 	const minPolls = Math.ceil(T_MS / intervalMs) + 1;
@@ -477,6 +482,7 @@ function report(env, p1, p2, totalMs, q, p4, p5, p6, p7, p1b, p8, p9) {
 	if (p7) for (const row of require('./bulk.js').summaryRows(p7)) out(row);
 	if (p8) for (const row of require('./attachments.js').summaryRows(p8)) out(row);
 	if (p9) for (const row of require('./replay.js').summaryRows(p9)) out(row);
+	if (p10) for (const row of require('./production-rows.js').summaryRows(p10)) out(row);
 	out();
 
 	// ---- P1 --------------------------------------------------------------------------------
@@ -548,6 +554,7 @@ function report(env, p1, p2, totalMs, q, p4, p5, p6, p7, p1b, p8, p9) {
 	if (p7) out(require('./bulk.js').section(p7));
 	if (p8) out(require('./attachments.js').section(p8));
 	if (p9) out(require('./replay.js').section(p9));
+	if (p10) out(require('./production-rows.js').section(p10));
 
 	// ---- Notes -------------------------------------------------------------------------------
 	out('## Notes');
@@ -585,8 +592,8 @@ function extraRows({ p5, p6 }) {
 /** The summary rows and section of one row measured alone. */
 function rowParts(row, figures) {
 	if (row === 'P1b') return { rows: p1bSummaryRows(figures), section: p1bSection(figures) };
-	if (row === 'P4' || row === 'P7' || row === 'P8' || row === 'P9') {
-		const files = { P4: './trigger.js', P7: './bulk.js', P8: './attachments.js', P9: './replay.js' };
+	if (['P4', 'P7', 'P8', 'P9', 'P10'].includes(row)) {
+		const files = { P4: './trigger.js', P7: './bulk.js', P8: './attachments.js', P9: './replay.js', P10: './production-rows.js' };
 		const { summaryRows, section } = require(files[row]);
 		return { rows: summaryRows(figures), section: section(figures) };
 	}
@@ -664,8 +671,9 @@ async function measureRow(row, packageRoot) {
 	if (row === 'P6') return await require('./pace.js').measureUrlItems({ startWorker, packageRoot, log });
 	if (row === 'P8') return await measureP8(packageRoot, positive('BENCH_P8_ROUNDS', 3));
 	if (row === 'P9') return await require('./replay.js').measureReplay({ packageRoot, log });
-	if (row === 'P7') {
+	if (row === 'P7' || row === 'P10') {
 		loadRuntime();
+		if (row === 'P10') return await require('./production-rows.js').measureRows({ log });
 		return await require('./bulk.js').measureBulk({ log });
 	}
 	const emu = await createEmulator({ port: 0, processingMs: T_MS });
@@ -721,7 +729,9 @@ async function main() {
 		const p7 = P7 ? await require('./bulk.js').measureBulk({ log }) : undefined;
 		const p8 = P8 ? await measureP8(packageRoot, positive('BENCH_P8_ROUNDS', 1)) : undefined;
 		const p9 = P9 ? await require('./replay.js').measureReplay({ packageRoot, log }) : undefined;
-		const markdown = report(environment(), p1, p2, performance.now() - started, q, p4, p5, p6, p7, p1b, p8, p9);
+		if (P10) loadRuntime();
+		const p10 = P10 ? await require('./production-rows.js').measureRows({ log }) : undefined;
+		const markdown = report(environment(), p1, p2, performance.now() - started, q, p4, p5, p6, p7, p1b, p8, p9, p10);
 		process.stdout.write(`${markdown}\n`);
 		if (OUTPUT !== '-') {
 			fs.writeFileSync(OUTPUT, `${markdown}\n`);
