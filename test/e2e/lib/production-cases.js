@@ -118,11 +118,16 @@ async function overlap(t) {
 			answer.map((e) => [e.key, ['accepted', 'already_known'].includes(e.state)]),
 			documents.map((d) => [d.key, true]),
 		);
+	// each document accepted by one post at most: none when a post ran past stuck_minutes (12 s
+	// in the suite) and the catch-up sent its claimed row (once, as the counts above show)
+	let byCatchUp = 0;
 	for (const [i, doc] of documents.entries()) {
 		const accepted = [first[i], second[i]].filter((e) => e.state === 'accepted');
-		assert.equal(accepted.length, 1, `${doc.key}: ${first[i].state}, ${second[i].state}`);
-		assert.match(String(accepted[0].task_id), /^[0-9a-f-]{36}$/, JSON.stringify(accepted[0]));
+		assert.ok(accepted.length <= 1, `${doc.key}: ${first[i].state}, ${second[i].state}`);
+		if (accepted.length === 0) byCatchUp++;
+		else assert.match(String(accepted[0].task_id), /^[0-9a-f-]{36}$/, JSON.stringify(accepted[0]));
 	}
+	t.diagnostic(`sent by the catch-up (no post accepted them): ${byCatchUp}`);
 }
 
 /** Tasks another client sends to the same project. */
