@@ -244,6 +244,9 @@ const promises = {
 			} finally {
 				await emulatorSettings({ sink_down: [] });
 			}
+			// the outbox reports in the catch-up run that marked them stuck, or the next one
+			const reported = async () => (await alertsFor(names)).length >= docs.length;
+			await waitFor('each stuck row to be reported', reported).catch(() => {});
 			const told = await alertsFor(names);
 			assert.equal(told.length, docs.length, 'each stuck row is reported once');
 			for (const { body } of told) {
