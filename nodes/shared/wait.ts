@@ -17,12 +17,6 @@ export function throwIfCancelled(signal: AbortSignal | undefined): void {
 	if (signal?.aborted) throw new CancelledError();
 }
 
-/** A timer the signal clears: `sleepWithAbort` where n8n-workflow has it (n8n 1.x), else `sleep(ms, signal)`. */
-function cancellableSleep(): SleepFn {
-	const lib = workflow as unknown as { sleep: SleepFn; sleepWithAbort?: SleepFn };
-	return typeof lib.sleepWithAbort === 'function' ? lib.sleepWithAbort : lib.sleep;
-}
-
 // One listener per cancel signal, with a Set of callbacks: thousands of items wait on one signal,
 // and removing a listener costs in proportion to the list.
 const waiters = new WeakMap<AbortSignal, Set<() => void>>();
@@ -57,7 +51,10 @@ export function onAbort(signal?: AbortSignal): { promise: Promise<void>; dispose
 /** Calls `fire` after `ms` (n8n's cancellable sleep) unless the returned function clears it first. */
 export function startTimer(ms: number, fire: () => void): () => void {
 	const clock = new AbortController();
-	void cancellableSleep()(ms, clock.signal).then(fire, () => {});
+	// a timer the signal clears: `sleepWithAbort` where n8n-workflow has it (n8n 1.x), else `sleep(ms, signal)`
+	const lib = workflow as unknown as { sleep: SleepFn; sleepWithAbort?: SleepFn };
+	const sleep = typeof lib.sleepWithAbort === 'function' ? lib.sleepWithAbort : lib.sleep;
+	void sleep(ms, clock.signal).then(fire, () => {});
 	return () => clock.abort();
 }
 

@@ -5,8 +5,6 @@ import { redact, ServiceError } from './errors';
 import { apiRequest, type ApiRequestOptions, type RequestBody, secretsOf } from './request';
 import { type ApiContext, runCredential } from './runCredential';
 
-/** The service's endpoints whose answers are checked or whose paths take a value. */
-
 /** The event the service delivers when a task finishes, with success or failure. */
 export const TASK_COMPLETED = 'task.completed';
 
