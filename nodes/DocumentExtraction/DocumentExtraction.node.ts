@@ -10,7 +10,8 @@ import * as document from './actions/document/Document.resource';
 import * as project from './actions/project/Project.resource';
 import { router } from './actions/router';
 import { testCredential } from '../shared/credentialTest';
-import { listSearch, loadOptions } from './methods';
+import * as listSearch from '../shared/listSearch';
+import * as loadOptions from './methods/loadOptions';
 
 export class DocumentExtraction implements INodeType {
 	description: INodeTypeDescription = {

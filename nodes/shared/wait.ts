@@ -1,6 +1,6 @@
 import * as workflow from 'n8n-workflow';
 
-import { ERRORS } from './messages';
+import { STOPPED } from './messages';
 
 type SleepFn = (ms: number, signal?: AbortSignal) => Promise<void>;
 
@@ -8,7 +8,7 @@ export class CancelledError extends Error {
 	readonly kind = 'stopped';
 
 	constructor() {
-		super(ERRORS.stopped);
+		super(STOPPED);
 		this.name = 'CancelledError';
 	}
 }

@@ -19,12 +19,6 @@ export function generateWebhookSecret(): string {
 	return `whsec_${randomBytes(32).toString('hex')}`;
 }
 
-interface WebhookRegistration extends IDataObject {
-	url: string;
-	events: string[];
-	secret: string;
-}
-
 type RequestLimits = Pick<
 	ApiRequestOptions,
 	'attempts' | 'deadline' | 'timeoutMs' | 'signal' | 'secrets'
@@ -73,7 +67,7 @@ export async function submitDocument(
 export async function registerWebhook(
 	this: ApiContext,
 	projectId: string,
-	body: WebhookRegistration,
+	body: { url: string; events: string[]; secret: string },
 	itemIndex?: number,
 	signal?: AbortSignal,
 ): Promise<unknown> {

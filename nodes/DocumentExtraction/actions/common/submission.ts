@@ -8,7 +8,7 @@ import { type FileSelection, selectFiles } from '../../input/inputFiles';
 import { submissionBodyFactory } from '../../input/requestBody';
 import { MESSAGES } from '../../messages';
 import { type NodeRun, notStarted, outputItem, runUnits, type Unit } from './itemRunner';
-import { readOptions, readSubmissionSettings, type SubmissionSettings } from './settings';
+import { readOptions, readSubmissionSettings } from './settings';
 import { submissionMemory } from './submissionMemory';
 
 /** A unit of Submit or Submit and Wait: an item or one of its files, with the item's Options. */
@@ -19,7 +19,7 @@ export const runDocuments = runUnits<DocumentUnit>;
 /** A document the service accepted; `downloaded` is null for a URL input whose file is not kept. */
 interface Submission {
 	taskId: string;
-	settings: SubmissionSettings;
+	settings: ReturnType<typeof readSubmissionSettings>;
 	downloaded?: IBinaryData | null;
 }
 
