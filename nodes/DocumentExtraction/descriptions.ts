@@ -101,11 +101,7 @@ export const maxConcurrencyOption: INodeProperties = {
 };
 
 export const documentFields: INodeProperties[] = [
-	input.inputSourceField,
-	input.filesToSendField,
-	input.binaryPropertyField,
-	input.binaryPropertyNamesField,
-	input.documentUrlField,
+	...input.inputFields,
 	projectLocator,
 	documentTypeField,
 ];

@@ -17,7 +17,6 @@ interface ProjectSummary {
 	id: string;
 	name: string;
 	documentTypes: string[];
-	raw: IDataObject;
 }
 
 const LIST_KEYS = ['projects', 'items', 'data', 'results'];
@@ -49,7 +48,7 @@ function documentTypeName(entry: unknown): string | undefined {
 }
 
 function summarizeProject(record: unknown): ProjectSummary | undefined {
-	if (typeof record === 'string') return { id: record, name: record, documentTypes: [], raw: {} };
+	if (typeof record === 'string') return { id: record, name: record, documentTypes: [] };
 	if (!record || typeof record !== 'object') return undefined;
 	const raw = record as IDataObject;
 	const id = raw.project_id ?? raw.id ?? raw.uuid;
@@ -62,7 +61,6 @@ function summarizeProject(record: unknown): ProjectSummary | undefined {
 		documentTypes: Array.isArray(types)
 			? types.map(documentTypeName).filter((t): t is string => t !== undefined)
 			: [],
-		raw,
 	};
 }
 
