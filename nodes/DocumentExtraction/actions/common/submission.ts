@@ -16,13 +16,6 @@ type DocumentUnit = Unit & { options: IDataObject };
 
 export const runDocuments = runUnits<DocumentUnit>;
 
-/** A document the service accepted; `downloaded` is null for a URL input whose file is not kept. */
-interface Submission {
-	taskId: string;
-	settings: ReturnType<typeof readSubmissionSettings>;
-	downloaded?: IBinaryData | null;
-}
-
 /** The units of an item: the item itself, or each file Files to Send picks (skipped ones reported). */
 export function documentUnits(this: IExecuteFunctions, run: NodeRun, itemIndex: number) {
 	const options = readOptions.call(this, itemIndex);
@@ -52,7 +45,7 @@ export async function sendDocument(
 	run: NodeRun,
 	unit: DocumentUnit,
 	deadline?: number,
-): Promise<Submission> {
+) {
 	const { itemIndex } = unit;
 	const settings = readSubmissionSettings.call(this, unit, run.urlInput);
 	const { fields, source } = settings;
@@ -95,6 +88,7 @@ export async function sendDocument(
 		if (slot) run.slots.release();
 	}
 	run.tasks.set(unit, taskId);
+	// `downloaded` is null for a URL input whose file is not kept
 	return { taskId, settings, downloaded };
 }
 
@@ -102,7 +96,7 @@ export async function sendDocument(
 export function documentOutput(
 	run: NodeRun,
 	{ itemIndex }: DocumentUnit,
-	{ settings, downloaded }: Submission,
+	{ settings, downloaded }: Awaited<ReturnType<typeof sendDocument>>,
 	json: IDataObject,
 ): INodeExecutionData {
 	const input = run.items[itemIndex];
