@@ -14,7 +14,6 @@ export function isTerminal(status: unknown): status is 'complete' | 'failed' {
 	return status === 'complete' || status === 'failed';
 }
 
-/** A strong signing secret for a webhook: whsec_ followed by 32 random bytes in hex. */
 export function generateWebhookSecret(): string {
 	return `whsec_${randomBytes(32).toString('hex')}`;
 }

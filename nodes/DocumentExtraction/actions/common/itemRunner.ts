@@ -55,7 +55,6 @@ export class NodeRun {
 		this.slots = new RequestSlots(ctx, maxConcurrency ?? DEFAULT_MAX_CONCURRENCY, this.signal);
 	}
 
-	/** The one place that decides halting. */
 	failed(): void {
 		if (!this.continueOnFail) this.halted = true;
 	}
