@@ -21,7 +21,9 @@ export function throwIfCancelled(signal: AbortSignal | undefined): void {
 // and removing a listener costs in proportion to the list.
 const waiters = new WeakMap<AbortSignal, Set<() => void>>();
 
-function waitersOf(signal: AbortSignal): Set<() => void> {
+/** Resolves once the signal fires (never without one); `dispose` stops listening. */
+export function onAbort(signal?: AbortSignal): { promise: Promise<void>; dispose: () => void } {
+	if (!signal) return { promise: new Promise<void>(() => {}), dispose: () => {} };
 	let set = waiters.get(signal);
 	if (!set) {
 		const callbacks = (set = new Set<() => void>());
@@ -32,13 +34,6 @@ function waitersOf(signal: AbortSignal): Set<() => void> {
 		signal.addEventListener('abort', fire, { once: true });
 		waiters.set(signal, callbacks);
 	}
-	return set;
-}
-
-/** Resolves once the signal fires (never without one); `dispose` stops listening. */
-export function onAbort(signal?: AbortSignal): { promise: Promise<void>; dispose: () => void } {
-	if (!signal) return { promise: new Promise<void>(() => {}), dispose: () => {} };
-	const set = waitersOf(signal);
 	let listener: () => void = () => {};
 	const promise = new Promise<void>((resolve) => {
 		listener = () => resolve();
