@@ -93,8 +93,7 @@ function classifyIp(address: string): AddressClass | undefined {
 	const v4 = parseIpv4(address);
 	if (v4) return classifyIpv4(v4);
 	const v6 = parseIpv6(address);
-	if (v6) return classifyIpv6(v6);
-	return undefined;
+	return v6 && classifyIpv6(v6);
 }
 
 /** 127/8, ::1 or ::ffff:127.x: an IP literal that stays on this machine, not one a gateway carries. */

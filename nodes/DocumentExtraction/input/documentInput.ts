@@ -1,10 +1,24 @@
 import type { IBinaryData, IExecuteFunctions } from 'n8n-workflow';
 
 import { downloadTime } from '../../shared/transport/deadline';
+import { parseHttpUrl } from '../../shared/urls';
 import { MESSAGES, refusal } from '../messages';
 import { downloadDocument } from './download';
 import type { DocumentSource } from './requestBody';
-import { readUrlField } from './urlField';
+
+/** The http(s) address in a URL field of an item; `whenEmpty` is the message for nothing given. */
+export function readUrlField(
+	this: IExecuteFunctions,
+	raw: unknown,
+	itemIndex: number,
+	{ whenEmpty, description }: { whenEmpty?: string; description: string },
+): URL {
+	const text = typeof raw === 'string' ? raw.trim() : '';
+	const url = parseHttpUrl(text);
+	if (url) return url;
+	const message = text || !whenEmpty ? MESSAGES.notAUrl(text) : whenEmpty;
+	throw refusal(this, { message, description }, itemIndex);
+}
 
 /** Where an item's document comes from; a Document URL is checked when its download starts. */
 export type DocumentSourceSettings =

@@ -90,7 +90,6 @@ export async function downloadDocument(
 	const { itemIndex, maxBytes, timeoutMs, signal: cancel } = options;
 	// one timer for the whole download, cleared when it ends
 	const clock = attemptSignal(cancel, timeoutMs);
-	const { signal } = clock;
 	try {
 		const shown = displayUrl(url);
 		const fail = (words: Words) => refusal(this, words, itemIndex, 'download_failed');
@@ -103,7 +102,7 @@ export async function downloadDocument(
 		let response: StreamResponse | { refused: Words };
 		try {
 			const allow = options.allowPrivateAddresses === true;
-			response = await fetchFollowingRedirects.call(this, url, signal, allow);
+			response = await fetchFollowingRedirects.call(this, url, clock.signal, allow);
 		} catch (error) {
 			const reason = (error as Error)?.message;
 			throw (

@@ -11,7 +11,7 @@ import {
 	registerWebhook,
 	WEBHOOK_EVENTS,
 } from '../../../shared/transport/service';
-import { readUrlField } from '../../input/urlField';
+import { readUrlField } from '../../input/documentInput';
 import { MESSAGES, refusal } from '../../messages';
 import { eachItem, type NodeRun, runUnits, type Unit } from '../common/itemRunner';
 
