@@ -15,9 +15,7 @@ import { testCredential } from '../shared/credentialTest';
 import * as listSearch from '../shared/listSearch';
 import * as loadOptions from './methods/loadOptions';
 
-interface Operation {
-	execute(this: IExecuteFunctions, run: NodeRun): Promise<INodeExecutionData[]>;
-}
+type Operation = Pick<typeof document.submit, 'execute'>;
 
 /** Every resource with its operations: a missing or extra handler does not compile. */
 type NodeMap = {

@@ -19,13 +19,11 @@ interface ProjectSummary {
 	documentTypes: string[];
 }
 
-const LIST_KEYS = ['projects', 'items', 'data', 'results'];
-
-/** The list in a GET /projects answer: an array, maybe wrapped under one of LIST_KEYS. */
+/** The list in a GET /projects answer: an array, maybe wrapped under one of the keys below. */
 export function extractProjectList(body: unknown): IDataObject[] | undefined {
 	if (Array.isArray(body)) return body as IDataObject[];
 	if (body && typeof body === 'object') {
-		for (const key of LIST_KEYS) {
+		for (const key of ['projects', 'items', 'data', 'results']) {
 			const value = (body as IDataObject)[key];
 			if (Array.isArray(value)) return value as IDataObject[];
 			if (value && typeof value === 'object') {
