@@ -3,20 +3,7 @@ import type { INodeProperties } from 'n8n-workflow';
 import { optionsCollection, projectLocator } from '../shared/descriptions';
 import { DEFAULT_MAX_CONCURRENCY } from './constants';
 import { TASK_COMPLETED } from '../shared/transport/service';
-import {
-	allowPrivateAddressesOption,
-	binaryPropertyField,
-	binaryPropertyNamesField,
-	documentUrlField,
-	downloadTimeoutOption,
-	fileTypesOption,
-	filesToSendField,
-	includeDownloadedFileOption,
-	inputSourceField,
-	maxDownloadSizeOption,
-	minImageSizeOption,
-	withoutDocumentOption,
-} from './input/descriptions';
+import * as input from './input/descriptions';
 
 // Not required: n8n's editor warns on an empty required field; a run without a type fails.
 const documentTypeField: INodeProperties = {
@@ -114,11 +101,7 @@ export const maxConcurrencyOption: INodeProperties = {
 };
 
 export const documentFields: INodeProperties[] = [
-	inputSourceField,
-	filesToSendField,
-	binaryPropertyField,
-	binaryPropertyNamesField,
-	documentUrlField,
+	...input.inputFields,
 	projectLocator,
 	documentTypeField,
 ];
@@ -126,17 +109,17 @@ export const documentFields: INodeProperties[] = [
 /** The Options of Submit, and of Submit and Wait with its Max Wait and the options `after`. */
 export const documentOptions = (maxWait?: INodeProperties, ...after: INodeProperties[]) =>
 	optionsCollection([
-		allowPrivateAddressesOption,
-		downloadTimeoutOption,
-		fileTypesOption,
-		includeDownloadedFileOption,
+		input.allowPrivateAddressesOption,
+		input.downloadTimeoutOption,
+		input.fileTypesOption,
+		input.includeDownloadedFileOption,
 		includeInputBinaryOption,
-		withoutDocumentOption,
+		input.withoutDocumentOption,
 		maxConcurrencyOption,
-		maxDownloadSizeOption,
+		input.maxDownloadSizeOption,
 		...(maxWait ? [maxWait] : []),
 		keepInputFieldsOption,
 		maxPagesOption,
-		minImageSizeOption,
+		input.minImageSizeOption,
 		...after,
 	]);

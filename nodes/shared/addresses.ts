@@ -3,23 +3,18 @@
  * notation (`2130706433`, `0177.0.0.1`, `127.1`) into dotted decimal in `URL.hostname`.
  */
 
-/** The kinds of address a download refuses unless private addresses are allowed. */
-export type RestrictedAddressClass =
-	| 'loopback'
-	| 'private'
-	| 'link-local'
-	| 'unspecified'
-	| 'shared';
-
-type AddressClass = RestrictedAddressClass | 'public';
-
-export const ADDRESS_CLASS_NAMES: Record<RestrictedAddressClass, string> = {
+/** The kinds of address a download refuses unless private addresses are allowed, as messages name them. */
+export const ADDRESS_CLASS_NAMES = {
 	loopback: 'a loopback address',
 	private: 'a private network address',
 	'link-local': 'a link-local address (this includes the cloud metadata address)',
 	unspecified: 'the unspecified address',
 	shared: 'a shared (carrier-grade NAT) address',
 };
+
+export type RestrictedAddressClass = keyof typeof ADDRESS_CLASS_NAMES;
+
+type AddressClass = RestrictedAddressClass | 'public';
 
 function parseIpv4(text: string): number[] | undefined {
 	const parts = text.split('.');
@@ -98,8 +93,7 @@ function classifyIp(address: string): AddressClass | undefined {
 	const v4 = parseIpv4(address);
 	if (v4) return classifyIpv4(v4);
 	const v6 = parseIpv6(address);
-	if (v6) return classifyIpv6(v6);
-	return undefined;
+	return v6 && classifyIpv6(v6);
 }
 
 /** 127/8, ::1 or ::ffff:127.x: an IP literal that stays on this machine, not one a gateway carries. */

@@ -26,23 +26,6 @@ export function displayBaseUrl(raw: unknown): string {
 	}
 }
 
-function readBaseUrl(raw: unknown, allowUnencryptedHttp: boolean): string {
-	const value = trimBaseUrl(raw);
-	const url = /^https?:\/\//i.test(value) ? parseHttpUrl(value) : undefined;
-	const invalid = (reason: string) => new Error(CREDENTIAL.baseUrl(reason));
-	if (!url) throw invalid(CREDENTIAL.notHttp);
-	if (url.username || url.password) throw invalid(CREDENTIAL.userInfo(safeParts(url)));
-	if (url.search || value.includes('?')) throw invalid(CREDENTIAL.query(safeParts(url)));
-	if (url.hash || value.includes('#')) throw invalid(CREDENTIAL.fragment(safeParts(url)));
-	// only a loopback IP or `localhost` stays on this machine: n8n may ask DNS for *.localhost
-	const loopback = url.hostname === 'localhost' || staysOnThisMachine(url.hostname);
-	if (url.protocol === 'http:' && !loopback && !allowUnencryptedHttp) {
-		const message = /localhost\.?$/i.test(url.hostname) ? 'localhostName' : 'unencrypted';
-		throw invalid(CREDENTIAL[message](url.host, ALLOW_HTTP_OPTION));
-	}
-	return `${url.protocol}//${url.host}${url.pathname.replace(/\/+$/, '')}`;
-}
-
 /** The checked key and Base URL of a credential's data; the key's format is checked first. */
 export function readCredential(credentials: {
 	apiKey?: unknown;
@@ -52,6 +35,18 @@ export function readCredential(credentials: {
 	const apiKey = typeof credentials.apiKey === 'string' ? credentials.apiKey.trim() : '';
 	// vnd_ and at least one visible ASCII character: what a header can carry as it is
 	if (!/^vnd_[\x21-\x7e]+$/.test(apiKey)) throw new Error(CREDENTIAL.keyFormat);
-	const allowHttp = credentials.allowUnencryptedHttp === true;
-	return { apiKey, baseUrl: readBaseUrl(credentials.baseUrl, allowHttp) };
+	const value = trimBaseUrl(credentials.baseUrl);
+	const url = /^https?:\/\//i.test(value) ? parseHttpUrl(value) : undefined;
+	const invalid = (reason: string) => new Error(CREDENTIAL.baseUrl(reason));
+	if (!url) throw invalid(CREDENTIAL.notHttp);
+	if (url.username || url.password) throw invalid(CREDENTIAL.userInfo(safeParts(url)));
+	if (url.search || value.includes('?')) throw invalid(CREDENTIAL.query(safeParts(url)));
+	if (url.hash || value.includes('#')) throw invalid(CREDENTIAL.fragment(safeParts(url)));
+	// only a loopback IP or `localhost` stays on this machine: n8n may ask DNS for *.localhost
+	const loopback = url.hostname === 'localhost' || staysOnThisMachine(url.hostname);
+	if (url.protocol === 'http:' && !loopback && credentials.allowUnencryptedHttp !== true) {
+		const message = /localhost\.?$/i.test(url.hostname) ? 'localhostName' : 'unencrypted';
+		throw invalid(CREDENTIAL[message](url.host, ALLOW_HTTP_OPTION));
+	}
+	return { apiKey, baseUrl: `${url.protocol}//${url.host}${url.pathname.replace(/\/+$/, '')}` };
 }

@@ -1,10 +1,10 @@
 import {
 	CHECK_BEFORE_RESENDING,
 	detailForMessage,
-	ERRORS,
 	formatValidationDetail,
 	NETWORK_REASONS,
 	SECOND_CHARGE,
+	STOPPED,
 } from './messages';
 import { type FailureKind, failureOf, type ServiceError } from './transport/errors';
 
@@ -174,7 +174,7 @@ const WORDS: Partial<Record<FailureKind, (failure: ServiceError, about: About) =
 	no_answer: noAnswer,
 	may_have_arrived: mayHaveArrived,
 	out_of_time: outOfTime,
-	stopped: () => ({ message: ERRORS.stopped }),
+	stopped: () => ({ message: STOPPED }),
 	unexpected: ({ facts }, about) => ({
 		message: about.missing ?? 'The service gave an unexpected answer',
 		description: `Response: ${JSON.stringify(facts.response)}`,

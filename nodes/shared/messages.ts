@@ -2,9 +2,7 @@ import type { IDataObject } from 'n8n-workflow';
 
 /** What the shared code tells the user, each sentence written once. */
 
-export const ERRORS = {
-	stopped: 'The execution was stopped',
-} as const;
+export const STOPPED = 'The execution was stopped';
 
 export const CHECK_BEFORE_RESENDING =
 	'Check the tasks of the project in the web dashboard, or wait for its task.completed webhook, before you send it again.';

@@ -17,16 +17,13 @@ interface ProjectSummary {
 	id: string;
 	name: string;
 	documentTypes: string[];
-	raw: IDataObject;
 }
 
-const LIST_KEYS = ['projects', 'items', 'data', 'results'];
-
-/** The list in a GET /projects answer: an array, maybe wrapped under one of LIST_KEYS. */
+/** The list in a GET /projects answer: an array, maybe wrapped under one of the keys below. */
 export function extractProjectList(body: unknown): IDataObject[] | undefined {
 	if (Array.isArray(body)) return body as IDataObject[];
 	if (body && typeof body === 'object') {
-		for (const key of LIST_KEYS) {
+		for (const key of ['projects', 'items', 'data', 'results']) {
 			const value = (body as IDataObject)[key];
 			if (Array.isArray(value)) return value as IDataObject[];
 			if (value && typeof value === 'object') {
@@ -49,7 +46,7 @@ function documentTypeName(entry: unknown): string | undefined {
 }
 
 function summarizeProject(record: unknown): ProjectSummary | undefined {
-	if (typeof record === 'string') return { id: record, name: record, documentTypes: [], raw: {} };
+	if (typeof record === 'string') return { id: record, name: record, documentTypes: [] };
 	if (!record || typeof record !== 'object') return undefined;
 	const raw = record as IDataObject;
 	const id = raw.project_id ?? raw.id ?? raw.uuid;
@@ -62,7 +59,6 @@ function summarizeProject(record: unknown): ProjectSummary | undefined {
 		documentTypes: Array.isArray(types)
 			? types.map(documentTypeName).filter((t): t is string => t !== undefined)
 			: [],
-		raw,
 	};
 }
 

@@ -1,6 +1,6 @@
 import * as workflow from 'n8n-workflow';
 
-import { ERRORS } from './messages';
+import { STOPPED } from './messages';
 
 type SleepFn = (ms: number, signal?: AbortSignal) => Promise<void>;
 
@@ -8,7 +8,7 @@ export class CancelledError extends Error {
 	readonly kind = 'stopped';
 
 	constructor() {
-		super(ERRORS.stopped);
+		super(STOPPED);
 		this.name = 'CancelledError';
 	}
 }
@@ -17,17 +17,13 @@ export function throwIfCancelled(signal: AbortSignal | undefined): void {
 	if (signal?.aborted) throw new CancelledError();
 }
 
-/** A timer the signal clears: `sleepWithAbort` where n8n-workflow has it (n8n 1.x), else `sleep(ms, signal)`. */
-function cancellableSleep(): SleepFn {
-	const lib = workflow as unknown as { sleep: SleepFn; sleepWithAbort?: SleepFn };
-	return typeof lib.sleepWithAbort === 'function' ? lib.sleepWithAbort : lib.sleep;
-}
-
 // One listener per cancel signal, with a Set of callbacks: thousands of items wait on one signal,
 // and removing a listener costs in proportion to the list.
 const waiters = new WeakMap<AbortSignal, Set<() => void>>();
 
-function waitersOf(signal: AbortSignal): Set<() => void> {
+/** Resolves once the signal fires (never without one); `dispose` stops listening. */
+export function onAbort(signal?: AbortSignal): { promise: Promise<void>; dispose: () => void } {
+	if (!signal) return { promise: new Promise<void>(() => {}), dispose: () => {} };
 	let set = waiters.get(signal);
 	if (!set) {
 		const callbacks = (set = new Set<() => void>());
@@ -38,13 +34,6 @@ function waitersOf(signal: AbortSignal): Set<() => void> {
 		signal.addEventListener('abort', fire, { once: true });
 		waiters.set(signal, callbacks);
 	}
-	return set;
-}
-
-/** Resolves once the signal fires (never without one); `dispose` stops listening. */
-export function onAbort(signal?: AbortSignal): { promise: Promise<void>; dispose: () => void } {
-	if (!signal) return { promise: new Promise<void>(() => {}), dispose: () => {} };
-	const set = waitersOf(signal);
 	let listener: () => void = () => {};
 	const promise = new Promise<void>((resolve) => {
 		listener = () => resolve();
@@ -57,7 +46,10 @@ export function onAbort(signal?: AbortSignal): { promise: Promise<void>; dispose
 /** Calls `fire` after `ms` (n8n's cancellable sleep) unless the returned function clears it first. */
 export function startTimer(ms: number, fire: () => void): () => void {
 	const clock = new AbortController();
-	void cancellableSleep()(ms, clock.signal).then(fire, () => {});
+	// a timer the signal clears: `sleepWithAbort` where n8n-workflow has it (n8n 1.x), else `sleep(ms, signal)`
+	const lib = workflow as unknown as { sleep: SleepFn; sleepWithAbort?: SleepFn };
+	const sleep = typeof lib.sleepWithAbort === 'function' ? lib.sleepWithAbort : lib.sleep;
+	void sleep(ms, clock.signal).then(fire, () => {});
 	return () => clock.abort();
 }
 

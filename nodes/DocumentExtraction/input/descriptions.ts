@@ -7,78 +7,89 @@ import {
 	DEFAULT_MAX_DOWNLOAD_MB,
 } from '../constants';
 
-export const inputSourceField: INodeProperties = {
-	displayName: 'Input Source',
-	name: 'inputSource',
-	type: 'options',
-	noDataExpression: true,
-	default: 'binary',
-	options: [
-		{
-			name: 'Binary File',
-			value: 'binary',
-			description: 'A PDF or image in a binary field of the input item',
-		},
-		{
-			name: 'URL',
-			value: 'url',
-			description:
-				'A public http(s) address of a PDF or image: the node downloads the file and sends it',
-		},
-	],
-	description: 'The source of the document to extract',
-};
-
-export const binaryPropertyField: INodeProperties = {
-	displayName: 'Input Binary Field',
-	name: 'binaryPropertyName',
-	type: 'string',
-	default: 'data',
-	required: true,
-	placeholder: 'e.g. data',
-	hint: 'The name of the input binary field holding the PDF or image to process',
-	displayOptions: { show: { inputSource: ['binary'], filesToSend: ['field'] } },
-};
-
-export const filesToSendField: INodeProperties = {
-	displayName: 'Files to Send',
-	name: 'filesToSend',
-	type: 'options',
-	default: 'field',
-	options: [
-		{
-			name: 'All Binary Fields',
-			value: 'all',
-			description:
-				'Every file of the item that File Types counts, each its own document and output item: the attachments of an email (attachment_0, attachment_1, …)',
-		},
-		{
-			name: 'Input Binary Field',
-			value: 'field',
-			description: 'The file in one binary field: one document per item',
-		},
-		{
-			name: 'Listed Binary Fields',
-			value: 'list',
-			description:
-				'The files in the binary fields you name, separated by commas, each its own document and output item',
-		},
-	],
-	description:
-		'Which files of each input item to extract. With several, each file is sent as its own document and gives its own output item, paired with its input item and naming its binary field and file name.',
-	displayOptions: { show: { inputSource: ['binary'] } },
-};
-
-export const binaryPropertyNamesField: INodeProperties = {
-	displayName: 'Input Binary Fields',
-	name: 'binaryPropertyNames',
-	type: 'string',
-	default: '',
-	required: true,
-	placeholder: 'e.g. attachment_0, attachment_1',
-	hint: 'The names of the input binary fields holding the PDFs or images, separated by commas',
-	displayOptions: { show: { inputSource: ['binary'], filesToSend: ['list'] } },
-};
+/** Where the document comes from: Input Source and its fields. */
+export const inputFields: INodeProperties[] = [
+	{
+		displayName: 'Input Source',
+		name: 'inputSource',
+		type: 'options',
+		noDataExpression: true,
+		default: 'binary',
+		options: [
+			{
+				name: 'Binary File',
+				value: 'binary',
+				description: 'A PDF or image in a binary field of the input item',
+			},
+			{
+				name: 'URL',
+				value: 'url',
+				description:
+					'A public http(s) address of a PDF or image: the node downloads the file and sends it',
+			},
+		],
+		description: 'The source of the document to extract',
+	},
+	{
+		displayName: 'Files to Send',
+		name: 'filesToSend',
+		type: 'options',
+		default: 'field',
+		options: [
+			{
+				name: 'All Binary Fields',
+				value: 'all',
+				description:
+					'Every file of the item that File Types counts, each its own document and output item: the attachments of an email (attachment_0, attachment_1, …)',
+			},
+			{
+				name: 'Input Binary Field',
+				value: 'field',
+				description: 'The file in one binary field: one document per item',
+			},
+			{
+				name: 'Listed Binary Fields',
+				value: 'list',
+				description:
+					'The files in the binary fields you name, separated by commas, each its own document and output item',
+			},
+		],
+		description:
+			'Which files of each input item to extract. With several, each file is sent as its own document and gives its own output item, paired with its input item and naming its binary field and file name.',
+		displayOptions: { show: { inputSource: ['binary'] } },
+	},
+	{
+		displayName: 'Input Binary Field',
+		name: 'binaryPropertyName',
+		type: 'string',
+		default: 'data',
+		required: true,
+		placeholder: 'e.g. data',
+		hint: 'The name of the input binary field holding the PDF or image to process',
+		displayOptions: { show: { inputSource: ['binary'], filesToSend: ['field'] } },
+	},
+	{
+		displayName: 'Input Binary Fields',
+		name: 'binaryPropertyNames',
+		type: 'string',
+		default: '',
+		required: true,
+		placeholder: 'e.g. attachment_0, attachment_1',
+		hint: 'The names of the input binary fields holding the PDFs or images, separated by commas',
+		displayOptions: { show: { inputSource: ['binary'], filesToSend: ['list'] } },
+	},
+	{
+		displayName: 'Document URL',
+		name: 'documentUrl',
+		type: 'string',
+		default: '',
+		required: true,
+		placeholder: 'e.g. https://example.com/invoices/2024-001.pdf',
+		description:
+			'The full http:// or https:// address of the document file itself: a PDF or an image (JPEG, PNG, TIFF, WebP). Not a web page that shows or links to it. Redirects are followed.',
+		displayOptions: { show: { inputSource: ['url'] } },
+	},
+];
 
 export const fileTypesOption: INodeProperties = {
 	displayName: 'File Types',
@@ -114,18 +125,6 @@ export const withoutDocumentOption: INodeProperties = {
 	description:
 		'What an item with no file that counts as a document does: an email without attachments, or with only a notes.txt. Fail: the item fails (an error item under On Error → Continue). Skip: it gives no output and is named in the run’s hint.',
 	displayOptions: { show: { '/inputSource': ['binary'], '/filesToSend': ['all', 'list'] } },
-};
-
-export const documentUrlField: INodeProperties = {
-	displayName: 'Document URL',
-	name: 'documentUrl',
-	type: 'string',
-	default: '',
-	required: true,
-	placeholder: 'e.g. https://example.com/invoices/2024-001.pdf',
-	description:
-		'The full http:// or https:// address of the document file itself: a PDF or an image (JPEG, PNG, TIFF, WebP). Not a web page that shows or links to it. Redirects are followed.',
-	displayOptions: { show: { inputSource: ['url'] } },
 };
 
 export const allowPrivateAddressesOption: INodeProperties = {

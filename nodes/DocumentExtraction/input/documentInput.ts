@@ -1,10 +1,24 @@
 import type { IBinaryData, IExecuteFunctions } from 'n8n-workflow';
 
 import { downloadTime } from '../../shared/transport/deadline';
-import { MESSAGES, refusal, type Words } from '../messages';
+import { parseHttpUrl } from '../../shared/urls';
+import { MESSAGES, refusal } from '../messages';
 import { downloadDocument } from './download';
 import type { DocumentSource } from './requestBody';
-import { readUrlField } from './urlField';
+
+/** The http(s) address in a URL field of an item; `whenEmpty` is the message for nothing given. */
+export function readUrlField(
+	this: IExecuteFunctions,
+	raw: unknown,
+	itemIndex: number,
+	{ whenEmpty, description }: { whenEmpty?: string; description: string },
+): URL {
+	const text = typeof raw === 'string' ? raw.trim() : '';
+	const url = parseHttpUrl(text);
+	if (url) return url;
+	const message = text || !whenEmpty ? MESSAGES.notAUrl(text) : whenEmpty;
+	throw refusal(this, { message, description }, itemIndex);
+}
 
 /** Where an item's document comes from; a Document URL is checked when its download starts. */
 export type DocumentSourceSettings =
@@ -27,23 +41,6 @@ async function documentSourceOf(
 	return { binaryId: binaryData.id, bodyBytes: Math.ceil(fileSize / 3) * 4 };
 }
 
-/** The document in the item's binary field, refused when the field is missing or the file empty. */
-async function readBinaryField(
-	this: IExecuteFunctions,
-	itemIndex: number,
-	binaryPropertyName: string,
-): Promise<DocumentSource> {
-	const available = Object.keys(this.getInputData()[itemIndex]?.binary ?? {});
-	const refuse = (words: Words) => refusal(this, words, itemIndex);
-	if (!available.includes(binaryPropertyName)) {
-		throw refuse(MESSAGES.noInputBinaryField(binaryPropertyName, itemIndex, available));
-	}
-	const binaryData = this.helpers.assertBinaryData(itemIndex, binaryPropertyName);
-	const source = await documentSourceOf.call(this, binaryData);
-	if (!source.bodyBytes) throw refuse(MESSAGES.emptyFile(binaryPropertyName, binaryData.fileName));
-	return source;
-}
-
 /** The item's document, and the downloaded file for a URL (no download starts after `deadline`). */
 export async function readDocumentInput(
 	this: IExecuteFunctions,
@@ -53,7 +50,18 @@ export async function readDocumentInput(
 	deadline?: number,
 ): Promise<{ source: DocumentSource; downloaded?: IBinaryData }> {
 	if (!source.urlInput) {
-		return { source: await readBinaryField.call(this, itemIndex, source.binaryPropertyName) };
+		// the document in the item's binary field, refused when the field is missing or the file empty
+		const field = source.binaryPropertyName;
+		const available = Object.keys(this.getInputData()[itemIndex]?.binary ?? {});
+		if (!available.includes(field)) {
+			throw refusal(this, MESSAGES.noInputBinaryField(field, itemIndex, available), itemIndex);
+		}
+		const binaryData = this.helpers.assertBinaryData(itemIndex, field);
+		const fromField = await documentSourceOf.call(this, binaryData);
+		if (!fromField.bodyBytes) {
+			throw refusal(this, MESSAGES.emptyFile(field, binaryData.fileName), itemIndex);
+		}
+		return { source: fromField };
 	}
 	const url = readUrlField.call(this, source.documentUrl, itemIndex, MESSAGES.documentUrlField);
 	const downloaded = await downloadDocument.call(this, url, {

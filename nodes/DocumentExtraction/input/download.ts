@@ -72,22 +72,6 @@ async function fetchFollowingRedirects(
 
 const megabytes = (bytes: number) => `${Math.round((bytes / (1024 * 1024)) * 10) / 10} MB`;
 
-/** Streams the document at `url` into n8n's binary data store within `timeoutMs` and `maxBytes`;
- * every failure of a download is decided here, as download_failed (a stop stays a stop). */
-export async function downloadDocument(
-	this: IExecuteFunctions,
-	url: URL,
-	options: DownloadOptions,
-): Promise<IBinaryData> {
-	// one timer for the whole download, cleared when it ends
-	const clock = attemptSignal(options.signal, options.timeoutMs);
-	try {
-		return await download.call(this, url, options, clock);
-	} finally {
-		clock.dispose();
-	}
-}
-
 interface DownloadOptions {
 	itemIndex: number;
 	maxBytes: number;
@@ -96,75 +80,81 @@ interface DownloadOptions {
 	signal?: AbortSignal;
 }
 
-async function download(
+/** Streams the document at `url` into n8n's binary data store within `timeoutMs` and `maxBytes`;
+ * every failure of a download is decided here, as download_failed (a stop stays a stop). */
+export async function downloadDocument(
 	this: IExecuteFunctions,
 	url: URL,
 	options: DownloadOptions,
-	clock: ReturnType<typeof attemptSignal>,
 ): Promise<IBinaryData> {
 	const { itemIndex, maxBytes, timeoutMs, signal: cancel } = options;
-	const { signal } = clock;
-	const shown = displayUrl(url);
-	const fail = (words: Words) => refusal(this, words, itemIndex, 'download_failed');
-	const interrupted = () => {
-		if (clock.timedOut()) return fail(MESSAGES.downloadTimedOut(shown, timeoutMs));
-		if (cancel?.aborted) return asNodeError(this, new CancelledError(), itemIndex);
-		return undefined;
-	};
-
-	let response: StreamResponse | { refused: Words };
+	// one timer for the whole download, cleared when it ends
+	const clock = attemptSignal(cancel, timeoutMs);
 	try {
-		const allow = options.allowPrivateAddresses === true;
-		response = await fetchFollowingRedirects.call(this, url, signal, allow);
-	} catch (error) {
-		const reason = (error as Error)?.message;
-		throw (
-			interrupted() ??
-			fail(
-				isInstanceSsrfBlock(error)
-					? MESSAGES.ssrfBlocked(shown, reason)
-					: MESSAGES.unreachable(shown, reason || 'network error'),
-			)
-		);
-	}
-	if ('refused' in response) throw fail(response.refused);
+		const shown = displayUrl(url);
+		const fail = (words: Words) => refusal(this, words, itemIndex, 'download_failed');
+		const interrupted = () => {
+			if (clock.timedOut()) return fail(MESSAGES.downloadTimedOut(shown, timeoutMs));
+			if (cancel?.aborted) return asNodeError(this, new CancelledError(), itemIndex);
+			return undefined;
+		};
 
-	const { body, statusCode: status, headers } = response;
-	const refuse = (words: Words) => {
-		body?.destroy?.();
-		return fail(words);
-	};
-	if (status < 200 || status >= 300) {
-		const text = `${status}${response.statusMessage ? ` ${response.statusMessage}` : ''}`;
-		throw refuse(MESSAGES.downloadRefused(shown, status, text));
-	}
-	const { fileName, mimeType, declaredType } = describeDownload(url, headers);
-	if (!isDocumentType(mimeType)) throw refuse(MESSAGES.notADocument(shown, declaredType));
-	const length = responseHeader(headers, 'content-length');
-	const declared = Number(length);
-	if (length !== '' && Number.isFinite(declared)) {
-		if (declared > maxBytes) {
-			throw refuse(MESSAGES.tooLarge(shown, megabytes(maxBytes), megabytes(declared)));
+		let response: StreamResponse | { refused: Words };
+		try {
+			const allow = options.allowPrivateAddresses === true;
+			response = await fetchFollowingRedirects.call(this, url, clock.signal, allow);
+		} catch (error) {
+			const reason = (error as Error)?.message;
+			throw (
+				interrupted() ??
+				fail(
+					isInstanceSsrfBlock(error)
+						? MESSAGES.ssrfBlocked(shown, reason)
+						: MESSAGES.unreachable(shown, reason || 'network error'),
+				)
+			);
 		}
-		if (declared === 0) throw refuse(MESSAGES.emptyDownload(shown));
-	}
+		if ('refused' in response) throw fail(response.refused);
 
-	let received = 0;
-	const counted = body.compose(async function* (chunks: AsyncIterable<Buffer>) {
-		for await (const chunk of chunks) {
-			received += chunk.length;
-			if (received > maxBytes) throw new Error('too large');
-			yield chunk;
+		const { body, statusCode: status, headers } = response;
+		const refuse = (words: Words) => {
+			body?.destroy?.();
+			return fail(words);
+		};
+		if (status < 200 || status >= 300) {
+			const text = `${status}${response.statusMessage ? ` ${response.statusMessage}` : ''}`;
+			throw refuse(MESSAGES.downloadRefused(shown, status, text));
 		}
-	}) as unknown as BinaryStream;
-	let binary: IBinaryData;
-	try {
-		binary = await this.helpers.prepareBinaryData(counted, fileName, mimeType);
-	} catch (error) {
-		if (received > maxBytes) throw refuse(MESSAGES.tooLarge(shown, megabytes(maxBytes)));
-		body?.destroy?.();
-		throw interrupted() ?? fail(MESSAGES.downloadBroke(shown, (error as Error).message));
+		const { fileName, mimeType, declaredType } = describeDownload(url, headers);
+		if (!isDocumentType(mimeType)) throw refuse(MESSAGES.notADocument(shown, declaredType));
+		const length = responseHeader(headers, 'content-length');
+		const declared = Number(length);
+		if (length !== '' && Number.isFinite(declared)) {
+			if (declared > maxBytes) {
+				throw refuse(MESSAGES.tooLarge(shown, megabytes(maxBytes), megabytes(declared)));
+			}
+			if (declared === 0) throw refuse(MESSAGES.emptyDownload(shown));
+		}
+
+		let received = 0;
+		const counted = body.compose(async function* (chunks: AsyncIterable<Buffer>) {
+			for await (const chunk of chunks) {
+				received += chunk.length;
+				if (received > maxBytes) throw new Error('too large');
+				yield chunk;
+			}
+		}) as unknown as BinaryStream;
+		let binary: IBinaryData;
+		try {
+			binary = await this.helpers.prepareBinaryData(counted, fileName, mimeType);
+		} catch (error) {
+			if (received > maxBytes) throw refuse(MESSAGES.tooLarge(shown, megabytes(maxBytes)));
+			body?.destroy?.();
+			throw interrupted() ?? fail(MESSAGES.downloadBroke(shown, (error as Error).message));
+		}
+		if (received === 0) throw fail(MESSAGES.emptyDownload(shown));
+		return Object.assign(binary, { fileName, mimeType });
+	} finally {
+		clock.dispose();
 	}
-	if (received === 0) throw fail(MESSAGES.emptyDownload(shown));
-	return Object.assign(binary, { fileName, mimeType });
 }

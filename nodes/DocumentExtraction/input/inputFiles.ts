@@ -37,7 +37,6 @@ function parseNameList(text: string): string[] {
 	return [...new Set(names.map((name) => name.trim()))].filter(Boolean);
 }
 
-/** Reads File Types, or why it cannot be read. */
 function parseFileTypes(text: string | undefined): FileTypeRules | Words {
 	const entries = parseNameList(text ?? DEFAULT_FILE_TYPES).map((entry) => entry.toLowerCase());
 	if (!entries.length) return MESSAGES.noFileTypes;

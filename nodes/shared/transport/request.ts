@@ -27,10 +27,6 @@ const MAX_THROTTLED_MS = 5 * 60_000;
 /** An upload gets one more second for every this many bytes of body. */
 const UPLOAD_BYTES_PER_SECOND = 256 * 1024;
 
-function requestTimeoutMs(bytes = 0): number {
-	return REQUEST_TIMEOUT_MS + Math.ceil(Math.max(bytes, 0) / UPLOAD_BYTES_PER_SECOND) * 1000;
-}
-
 type RawBody = Buffer | string | { pipe: unknown };
 
 /** A request body: JSON data, or a factory for a raw JSON body, called again for each attempt. */
@@ -64,11 +60,6 @@ export const secretsOf = (authorization: string, options: ApiRequestOptions) => 
 	...(options.secrets ?? []),
 ];
 
-function closeBody(body: unknown): void {
-	const stream = body as { destroy?: () => void; destroyed?: boolean } | undefined;
-	if (typeof stream?.destroy === 'function' && stream.destroyed !== true) stream.destroy();
-}
-
 /** Every request to the service (not n8n's authenticated helper: it would decrypt the credential
  * each time and replace the attempt's abort signal). No failure keeps the request, with the key. */
 export async function apiRequest<T = unknown>(
@@ -82,7 +73,9 @@ export async function apiRequest<T = unknown>(
 	const { baseUrl, authorization, pacer } = credential;
 	const { signal, itemIndex } = options;
 	const attempts = Math.max(1, options.attempts ?? RETRY_DELAYS_MS.length + 1);
-	const timeoutMs = options.timeoutMs ?? requestTimeoutMs(options.bodyBytes);
+	const bytes = Math.max(options.bodyBytes ?? 0, 0);
+	const timeoutMs =
+		options.timeoutMs ?? REQUEST_TIMEOUT_MS + Math.ceil(bytes / UPLOAD_BYTES_PER_SECOND) * 1000;
 	const isGet = options.method === 'GET';
 	const started = Date.now();
 	const deadline = options.deadline ?? Infinity;
@@ -148,7 +141,8 @@ export async function apiRequest<T = unknown>(
 				failure = error;
 			} finally {
 				clock.dispose();
-				closeBody(request.body);
+				const stream = request.body as { destroy?: () => void; destroyed?: boolean } | undefined;
+				if (typeof stream?.destroy === 'function' && stream.destroyed !== true) stream.destroy();
 			}
 			throwIfCancelled(signal);
 

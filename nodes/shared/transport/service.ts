@@ -5,8 +5,6 @@ import { redact, ServiceError } from './errors';
 import { apiRequest, type ApiRequestOptions, type RequestBody, secretsOf } from './request';
 import { type ApiContext, runCredential } from './runCredential';
 
-/** The service's endpoints whose answers are checked or whose paths take a value. */
-
 /** The event the service delivers when a task finishes, with success or failure. */
 export const TASK_COMPLETED = 'task.completed';
 
@@ -16,15 +14,8 @@ export function isTerminal(status: unknown): status is 'complete' | 'failed' {
 	return status === 'complete' || status === 'failed';
 }
 
-/** A strong signing secret for a webhook: whsec_ followed by 32 random bytes in hex. */
 export function generateWebhookSecret(): string {
 	return `whsec_${randomBytes(32).toString('hex')}`;
-}
-
-interface WebhookRegistration extends IDataObject {
-	url: string;
-	events: string[];
-	secret: string;
 }
 
 type RequestLimits = Pick<
@@ -75,7 +66,7 @@ export async function submitDocument(
 export async function registerWebhook(
 	this: ApiContext,
 	projectId: string,
-	body: WebhookRegistration,
+	body: { url: string; events: string[]; secret: string },
 	itemIndex?: number,
 	signal?: AbortSignal,
 ): Promise<unknown> {

@@ -255,7 +255,7 @@ export function useOfflineNock(): void {
 	});
 }
 
-/** An operation as the tests call it, `op.call(ctx)`, on the run the router builds. */
+/** An operation as the tests call it, `op.call(ctx)`, on the run the node builds. */
 export function asOperation(
 	execute: (this: IExecuteFunctions, run: NodeRun) => Promise<INodeExecutionData[]>,
 ) {

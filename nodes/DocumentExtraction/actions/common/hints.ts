@@ -34,8 +34,5 @@ export function addOutputHints(this: IExecuteFunctions, report: RunReport): void
 		if (files.length) info(hint(files.length, describeFiles(files)));
 	}
 	if (report.skippedItems.length) info(HINTS.skippedItems(report.skippedItems));
-	const context = this as Partial<Pick<IExecuteFunctions, 'addExecutionHints'>>;
-	if (hints.length && typeof context.addExecutionHints === 'function') {
-		context.addExecutionHints(...hints);
-	}
+	if (hints.length) this.addExecutionHints?.(...hints);
 }

@@ -10,7 +10,8 @@ import {
 import { RequestSlots } from '../../../shared/transport/slots';
 import type { ItemFile } from '../../input/inputFiles';
 import { RunReport } from './hints';
-import { readRunSettings } from './settings';
+import { numberOption, readOptions } from './settings';
+import { DEFAULT_MAX_CONCURRENCY } from '../../constants';
 
 // Units (an item, or each of its files) run side by side, output in unit order. A failed unit is
 // an error item under "On Error → Continue"; else the first failure is thrown once all settle.
@@ -24,8 +25,6 @@ export interface Unit {
 /** The error of a unit not started because another had already failed the run (none thrown). */
 export const notStarted = (ctx: NodeContext) =>
 	Object.assign(nodeError(ctx, 'unexpected', MESSAGES.notStarted), { notStarted: true });
-
-const wasNotStarted = (error: Error) => (error as { notStarted?: boolean }).notStarted === true;
 
 /** What a run reads once and shares; its request slots are made here only. */
 export class NodeRun {
@@ -46,12 +45,16 @@ export class NodeRun {
 		this.items = ctx.getInputData();
 		this.continueOnFail = ctx.continueOnFail();
 		this.signal = ctx.getExecutionCancelSignal?.();
-		const { maxConcurrency, urlInput } = readRunSettings.call(ctx);
-		this.slots = new RequestSlots(ctx, maxConcurrency, this.signal);
-		this.urlInput = urlInput;
+		// Max Concurrent Requests and Input Source hold for the whole run: read from the first item
+		const maxConcurrency = numberOption.call(ctx, readOptions.call(ctx, 0), {
+			name: 'maxConcurrency',
+			label: 'Max Concurrent Requests',
+			itemIndex: 0,
+		});
+		this.urlInput = ctx.getNodeParameter('inputSource', 0, 'binary') === 'url';
+		this.slots = new RequestSlots(ctx, maxConcurrency ?? DEFAULT_MAX_CONCURRENCY, this.signal);
 	}
 
-	/** The one place that decides halting. */
 	failed(): void {
 		if (!this.continueOnFail) this.halted = true;
 	}
@@ -77,7 +80,8 @@ type Settled<U> =
 	| { unit: U; value: INodeExecutionData | INodeExecutionData[] }
 	| { unit: U; error: Error };
 
-const isRealFailure = <U>(entry: Settled<U>) => 'error' in entry && !wasNotStarted(entry.error);
+const isRealFailure = <U>(entry: Settled<U>) =>
+	'error' in entry && (entry.error as { notStarted?: boolean }).notStarted !== true;
 
 /** The error of a failed run: the unit's, naming its file, and the run's tasks so nothing sent is lost. */
 function runFailure<U extends Unit>(

@@ -1,10 +1,6 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
-import {
-	DEFAULT_DOWNLOAD_TIMEOUT_S,
-	DEFAULT_MAX_CONCURRENCY,
-	DEFAULT_MAX_DOWNLOAD_MB,
-} from '../../constants';
+import { DEFAULT_DOWNLOAD_TIMEOUT_S, DEFAULT_MAX_DOWNLOAD_MB } from '../../constants';
 import type { DocumentSourceSettings } from '../../input/documentInput';
 import type { SubmissionFields } from '../../input/requestBody';
 import { readProjectField } from '../../../shared/projects';
@@ -12,7 +8,6 @@ import { MESSAGES, refusal } from '../../messages';
 
 // Nothing below the operations reads a parameter: they read their settings here and hand them on.
 
-/** The "Options" collection of an operation, read for one item. */
 export function readOptions(this: IExecuteFunctions, itemIndex: number): IDataObject {
 	return this.getNodeParameter('options', itemIndex, {}) as IDataObject;
 }
@@ -37,29 +32,6 @@ export function numberOption(
 	return value;
 }
 
-/** What holds for a whole run: Max Concurrent Requests (from the first item) and Input Source. */
-export function readRunSettings(this: IExecuteFunctions) {
-	const maxConcurrency = numberOption.call(this, readOptions.call(this, 0), {
-		name: 'maxConcurrency',
-		label: 'Max Concurrent Requests',
-		itemIndex: 0,
-	});
-	return {
-		maxConcurrency: maxConcurrency ?? DEFAULT_MAX_CONCURRENCY,
-		urlInput: this.getNodeParameter('inputSource', 0, 'binary') === 'url',
-	};
-}
-
-export interface SubmissionSettings {
-	fields: SubmissionFields;
-	source: DocumentSourceSettings;
-	includeInputBinary: boolean;
-	includeDownloadedFile: boolean;
-	keepInputFields: boolean;
-	/** The binary field of the document when it is one of several files of the item. */
-	file?: string;
-}
-
 /** `value` when it is a positive number, else `fallback` (no error: the field shows its minimum). */
 function positiveOr(value: unknown, fallback: number): number {
 	const number = Number(value);
@@ -71,7 +43,7 @@ export function readSubmissionSettings(
 	this: IExecuteFunctions,
 	unit: { itemIndex: number; options: IDataObject; file?: { field: string } },
 	urlInput: boolean,
-): SubmissionSettings {
+) {
 	const { itemIndex, options } = unit;
 	const file = unit.file?.field;
 	const project = readProjectField(this, itemIndex);
@@ -109,6 +81,7 @@ export function readSubmissionSettings(
 		includeInputBinary: options.includeInputBinary === true,
 		includeDownloadedFile: options.includeDownloadedFile === true,
 		keepInputFields: options.keepInputFields === true,
+		// the binary field of the document when it is one of several files of the item
 		...(file !== undefined ? { file } : {}),
 	};
 }

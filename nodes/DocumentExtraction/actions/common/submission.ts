@@ -8,20 +8,13 @@ import { type FileSelection, selectFiles } from '../../input/inputFiles';
 import { submissionBodyFactory } from '../../input/requestBody';
 import { MESSAGES } from '../../messages';
 import { type NodeRun, notStarted, outputItem, runUnits, type Unit } from './itemRunner';
-import { readOptions, readSubmissionSettings, type SubmissionSettings } from './settings';
+import { readOptions, readSubmissionSettings } from './settings';
 import { submissionMemory } from './submissionMemory';
 
 /** A unit of Submit or Submit and Wait: an item or one of its files, with the item's Options. */
 type DocumentUnit = Unit & { options: IDataObject };
 
 export const runDocuments = runUnits<DocumentUnit>;
-
-/** A document the service accepted; `downloaded` is null for a URL input whose file is not kept. */
-interface Submission {
-	taskId: string;
-	settings: SubmissionSettings;
-	downloaded?: IBinaryData | null;
-}
 
 /** The units of an item: the item itself, or each file Files to Send picks (skipped ones reported). */
 export function documentUnits(this: IExecuteFunctions, run: NodeRun, itemIndex: number) {
@@ -52,7 +45,7 @@ export async function sendDocument(
 	run: NodeRun,
 	unit: DocumentUnit,
 	deadline?: number,
-): Promise<Submission> {
+) {
 	const { itemIndex } = unit;
 	const settings = readSubmissionSettings.call(this, unit, run.urlInput);
 	const { fields, source } = settings;
@@ -95,6 +88,7 @@ export async function sendDocument(
 		if (slot) run.slots.release();
 	}
 	run.tasks.set(unit, taskId);
+	// `downloaded` is null for a URL input whose file is not kept
 	return { taskId, settings, downloaded };
 }
 
@@ -102,7 +96,7 @@ export async function sendDocument(
 export function documentOutput(
 	run: NodeRun,
 	{ itemIndex }: DocumentUnit,
-	{ settings, downloaded }: Submission,
+	{ settings, downloaded }: Awaited<ReturnType<typeof sendDocument>>,
 	json: IDataObject,
 ): INodeExecutionData {
 	const input = run.items[itemIndex];

@@ -13,11 +13,10 @@ export async function fetchTask(
 	itemIndex: number,
 	deadline?: number,
 ): Promise<IDataObject> {
-	const { signal } = run;
 	let slot = false;
 	try {
 		slot = await run.slots.take({ priority: 'high', deadline, itemIndex });
-		return await getTask.call(this, taskId, itemIndex, { deadline, signal });
+		return await getTask.call(this, taskId, itemIndex, { deadline, signal: run.signal });
 	} catch (error) {
 		throw worded(error, MESSAGES.taskRequest(taskId));
 	} finally {

@@ -20,14 +20,13 @@ import { eachItem, type NodeRun, outputItem, runUnits, type Unit } from '../comm
 import { readOptions } from '../common/settings';
 import { fetchTask, shapeTask } from '../common/taskStatus';
 
-const NOT_FOUND_STATUS = 'not_found';
-
 const outputNotFoundOption: INodeProperties = {
 	displayName: 'Output Unknown Tasks as Items',
 	name: 'outputNotFoundAsItems',
 	type: 'boolean',
 	default: false,
-	description: `Whether a task the service answers 404 for (never known, or no longer kept) is output as an item with status "${NOT_FOUND_STATUS}" and the error text, instead of failing the item. Useful when checking many stored task IDs, so that one forgotten task does not stop the others.`,
+	description:
+		'Whether a task the service answers 404 for (never known, or no longer kept) is output as an item with status "not_found" and the error text, instead of failing the item. Useful when checking many stored task IDs, so that one forgotten task does not stop the others.',
 };
 
 const properties: INodeProperties[] = [
@@ -57,7 +56,7 @@ export async function execute(
 			task = await fetchTask.call(this, run, taskId, itemIndex);
 		} catch (error) {
 			if (options.outputNotFoundAsItems === true && failureKind(error) === 'not_found') {
-				const json = { task_id: taskId, status: NOT_FOUND_STATUS, error: (error as Error).message };
+				const json = { task_id: taskId, status: 'not_found', error: (error as Error).message };
 				return outputItem(items[itemIndex], itemIndex, json, { includeInputBinary });
 			}
 			throw asNodeError(this, error, itemIndex);

@@ -1,5 +1,4 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
-import { updateDisplayOptions } from 'n8n-workflow';
 
 import { worded } from '../../../shared/explain';
 import { extractProjectList } from '../../../shared/projects';
@@ -7,22 +6,9 @@ import { apiRequest } from '../../../shared/transport/request';
 import { answerJson } from '../../../shared/transport/service';
 import { eachItem, type NodeRun, runUnits, type Unit } from '../common/itemRunner';
 
-const properties: INodeProperties[] = [];
-
-const displayOptions = { show: { resource: ['project'], operation: ['list'] } };
-
-export const description = updateDisplayOptions(displayOptions, properties);
+export const description: INodeProperties[] = [];
 
 /** One item per project of the answer's list; an answer without one is output whole. */
-function projectItems(body: unknown, itemIndex: number): INodeExecutionData[] {
-	const list = extractProjectList(body);
-	if (!list) return [{ json: answerJson(body), pairedItem: { item: itemIndex } }];
-	return list.map((entry) => ({
-		json: entry && typeof entry === 'object' && !Array.isArray(entry) ? entry : { project: entry },
-		pairedItem: { item: itemIndex },
-	}));
-}
-
 export async function execute(
 	this: IExecuteFunctions,
 	run: NodeRun,
@@ -32,7 +18,13 @@ export async function execute(
 		const body = await apiRequest.call(this, options).catch((error: unknown) => {
 			throw worded(error);
 		});
-		return projectItems(body, itemIndex);
+		const list = extractProjectList(body);
+		if (!list) return [{ json: answerJson(body), pairedItem: { item: itemIndex } }];
+		return list.map((entry) => ({
+			json:
+				entry && typeof entry === 'object' && !Array.isArray(entry) ? entry : { project: entry },
+			pairedItem: { item: itemIndex },
+		}));
 	};
 	return await runUnits.call(this, run, eachItem, listFor, { oneAtATime: true });
 }

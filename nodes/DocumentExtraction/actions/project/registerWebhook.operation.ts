@@ -1,9 +1,4 @@
-import type {
-	IDataObject,
-	IExecuteFunctions,
-	INodeExecutionData,
-	INodeProperties,
-} from 'n8n-workflow';
+import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { eventsField } from '../../descriptions';
@@ -16,7 +11,7 @@ import {
 	registerWebhook,
 	WEBHOOK_EVENTS,
 } from '../../../shared/transport/service';
-import { readUrlField } from '../../input/urlField';
+import { readUrlField } from '../../input/documentInput';
 import { MESSAGES, refusal } from '../../messages';
 import { eachItem, type NodeRun, runUnits, type Unit } from '../common/itemRunner';
 
@@ -48,44 +43,38 @@ const displayOptions = { show: { resource: ['project'], operation: ['registerWeb
 
 export const description = updateDisplayOptions(displayOptions, properties);
 
-/** Registers the item's URL for the project's events; the output holds the secret (once). */
-async function registerFor(
-	this: IExecuteFunctions,
-	itemIndex: number,
-	signal: AbortSignal | undefined,
-): Promise<INodeExecutionData> {
-	const project = readProjectField(this, itemIndex);
-	// sent as entered (trimmed), once it reads as an http(s) address
-	const url = String(this.getNodeParameter('webhookUrl', itemIndex, '')).trim();
-	readUrlField.call(this, url, itemIndex, { description: MESSAGES.webhookUrlDescription });
-	const events = (
-		this.getNodeParameter('events', itemIndex, [...WEBHOOK_EVENTS]) as string[]
-	).filter((e) => WEBHOOK_EVENTS.includes(e));
-	if (!events.length) throw refusal(this, MESSAGES.noEvent, itemIndex);
-	const given = String(this.getNodeParameter('secret', itemIndex, '') ?? '').trim();
-	const secret = given || generateWebhookSecret();
-	const projectId = await resolveProjectId.call(this, project, itemIndex, signal);
-	const response = await registerWebhook
-		.call(this, projectId, { url, events, secret }, itemIndex, signal)
-		.catch((error: unknown) => {
-			throw worded(error, webhookRequest(projectId, url));
-		});
-	const json: IDataObject = {
-		project_id: projectId,
-		url,
-		events,
-		...answerJson(response),
-		secret,
-		secretGenerated: !given,
-	};
-	return { json, pairedItem: { item: itemIndex } };
-}
-
+/** Registers each item's URL for the project's events; the output holds the secret (once). */
 export async function execute(
 	this: IExecuteFunctions,
 	run: NodeRun,
 ): Promise<INodeExecutionData[]> {
-	const register = async ({ itemIndex }: Unit) =>
-		await registerFor.call(this, itemIndex, run.signal);
+	const { signal } = run;
+	const register = async ({ itemIndex }: Unit): Promise<INodeExecutionData> => {
+		const project = readProjectField(this, itemIndex);
+		// sent as entered (trimmed), once it reads as an http(s) address
+		const url = String(this.getNodeParameter('webhookUrl', itemIndex, '')).trim();
+		readUrlField.call(this, url, itemIndex, { description: MESSAGES.webhookUrlDescription });
+		const events = (
+			this.getNodeParameter('events', itemIndex, [...WEBHOOK_EVENTS]) as string[]
+		).filter((e) => WEBHOOK_EVENTS.includes(e));
+		if (!events.length) throw refusal(this, MESSAGES.noEvent, itemIndex);
+		const given = String(this.getNodeParameter('secret', itemIndex, '') ?? '').trim();
+		const secret = given || generateWebhookSecret();
+		const projectId = await resolveProjectId.call(this, project, itemIndex, signal);
+		const response = await registerWebhook
+			.call(this, projectId, { url, events, secret }, itemIndex, signal)
+			.catch((error: unknown) => {
+				throw worded(error, webhookRequest(projectId, url));
+			});
+		const json = {
+			project_id: projectId,
+			url,
+			events,
+			...answerJson(response),
+			secret,
+			secretGenerated: !given,
+		};
+		return { json, pairedItem: { item: itemIndex } };
+	};
 	return await runUnits.call(this, run, eachItem, register, { oneAtATime: true });
 }

@@ -21,13 +21,8 @@ describe('project parsing', () => {
 		const receipts = { id: 'p-1', title: 'Receipts', types: [{ document_type: 'receipt' }] };
 		nock(BASE_URL).get('/projects').reply(200, [receipts, 'p-2', 7]);
 		await expect(fetchProjects.call(createContext({ params: {} }))).resolves.toEqual([
-			{
-				id: 'p-1',
-				name: 'Receipts',
-				documentTypes: ['receipt'],
-				raw: { id: 'p-1', title: 'Receipts', types: [{ document_type: 'receipt' }] },
-			},
-			{ id: 'p-2', name: 'p-2', documentTypes: [], raw: {} },
+			{ id: 'p-1', name: 'Receipts', documentTypes: ['receipt'] },
+			{ id: 'p-2', name: 'p-2', documentTypes: [] },
 		]);
 	});
 

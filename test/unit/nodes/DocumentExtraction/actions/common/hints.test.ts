@@ -5,7 +5,7 @@ import {
 	RunReport,
 } from '../../../../../../nodes/DocumentExtraction/actions/common/hints';
 import type { NodeRun } from '../../../../../../nodes/DocumentExtraction/actions/common/itemRunner';
-import { router } from '../../../../../../nodes/DocumentExtraction/actions/router';
+import { DocumentExtraction } from '../../../../../../nodes/DocumentExtraction/DocumentExtraction.node';
 import * as submitAndWait from '../../../../../../nodes/DocumentExtraction/actions/document/submitAndWait.operation';
 import { createContext } from '../../../../helpers/context';
 
@@ -120,7 +120,7 @@ describe('the hints after a run', () => {
 			{ addExecutionHints: (...hints: NodeExecutionHint[]) => added.push(...hints) },
 		);
 		try {
-			expect(await router.call(ctx)).toEqual([[complete, lookalike]]);
+			expect(await new DocumentExtraction().execute.call(ctx)).toEqual([[complete, lookalike]]);
 		} finally {
 			execute.mockRestore();
 		}

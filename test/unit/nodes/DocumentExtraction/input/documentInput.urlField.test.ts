@@ -1,5 +1,5 @@
 import { MESSAGES } from '../../../../../nodes/DocumentExtraction/messages';
-import { readUrlField } from '../../../../../nodes/DocumentExtraction/input/urlField';
+import { readUrlField } from '../../../../../nodes/DocumentExtraction/input/documentInput';
 import { createContext } from '../../../helpers/context';
 
 describe('readUrlField (Document URL)', () => {

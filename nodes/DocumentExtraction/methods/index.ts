@@ -1,2 +1,0 @@
-export * as listSearch from '../../shared/listSearch';
-export * as loadOptions from './loadOptions';
