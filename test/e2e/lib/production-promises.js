@@ -338,6 +338,38 @@ const promises = {
 		},
 	},
 
+	lateForNotFound: {
+		name: 'a late delivery for a not_found row (a 404 by mistake) is delivered once and resolves the row (done)',
+		async run(t) {
+			const { names, post } = postOne('LATE404');
+			await emulatorSettings({ processing_ms: 40000 });
+			const [{ task_id: taskId }] = await post().finally(() =>
+				emulatorSettings({ processing_ms: PROCESSING_MS }),
+			);
+			// one status request is answered 404: the row is marked not_found
+			let notFoundAt;
+			await withFault({ endpoint: 'task_status', status: 404, count: 1 }, async () => {
+				await rowsAre(names, 'not_found');
+				notFoundAt = new Date().toISOString();
+			});
+			let delivery;
+			await waitFor(
+				'the task’s delivery',
+				async () => (delivery = (await deliveriesOf([taskId])).find((d) => d.state !== 'pending')),
+				90000,
+				500,
+			);
+			assert.ok(delivery.created_at > notFoundAt, 'delivered before the row was not_found');
+			const [row] = await rowsAre(names, 'done');
+			await catchUp();
+			const calls = await callsOf([taskId]);
+			t.diagnostic(
+				`not_found at ${notFoundAt}; delivered ${delivery.created_at} (${delivery.state}); row ${row.status}; downstream ${calls.length}`,
+			);
+			assert.equal(calls.length, 1, 'downstream calls');
+		},
+	},
+
 	wholeContext: {
 		name: 'the whole context stands: every field of a document other than key and url, of any JSON type, is kept as the first post wrote it (the row’s context), shown in the answer, and reaches the downstream step',
 		async run(t) {
