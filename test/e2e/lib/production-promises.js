@@ -96,6 +96,42 @@ async function publishUncredentialedCopy(intakePath) {
 	}
 }
 
+/**
+ * One document whose status request meets `fault` until its row is `status`; then the task
+ * finishes and the service delivers it: the row ends done, downstream once.
+ */
+async function lateDelivery(t, tag, status, fault, meanwhile = async () => {}) {
+	const { names, post } = postOne(tag);
+	await emulatorSettings({ processing_ms: 45000 });
+	const [{ task_id: taskId }] = await post().finally(() =>
+		emulatorSettings({ processing_ms: PROCESSING_MS }),
+	);
+	let markedAt;
+	await withFault({ endpoint: 'task_status', ...fault }, async () => {
+		await meanwhile(names);
+		await rowsAre(names, status);
+		markedAt = new Date().toISOString();
+	});
+	let delivery;
+	await waitFor(
+		'the task’s delivery',
+		async () => (delivery = (await deliveriesOf([taskId])).find((d) => d.state !== 'pending')),
+		90000,
+		500,
+	);
+	assert.ok(
+		delivery.created_at > markedAt,
+		`delivered at ${delivery.created_at}, before the row was ${status} (${markedAt}): the case proves nothing`,
+	);
+	const [row] = await rowsAre(names, 'done');
+	await catchUp();
+	const calls = await callsOf([taskId]);
+	t.diagnostic(
+		`${status} at ${markedAt}; delivered ${delivery.created_at} (${delivery.state}); row ${row.status}; downstream ${calls.length}`,
+	);
+	assert.equal(calls.length, 1, 'downstream calls');
+}
+
 const promises = {
 	strangers: {
 		name: 'Intake refuses strangers: a post without the Intake Key, or with a wrong one, is answered 403 and creates no row and no task; a copy imported without the credential accepts no post',
@@ -301,73 +337,18 @@ const promises = {
 
 	lateForOverdue: {
 		name: 'a late delivery for an overdue row is delivered once and resolves the row (done)',
-		async run(t) {
-			const { names, post } = postOne('LATE');
-			await emulatorSettings({ processing_ms: 45000 });
-			const [{ task_id: taskId }] = await post().finally(() =>
-				emulatorSettings({ processing_ms: PROCESSING_MS }),
-			);
-			// its status cannot be asked (402) and it has been pending longer than overdue_minutes
-			let overdueAt;
-			await withFault({ endpoint: 'task_status', status: 402, count: 100000 }, async () => {
-				await updateRow(prod.table, (await rowsOf(names))[0].id, {
-					status_changed_at: minutesAgo(31),
-				});
-				await rowsAre(names, 'overdue');
-				overdueAt = new Date().toISOString();
-			});
-			// then the task finishes and the service delivers it
-			let delivery;
-			await waitFor(
-				'the task’s delivery',
-				async () => (delivery = (await deliveriesOf([taskId])).find((d) => d.state !== 'pending')),
-				90000,
-				500,
-			);
-			assert.ok(
-				delivery.created_at > overdueAt,
-				`delivered at ${delivery.created_at}, before the row was overdue (${overdueAt}): the case proves nothing`,
-			);
-			const [row] = await rowsAre(names, 'done');
-			await catchUp();
-			const calls = await callsOf([taskId]);
-			t.diagnostic(
-				`overdue at ${overdueAt}; delivered ${delivery.created_at} (${delivery.state}); row ${row.status}; downstream ${calls.length}`,
-			);
-			assert.equal(calls.length, 1, 'downstream calls');
-		},
+		// its status cannot be asked (402) and it has been pending longer than overdue_minutes
+		run: (t) =>
+			lateDelivery(t, 'LATE', 'overdue', { status: 402, count: 100000 }, async (names) => {
+				const [row] = await rowsOf(names);
+				await updateRow(prod.table, row.id, { status_changed_at: minutesAgo(31) });
+			}),
 	},
 
 	lateForNotFound: {
 		name: 'a late delivery for a not_found row (a 404 by mistake) is delivered once and resolves the row (done)',
-		async run(t) {
-			const { names, post } = postOne('LATE404');
-			await emulatorSettings({ processing_ms: 40000 });
-			const [{ task_id: taskId }] = await post().finally(() =>
-				emulatorSettings({ processing_ms: PROCESSING_MS }),
-			);
-			// one status request is answered 404: the row is marked not_found
-			let notFoundAt;
-			await withFault({ endpoint: 'task_status', status: 404, count: 1 }, async () => {
-				await rowsAre(names, 'not_found');
-				notFoundAt = new Date().toISOString();
-			});
-			let delivery;
-			await waitFor(
-				'the task’s delivery',
-				async () => (delivery = (await deliveriesOf([taskId])).find((d) => d.state !== 'pending')),
-				90000,
-				500,
-			);
-			assert.ok(delivery.created_at > notFoundAt, 'delivered before the row was not_found');
-			const [row] = await rowsAre(names, 'done');
-			await catchUp();
-			const calls = await callsOf([taskId]);
-			t.diagnostic(
-				`not_found at ${notFoundAt}; delivered ${delivery.created_at} (${delivery.state}); row ${row.status}; downstream ${calls.length}`,
-			);
-			assert.equal(calls.length, 1, 'downstream calls');
-		},
+		// one status request is answered 404
+		run: (t) => lateDelivery(t, 'LATE404', 'not_found', { status: 404, count: 1 }),
 	},
 
 	wholeContext: {
