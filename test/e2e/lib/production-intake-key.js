@@ -18,15 +18,18 @@ const { n8nBase } = require('./production-cases.js');
 
 const FAILING_PATH = 'document-extraction-intake-failing';
 
-/** Every execution n8n saved, newest first, page by page. */
+/** Every execution n8n saved, newest first, page by page (2.x: by its cursor; 1.x: by the last id). */
 async function allExecutions() {
 	const found = [];
+	let next = '';
 	for (;;) {
-		const last = found.length ? `&lastId=${found[found.length - 1].id}` : '';
-		const data = await rest('GET', `/executions?limit=100${last}`);
+		const data = await rest('GET', `/executions?limit=100${next}`);
 		const page = data.results ?? data;
 		found.push(...page);
-		if (page.length < 100) return found;
+		if (data.nextCursor) next = `&cursor=${encodeURIComponent(data.nextCursor)}`;
+		else if (data.nextCursor === undefined && page.length === 100)
+			next = `&lastId=${page[page.length - 1].id}`;
+		else return found;
 	}
 }
 
