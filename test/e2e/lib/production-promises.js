@@ -96,42 +96,6 @@ async function publishUncredentialedCopy(intakePath) {
 	}
 }
 
-/**
- * One document whose status request meets `fault` until its row is `status`; then the task
- * finishes and the service delivers it: the row ends done, downstream once.
- */
-async function lateDelivery(t, tag, status, fault, meanwhile = async () => {}) {
-	const { names, post } = postOne(tag);
-	await emulatorSettings({ processing_ms: 45000 });
-	const [{ task_id: taskId }] = await post().finally(() =>
-		emulatorSettings({ processing_ms: PROCESSING_MS }),
-	);
-	let markedAt;
-	await withFault({ endpoint: 'task_status', ...fault }, async () => {
-		await meanwhile(names);
-		await rowsAre(names, status);
-		markedAt = new Date().toISOString();
-	});
-	let delivery;
-	await waitFor(
-		'the task’s delivery',
-		async () => (delivery = (await deliveriesOf([taskId])).find((d) => d.state !== 'pending')),
-		90000,
-		500,
-	);
-	assert.ok(
-		delivery.created_at > markedAt,
-		`delivered at ${delivery.created_at}, before the row was ${status} (${markedAt}): the case proves nothing`,
-	);
-	const [row] = await rowsAre(names, 'done');
-	await catchUp();
-	const calls = await callsOf([taskId]);
-	t.diagnostic(
-		`${status} at ${markedAt}; delivered ${delivery.created_at} (${delivery.state}); row ${row.status}; downstream ${calls.length}`,
-	);
-	assert.equal(calls.length, 1, 'downstream calls');
-}
-
 const promises = {
 	strangers: {
 		name: 'Intake refuses strangers: a post without the Intake Key, or with a wrong one, is answered 403 and creates no row and no task; a copy imported without the credential accepts no post',
@@ -335,20 +299,55 @@ const promises = {
 		},
 	},
 
-	lateForOverdue: {
-		name: 'a late delivery for an overdue row is delivered once and resolves the row (done)',
-		// its status cannot be asked (402) and it has been pending longer than overdue_minutes
-		run: (t) =>
-			lateDelivery(t, 'LATE', 'overdue', { status: 402, count: 100000 }, async (names) => {
-				const [row] = await rowsOf(names);
-				await updateRow(prod.table, row.id, { status_changed_at: minutesAgo(31) });
-			}),
-	},
-
-	lateForNotFound: {
-		name: 'a late delivery for a not_found row (a 404 by mistake) is delivered once and resolves the row (done)',
-		// one status request is answered 404
-		run: (t) => lateDelivery(t, 'LATE404', 'not_found', { status: 404, count: 1 }),
+	lateDeliveries: {
+		name: 'a late delivery for an overdue or a not_found row (a 404 by mistake) is delivered once and resolves the row (done)',
+		async run(t) {
+			const docs = intakeDocuments(2, 'LATE');
+			const names = docs.map((d) => d.file_name);
+			await emulatorSettings({ processing_ms: 60000 });
+			const answers = await intake(n8nBase(), docs).finally(() =>
+				emulatorSettings({ processing_ms: PROCESSING_MS }),
+			);
+			const ids = answers.map((a) => a.task_id);
+			const marked = {};
+			// one status request is answered 404: that row is not_found, the other still pending
+			await withFault({ endpoint: 'task_status', status: 404, count: 1 }, () =>
+				waitFor('a row to be not_found', async () => {
+					const rows = await rowsOf(names);
+					return rows.some((r) => r.status === 'not_found') && (marked.rows = rows);
+				}),
+			);
+			marked.not_found = new Date().toISOString();
+			const other = marked.rows.find((r) => r.status !== 'not_found');
+			assert.equal(other.status, 'pending', 'the other row');
+			// its status cannot be asked (402) and it has been pending longer than overdue_minutes
+			await withFault({ endpoint: 'task_status', status: 402, count: 100000 }, async () => {
+				await updateRow(prod.table, other.id, { status_changed_at: minutesAgo(31) });
+				await rowsAre([other.file_name], 'overdue');
+			});
+			marked.overdue = new Date().toISOString();
+			let deliveries = [];
+			const delivered = async () =>
+				(deliveries = (await deliveriesOf(ids)).filter((d) => d.state !== 'pending')).length === 2;
+			await waitFor('the tasks’ deliveries', delivered, 90000, 500);
+			for (const d of deliveries)
+				assert.ok(
+					d.created_at > marked.overdue,
+					`delivered at ${d.created_at}: too early, the case proves nothing`,
+				);
+			await rowsAre(names, 'done');
+			await catchUp();
+			const calls = await callsOf(ids);
+			t.diagnostic(
+				`not_found at ${marked.not_found}, overdue at ${marked.overdue}; delivered ${deliveries.map((d) => d.created_at).join(', ')}; rows done; downstream ${calls.length}`,
+			);
+			const perTask = callsPerTask(calls);
+			assert.deepEqual(
+				ids.map((id) => perTask[id] ?? 0),
+				[1, 1],
+				'downstream calls per task',
+			);
+		},
 	},
 
 	wholeContext: {
